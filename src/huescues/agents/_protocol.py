@@ -1,0 +1,33 @@
+"""The Agent protocol: one method per decision, each given only the seat's view and a generator."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from huescues.engine import ChooseTarget, GiveClue, Pass, PlacePawn, View
+
+__all__ = ["Agent"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player. Each method gets the seat's :class:`~huescues.View` (never the full state) and
+    a ``numpy.random.Generator`` from the game's seed (R27), and returns the action to take."""
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        """As clue giver, pick one of the four squares of ``view.card`` (R8)."""
+        ...
+
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        """As clue giver, give the first clue (R9)."""
+        ...
+
+    def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
+        """As clue giver, give the second clue or pass (R11)."""
+        ...
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        """As guesser, place a pawn on an empty square (R10, R12, R13)."""
+        ...

@@ -1,0 +1,91 @@
+"""The random agent: legal random moves, for baselines, tests and benchmarks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from huescues.engine import (
+    ChooseTarget,
+    GiveClue,
+    IllegalClue,
+    Pass,
+    PlacePawn,
+    View,
+    validate_clue,
+)
+from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+
+__all__ = ["RandomAgent"]
+
+_TRIES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class RandomAgent:
+    """Plays legal moves uniformly at random: a random card square, clues of random words from
+    a small built-in list that passes the clue rules (R18-R22), a random empty square.
+
+    ``pass_probability`` is how often it passes the second clue where the rules allow (R11).
+    """
+
+    pass_probability: float = 0.25
+    words: tuple[str, ...] = RANDOM_CLUE_WORDS
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.pass_probability <= 1.0:
+            raise ValueError(f"pass_probability must lie in [0, 1], not {self.pass_probability}")
+        if not self.words:
+            raise ValueError("RandomAgent needs at least one clue word")
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        """A random square of the card (R8)."""
+        assert view.card is not None, "only the clue giver chooses a target"
+        return ChooseTarget(int(rng.random() * len(view.card)))
+
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        """A legal clue of ``first_clue_words`` random words (R9)."""
+        clue = self._clue(view, rng, view.rules.first_clue_words, second=False)
+        if clue is None:
+            raise RuntimeError("RandomAgent found no legal first clue in its word list")
+        return clue
+
+    def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
+        """A pass now and then (R11), else a legal clue of 1 to ``second_clue_words`` words."""
+        rules = view.rules
+        if rules.second_clue_may_pass and rng.random() < self.pass_probability:
+            return Pass()
+        n_words = 1 + int(rng.random() * rules.second_clue_words)
+        clue = self._clue(view, rng, n_words, second=True)
+        if clue is not None:
+            return clue
+        if rules.second_clue_may_pass:
+            return Pass()
+        raise RuntimeError("RandomAgent found no legal second clue in its word list")
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        """A random empty square (R13): uniform, by drawing squares until one is empty."""
+        cells = view.board.cells()
+        occupied = view.occupied
+        if len(occupied) >= len(cells):
+            raise RuntimeError("no empty square is left on the board (R13)")
+        n = len(cells)
+        while True:
+            cell = cells[int(rng.random() * n)]
+            if cell not in occupied:
+                return PlacePawn(cell)
+
+    def _clue(
+        self, view: View, rng: np.random.Generator, n_words: int, *, second: bool
+    ) -> GiveClue | None:
+        words = self.words
+        n = len(words)
+        for _ in range(_TRIES):
+            text = " ".join(words[int(rng.random() * n)] for _ in range(n_words))
+            try:
+                validate_clue(text, second=second, rules=view.rules, previous=view.clues_given)
+            except IllegalClue:
+                continue
+            return GiveClue(text)
+        return None

@@ -1,0 +1,64 @@
+"""The rules engine: one game of Hues and Cues, exactly as RULES.md states it (R1-R27)."""
+
+from ._actions import Action, ChooseTarget, GiveClue, Pass, PlacePawn
+from ._board import STANDARD_BOARD_ID, Board
+from ._cell import Cell
+from ._clues import normalise_clue, validate_clue
+from ._deck import STANDARD_DECK_ID, Card, Deck
+from ._errors import (
+    GameOver,
+    IllegalAction,
+    IllegalClue,
+    InvalidRules,
+    InvalidTarget,
+    NotYourTurn,
+    OccupiedSquare,
+    OffBoard,
+    PassNotAllowed,
+    WrongPhase,
+)
+from ._record import GameRecord
+from ._rules import BASIC_COLOUR_TERMS, RELATIVE_WORDS, Rules
+from ._scoring import giver_points, pawn_points, points_array, points_map, round_points
+from ._state import GameState, Phase, Result, RoundResult, View, new_game
+
+__all__ = [
+    "BASIC_COLOUR_TERMS",
+    "RELATIVE_WORDS",
+    "STANDARD_BOARD_ID",
+    "STANDARD_DECK_ID",
+    "Action",
+    "Board",
+    "Card",
+    "Cell",
+    "ChooseTarget",
+    "Deck",
+    "GameOver",
+    "GameRecord",
+    "GameState",
+    "GiveClue",
+    "IllegalAction",
+    "IllegalClue",
+    "InvalidRules",
+    "InvalidTarget",
+    "NotYourTurn",
+    "OccupiedSquare",
+    "OffBoard",
+    "Pass",
+    "PassNotAllowed",
+    "Phase",
+    "PlacePawn",
+    "Result",
+    "RoundResult",
+    "Rules",
+    "View",
+    "WrongPhase",
+    "giver_points",
+    "new_game",
+    "normalise_clue",
+    "pawn_points",
+    "points_array",
+    "points_map",
+    "round_points",
+    "validate_clue",
+]

@@ -1,0 +1,97 @@
+"""The actions a player can take (R8-R12): small frozen values that compare by value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._cell import Cell
+
+__all__ = [
+    "Action",
+    "ChooseTarget",
+    "GiveClue",
+    "Pass",
+    "PlacePawn",
+    "action_from_dict",
+    "action_to_dict",
+]
+
+# Generous bounds for a square written as text: the board checks the real size (R1).
+_MAX_ROWS, _MAX_COLS = 26, 999
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget:
+    """The clue giver picks square ``index`` (0-3) of the card as the target (R8)."""
+
+    index: int
+
+    def __str__(self) -> str:
+        return f"choose target {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveClue:
+    """The clue giver says ``text`` (R9, R11), checked by the clue rules (R18-R22)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return f"clue {self.text!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """The clue giver passes instead of giving the second clue (R11)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacePawn:
+    """A guesser places a pawn on ``cell`` (R10, R12); a square's name is accepted too."""
+
+    cell: Cell
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cell, Cell):
+            if not isinstance(self.cell, str):
+                raise TypeError(
+                    f"PlacePawn takes a Cell or a square's name, not {type(self.cell).__name__}"
+                )
+            object.__setattr__(self, "cell", Cell.parse(self.cell, rows=_MAX_ROWS, cols=_MAX_COLS))
+
+    def __str__(self) -> str:
+        return f"pawn on {self.cell}"
+
+
+Action = ChooseTarget | GiveClue | Pass | PlacePawn
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """Plain JSON-ready data for an action."""
+    if isinstance(action, PlacePawn):
+        return {"pawn": str(action.cell)}
+    if isinstance(action, GiveClue):
+        return {"clue": action.text}
+    if isinstance(action, ChooseTarget):
+        return {"target": action.index}
+    return {"pass": True}
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """The inverse of :func:`action_to_dict`."""
+    if not isinstance(data, dict) or len(data) != 1:
+        raise ValueError(f"not an action: {data!r}")
+    ((kind, value),) = data.items()
+    if kind == "pawn" and isinstance(value, str):
+        return PlacePawn(Cell.parse(value, rows=_MAX_ROWS, cols=_MAX_COLS))
+    if kind == "clue" and isinstance(value, str):
+        return GiveClue(value)
+    if kind == "target" and type(value) is int:
+        return ChooseTarget(value)
+    if kind == "pass" and value is True:
+        return Pass()
+    raise ValueError(f"not an action: {data!r}")

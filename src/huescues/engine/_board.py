@@ -1,0 +1,209 @@
+"""Boards: a grid of colour squares with their sRGB and CIELAB colours (R1)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Self
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._cell import _LETTERS, STANDARD_COLS, STANDARD_ROWS, Cell, all_cells
+
+__all__ = ["STANDARD_BOARD_ID", "Board"]
+
+#: The id of :meth:`Board.standard`; bumped whenever its colours change.
+STANDARD_BOARD_ID = "huescues-standard-v1"
+
+FloatArray = NDArray[np.float64]
+
+
+def _readonly(a: NDArray[np.float64]) -> FloatArray:
+    a = np.array(a, dtype=np.float64, copy=True)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Board:
+    """A rectangular grid of colour squares (R1).
+
+    ``srgb`` (components in [0, 1]) and ``lab`` (CIELAB, D65) are read-only arrays of shape
+    ``(rows, cols, 3)``. ``id`` names the palette: game records refer to boards by it. Boards
+    compare equal when their ids are equal.
+    """
+
+    id: str
+    srgb: FloatArray = field(repr=False)
+    lab: FloatArray = field(repr=False)
+    #: Where the colours came from, in a few words.
+    source: str = ""
+    #: Number of rows (letters).
+    rows: int = field(init=False)
+    #: Number of columns (numbers).
+    cols: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        shape = self.srgb.shape
+        if len(shape) != 3 or shape[2] != 3 or self.lab.shape != shape:
+            raise ValueError(f"a board's colours must have shape (rows, cols, 3), not {shape}")
+        object.__setattr__(self, "rows", int(shape[0]))
+        object.__setattr__(self, "cols", int(shape[1]))
+
+    @classmethod
+    def standard(cls) -> Board:
+        """The library's own 30 x 16 palette (see ``scripts/make_standard_board.py``)."""
+        return _standard_board()
+
+    @classmethod
+    def from_rgb(cls, rgb: ArrayLike, *, id: str | None = None, source: str = "") -> Self:
+        """A board from a ``(rows, cols, 3)`` array of sRGB colours.
+
+        Integer arrays are read as 0-255, float arrays as [0, 1]. ``id`` defaults to one made
+        from the colours, so the same palette always has the same id.
+        """
+        arr = np.asarray(rgb)
+        if arr.ndim != 3 or arr.shape[2] != 3:
+            raise ValueError(f"a board's colours must have shape (rows, cols, 3), not {arr.shape}")
+        rows, cols = arr.shape[:2]
+        if not (1 <= rows <= len(_LETTERS)) or cols < 1:
+            raise ValueError(f"a board has 1 to {len(_LETTERS)} rows and at least 1 column (R1)")
+        if np.issubdtype(arr.dtype, np.integer):
+            if arr.min() < 0 or arr.max() > 255:
+                raise ValueError("integer colours must lie in 0-255")
+            srgb = arr.astype(np.float64) / 255.0
+        elif np.issubdtype(arr.dtype, np.floating):
+            if not np.all(np.isfinite(arr)) or arr.min() < 0.0 or arr.max() > 1.0:
+                raise ValueError(
+                    "float colours must lie in [0, 1] (give integers for 0-255 values)"
+                )
+            srgb = arr.astype(np.float64)
+        else:
+            raise TypeError(f"colours must be integers or floats, not {arr.dtype}")
+        if id is None:
+            digest = hashlib.sha256(np.round(srgb * 255.0).astype(np.uint8).tobytes())
+            digest.update(f"{rows}x{cols}".encode())
+            id = f"rgb-{rows}x{cols}-{digest.hexdigest()[:12]}"
+        from huescues.colour import srgb_to_lab
+
+        return cls(id, _readonly(srgb), _readonly(srgb_to_lab(srgb)), source)
+
+    @classmethod
+    def from_csv(
+        cls, path: str | os.PathLike[str], *, id: str | None = None, source: str = ""
+    ) -> Self:
+        """A board from a CSV file: a header row, then one row per square with five columns,
+        in this order: row letter, column number, red, green, blue (0-255).
+
+        Every square of the rectangle must appear exactly once; an error names the bad line.
+        """
+        with open(path, newline="", encoding="utf-8") as f:
+            lines = list(csv.reader(f))
+        return cls._from_csv_rows(lines, name=str(path), id=id, source=source or str(path))
+
+    @classmethod
+    def _from_csv_rows(
+        cls, lines: list[list[str]], *, name: str, id: str | None, source: str
+    ) -> Self:
+        if len(lines) < 2:
+            raise ValueError(f"{name}: a header row and at least one square are needed")
+        entries: dict[tuple[int, int], tuple[int, int, int]] = {}
+        for lineno, line in enumerate(lines[1:], start=2):
+            if not line or all(not x.strip() for x in line):
+                continue
+            if len(line) != 5:
+                raise ValueError(
+                    f"{name}, line {lineno}: expected 5 columns (row, column, red, green, blue), "
+                    f"got {len(line)}"
+                )
+            letter, col_text, *rgb_text = (x.strip() for x in line)
+            try:
+                cell = Cell.parse(f"{letter}{col_text}", rows=len(_LETTERS), cols=999)
+                rgb = tuple(int(v) for v in rgb_text)
+            except ValueError as e:
+                raise ValueError(f"{name}, line {lineno}: {e}") from None
+            if len(letter) != 1 or any(not 0 <= v <= 255 for v in rgb):
+                raise ValueError(f"{name}, line {lineno}: bad square or colour {line!r}")
+            key = (cell.row, cell.col)
+            if key in entries:
+                raise ValueError(f"{name}, line {lineno}: square {cell} appears twice")
+            entries[key] = (rgb[0], rgb[1], rgb[2])
+        rows = 1 + max(r for r, _ in entries)
+        cols = 1 + max(c for _, c in entries)
+        if len(entries) != rows * cols:
+            missing = [
+                str(Cell(r, c)) for r in range(rows) for c in range(cols) if (r, c) not in entries
+            ]
+            raise ValueError(
+                f"{name}: the board is {rows} x {cols} but {len(missing)} squares are missing "
+                f"(first: {', '.join(missing[:5])})"
+            )
+        arr = np.zeros((rows, cols, 3), dtype=np.int64)
+        for (r, c), rgb in entries.items():
+            arr[r, c] = rgb
+        return cls.from_rgb(arr, id=id, source=source)
+
+    # -- shape and squares -------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)``."""
+        return (self.rows, self.cols)
+
+    @property
+    def size(self) -> int:
+        """Number of squares."""
+        return self.rows * self.cols
+
+    def cell(self, name: str) -> Cell:
+        """Parse a square's name on this board (R1)."""
+        return Cell.parse(name, rows=self.rows, cols=self.cols)
+
+    def cells(self) -> tuple[Cell, ...]:
+        """Every square, row by row: ``cells()[i]`` is square ``i`` of the flattened board."""
+        return all_cells(self.rows, self.cols)
+
+    def __contains__(self, cell: object) -> bool:
+        return isinstance(cell, Cell) and 0 <= cell.row < self.rows and 0 <= cell.col < self.cols
+
+    def hex(self, cell: Cell) -> str:
+        """The square's colour as ``#rrggbb``."""
+        r, g, b = (round(v * 255) for v in self.srgb[cell.row, cell.col])
+        return f"#{r:02x}{g:02x}{b:02x}"
+
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write the board in the format :meth:`from_csv` reads."""
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["row", "column", "red", "green", "blue"])
+            rgb = np.round(self.srgb * 255.0).astype(int)
+            for cell in self.cells():
+                w.writerow([_LETTERS[cell.row], cell.col + 1, *rgb[cell.row, cell.col].tolist()])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+
+_STANDARD: list[Board] = []
+
+
+def _standard_board() -> Board:
+    if not _STANDARD:
+        text = resources.files("huescues.data").joinpath("standard_board.csv").read_text()
+        lines = list(csv.reader(text.splitlines()))
+        board = Board._from_csv_rows(
+            lines,
+            name="standard_board.csv",
+            id=STANDARD_BOARD_ID,
+            source="huescues' own palette, generated by scripts/make_standard_board.py",
+        )
+        if board.shape != (STANDARD_ROWS, STANDARD_COLS):
+            raise RuntimeError("the packaged standard board is not 16 x 30")
+        _STANDARD.append(board)
+    return _STANDARD[0]

@@ -1,0 +1,301 @@
+"""The clue checker: what the library can check of a clue (R18-R22; R23 is left to the players).
+
+A clue is text split into words on white space. :func:`validate_clue` returns the words or raises
+:class:`IllegalClue` naming the rule and the word at fault. Checks run in a fixed order: the word
+count (R18 with R9 or R11), then word by word positions (R20), colour names (R19) and, in the
+second clue, relative words (R21), and last repeats (R22). Verdicts on single words are cached, so
+checking a word seen before costs about a microsecond.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import re
+import unicodedata
+from collections.abc import Iterable
+from importlib import resources
+
+from ._clue_words import RANDOM_CLUE_WORDS
+from ._errors import IllegalClue
+from ._rules import Rules
+
+__all__ = [
+    "COLOUR_ENDINGS",
+    "NUMBER_WORDS",
+    "POSITION_WORDS",
+    "RANDOM_CLUE_WORDS",
+    "colour_term_forms",
+    "common_words",
+    "normalise_clue",
+    "validate_clue",
+]
+
+#: R19 (b): the endings that turn a colour term into a refused form (``reds``, ``reddish``).
+COLOUR_ENDINGS: tuple[str, ...] = ("s", "es", "ish", "y", "ey", "er", "est", "ness")
+
+_BASE_POSITION_WORDS = (
+    "left",
+    "right",
+    "top",
+    "bottom",
+    "middle",
+    "corner",
+    "row",
+    "column",
+    "edge",
+    "centre",
+    "center",
+    "up",
+    "down",
+    "above",
+    "below",
+)
+#: R20: words that name places on the board, with their plurals in -s and -es.
+POSITION_WORDS: frozenset[str] = frozenset(
+    form for w in _BASE_POSITION_WORDS for form in (w, w + "s", w + "es")
+)
+
+_UNITS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+)
+
+
+def _number_words() -> frozenset[str]:
+    words = {*_UNITS, "thirty"}
+    words |= {"twenty" + unit for unit in _UNITS[1:10]}  # twentyone ... twentynine
+    plurals = {w[:-1] + "ies" if w.endswith("y") else w + "s" for w in words}
+    plurals |= {w + "es" for w in words if w.endswith(("x", "o"))}  # sixes, zeroes
+    return frozenset(words | plurals)
+
+
+#: R20: number words up to thirty (``twentyone`` written solid too; ``twenty-one`` is caught part
+#: by part) and their plurals (``tens``, ``twenties``).
+NUMBER_WORDS: frozenset[str] = _number_words()
+
+_VOWELS = frozenset("aeiou")
+_VOWEL_ENDINGS = tuple(e for e in COLOUR_ENDINGS if e[0] in _VOWELS or e == "y")
+# Punctuation and symbols at either end of a word, and separators inside it.
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+_SEPARATORS = re.compile(r"[\W_]+")
+# A board coordinate: a letter then digits (F12) or digits then a letter (12F).
+_COORDINATE = re.compile(r"[^\W\d_]\d+|\d+[^\W\d_]")
+_MIN_REST = 3  # R19 (c): the common word after a colour term has at least three letters.
+
+
+@functools.lru_cache(maxsize=65536)  # the engine compares every new clue with all earlier ones
+def normalise_clue(text: str) -> str:
+    """The clue as R22 compares it: lowercase, white space collapsed to single spaces."""
+    return " ".join(text.lower().split())
+
+
+@functools.cache
+def common_words() -> frozenset[str]:
+    """The common English words of R19 (c): SCOWL sizes 10-35, lowercase a-z, 3+ letters.
+
+    Read once from ``huescues/data/common_words.txt.gz`` (built by ``scripts/make_word_list.py``).
+    """
+    raw = resources.files("huescues.data").joinpath("common_words.txt.gz").read_bytes()
+    return frozenset(gzip.decompress(raw).decode("ascii").split())
+
+
+def _ending_forms(term: str) -> set[str]:
+    """R19 (b): ``term`` with every ending, spelt the English ways (doubled or dropped letters).
+
+    Slightly generous: a form English would not write (``blueer``) is refused too, which costs
+    nothing as no clue needs it.
+    """
+    forms = {term + e for e in COLOUR_ENDINGS}
+    if len(term) > 1 and term.endswith("e"):  # blue: bluish, bluer, bluest; orange: orangy
+        forms |= {term[:-1] + e for e in _VOWEL_ENDINGS}
+    if (
+        len(term) >= 3
+        and term[-1].isalpha()
+        and term[-1] not in _VOWELS
+        and term[-1] not in "wxy"
+        and term[-2] in _VOWELS
+        and term[-3] not in _VOWELS
+    ):  # red: reddish, redder, reddest, reddy
+        forms |= {term + term[-1] + e for e in _VOWEL_ENDINGS}
+    if len(term) >= 2 and term.endswith("y") and term[-2] not in _VOWELS:  # ivory: ivories
+        forms |= {term[:-1] + "i" + e for e in ("es", "er", "est", "ness")}
+    forms.discard(term)
+    return forms
+
+
+@functools.cache
+def colour_term_forms(banned: tuple[str, ...]) -> dict[str, str]:
+    """Every refused form of R19 (a) and (b) for a banned list, mapped to its colour term.
+
+    Computed once per banned list. A term maps to itself; forms with an ending map to the term
+    they come from (the first in the list when two terms share a form).
+    """
+    forms: dict[str, str] = {}
+    for term in banned:
+        for form in sorted(_ending_forms(term)):
+            forms.setdefault(form, term)
+    for term in banned:
+        forms[term] = term  # (a) beats (b) when a term is another's form (a variant's list)
+    return forms
+
+
+def _candidates(word: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The word lowercased and stripped of edge punctuation, and the strings to check in it.
+
+    Each candidate comes with how the message points at it: the whole word, each part split on
+    hyphens (and any other punctuation inside the word), and the parts joined.
+    """
+    whole = _EDGES.sub("", unicodedata.normalize("NFKC", word).lower())
+    parts = [p for p in _SEPARATORS.split(whole) if p]
+    found: list[tuple[str, str]] = [(whole, "")]
+    seen = {whole}
+    for part in parts:
+        if part not in seen:
+            seen.add(part)
+            found.append((part, f" (part {part!r})"))
+    joined = "".join(parts)
+    if joined not in seen:
+        found.append((joined, f" (read as {joined!r})"))
+    return whole, tuple(found)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_fault(
+    word: str, banned: tuple[str, ...], relative: tuple[str, ...]
+) -> tuple[str, str] | None:
+    """The first rule ``word`` breaks, as ``(rule, reason)``, or ``None`` (R19-R21).
+
+    ``relative`` is the R21 list in a second clue and ``()`` in a first one.
+    """
+    shown = repr(word)
+    whole, candidates = _candidates(word)
+
+    # R20: positions. Coordinates and numbers first, then single letters and words.
+    for cand, where in candidates:
+        if _COORDINATE.fullmatch(cand):
+            return "R20", f"{shown}{where} is a board coordinate"
+    if any(ch.isnumeric() for ch in word):
+        return "R20", f"{shown} contains a number"
+    if len(whole) == 1 and whole.isalpha():
+        return "R20", f"{shown} is a single letter, and the letters A-P name the board's rows"
+    for cand, where in candidates:
+        if cand in NUMBER_WORDS:
+            return "R20", f"{shown}{where} is a number word"
+        if cand in POSITION_WORDS:
+            return "R20", f"{shown}{where} names a place on the board"
+
+    # R19: colour names, (a) and (b) for every candidate, then (c).
+    forms = colour_term_forms(banned)
+    for cand, where in candidates:
+        term = forms.get(cand)
+        if term == cand:
+            return "R19", f"{shown}{where} is the colour term {term!r}"
+        if term is not None:
+            return "R19", f"{shown}{where} is the colour term {term!r} with an ending"
+    for cand, where in candidates:
+        for term in banned:
+            rest = cand[len(term) :]
+            if len(rest) >= _MIN_REST and cand.startswith(term) and rest in common_words():
+                return (
+                    "R19",
+                    f"{shown}{where} starts with the colour term {term!r} "
+                    f"followed by the word {rest!r}",
+                )
+
+    # R21: relative words, second clue only.
+    for cand, where in candidates:
+        if cand in relative:
+            return "R21", f"{shown}{where} is a relative word, not allowed in the second clue"
+    return None
+
+
+@functools.cache
+def _standard_rules() -> Rules:
+    return Rules.standard(4)
+
+
+def _words(n: int) -> str:
+    return f"{n} word" if n == 1 else f"{n} words"
+
+
+def validate_clue(
+    text: str,
+    *,
+    second: bool = False,
+    rules: Rules | None = None,
+    previous: Iterable[str] = (),
+) -> tuple[str, ...]:
+    """The clue's words (split on white space, as given) if it passes R18-R22, else IllegalClue.
+
+    ``second`` selects the second clue's rules: at most ``rules.second_clue_words`` words (R11)
+    and no relative words (R21); otherwise the clue has exactly ``rules.first_clue_words`` words
+    (R9). ``previous`` holds the clues already given in the game (R22, when
+    ``rules.refuse_repeated_clues``). ``rules=None`` means the standard rules.
+    """
+    r = rules if rules is not None else _standard_rules()
+    words = tuple(text.split())
+    n = len(words)
+    if n == 0:
+        raise IllegalClue(
+            f"clue {text!r} refused: a clue has at least one word; to give no second clue, "
+            "pass instead (R18)",
+            rule="R18",
+            clue=text,
+        )
+    if second:
+        if n > r.second_clue_words:
+            raise IllegalClue(
+                f"clue {text!r} refused: the second clue has at most "
+                f"{_words(r.second_clue_words)}, this one has {n} (R18, R11)",
+                rule="R18",
+                clue=text,
+            )
+    elif n != r.first_clue_words:
+        raise IllegalClue(
+            f"clue {text!r} refused: the first clue has exactly {_words(r.first_clue_words)}, "
+            f"this one has {n} (R18, R9)",
+            rule="R18",
+            clue=text,
+        )
+
+    banned = r.banned_terms
+    relative = r.relative_words if second else ()
+    for word in words:
+        fault = _word_fault(word, banned, relative)
+        if fault is not None:
+            rule, reason = fault
+            raise IllegalClue(
+                f"clue {text!r} refused: {reason} ({rule})", rule=rule, clue=text, word=word
+            )
+
+    if r.refuse_repeated_clues:
+        key = normalise_clue(text)
+        for earlier in previous:
+            if normalise_clue(earlier) == key:
+                raise IllegalClue(
+                    f"clue {text!r} refused: the clue {earlier!r} was already given in this "
+                    "game (R22)",
+                    rule="R22",
+                    clue=text,
+                )
+    return words

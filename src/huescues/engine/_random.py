@@ -1,0 +1,47 @@
+"""Seeded randomness for the engine (R27), stable across numpy versions.
+
+The engine draws raw 64-bit words from PCG64, whose stream numpy keeps fixed, and does its own
+arithmetic on them, so a seed gives the same game with any numpy release. (A ``Generator``'s
+methods may change their streams between numpy versions.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+import numpy as np
+
+__all__ = ["below", "engine_stream", "seat_generators", "shuffled"]
+
+T = TypeVar("T")
+
+
+def _children(seed: int, n: int) -> list[np.random.SeedSequence]:
+    if type(seed) is not int or seed < 0:
+        raise ValueError(f"a seed is a whole number >= 0, not {seed!r} (R27)")
+    return np.random.SeedSequence(seed).spawn(n)
+
+
+def engine_stream(seed: int) -> np.random.PCG64:
+    """The engine's own stream: the deck's shuffle and a random first giver (R3, R6)."""
+    return np.random.PCG64(_children(seed, 1)[0])
+
+
+def seat_generators(seed: int, n_players: int) -> list[np.random.Generator]:
+    """One generator per seat for the agents, independent of the engine's stream (R27)."""
+    return [np.random.Generator(np.random.PCG64(s)) for s in _children(seed, 1 + n_players)[1:]]
+
+
+def below(stream: np.random.PCG64, n: int) -> int:
+    """A whole number in ``[0, n)`` (modulo bias below 2**-50 for any n the game uses)."""
+    return int(stream.random_raw()) % n
+
+
+def shuffled(stream: np.random.PCG64, items: Sequence[T]) -> list[T]:
+    """A Fisher-Yates shuffle of ``items`` driven by ``stream``."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = below(stream, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out

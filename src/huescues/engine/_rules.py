@@ -1,0 +1,190 @@
+"""The rules object: every setting of RULES.md in one frozen value (R2, R6, R7, R9, R11, R12, R15,
+R16, R19, R21, R22, R25)."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass
+from typing import Any, Literal, Self
+
+from ._errors import InvalidRules
+
+__all__ = [
+    "BASIC_COLOUR_TERMS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RELATIVE_WORDS",
+    "Rules",
+]
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 10
+
+#: R19: the basic colour terms a clue may not use.
+BASIC_COLOUR_TERMS: tuple[str, ...] = (
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "pink",
+    "brown",
+    "white",
+    "black",
+    "grey",
+    "gray",
+)
+
+#: R21: comparatives that point from the pawns already placed (second clue only).
+RELATIVE_WORDS: tuple[str, ...] = (
+    "darker",
+    "lighter",
+    "brighter",
+    "duller",
+    "paler",
+    "deeper",
+    "warmer",
+    "cooler",
+    "more",
+    "less",
+    "higher",
+    "lower",
+    "closer",
+    "further",
+    "nearer",
+)
+
+FirstGiver = int | Literal["random"]
+GuessOrder = Literal["reverse", "same"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every setting of the rules, with the defaults of RULES.md.
+
+    Make one with :meth:`standard` (the defaults for a player count) or the constructor, and
+    vary it with :meth:`replace`. Settings the game cannot be played with are refused here, when
+    the object is made, with :class:`InvalidRules`.
+    """
+
+    #: R2: number of players, 3 to 10.
+    n_players: int
+    #: R6: the first clue giver's seat, or ``"random"`` to draw it from the game's seed.
+    first_giver: FirstGiver = 0
+    #: R7: how many times each player is clue giver (2 with 3-6 players, 1 with 7-10).
+    rounds_per_giver: int = 2
+    #: R9: the first clue has exactly this many words.
+    first_clue_words: int = 1
+    #: R11: the second clue has at most this many words.
+    second_clue_words: int = 2
+    #: R11: whether the clue giver may pass instead of giving the second clue.
+    second_clue_may_pass: bool = True
+    #: R12: order of the second guesses: ``"reverse"`` (counter-clockwise) or ``"same"`` as R10.
+    second_guess_order: GuessOrder = "reverse"
+    #: R15: a guesser's points at distance 0, 1, 2, ... from the target (beyond: 0).
+    points_by_distance: tuple[int, ...] = (3, 2, 1)
+    #: R16: the clue giver's points for each pawn inside the frame (2 with 3 players, else 1).
+    giver_points_per_pawn: int = 1
+    #: R19: colour terms a clue may not use (lowercase).
+    banned_terms: tuple[str, ...] = BASIC_COLOUR_TERMS
+    #: R21: comparatives the second clue may not use (lowercase).
+    relative_words: tuple[str, ...] = RELATIVE_WORDS
+    #: R22: whether a clue may not repeat one already given in the game.
+    refuse_repeated_clues: bool = True
+    #: R25: the most tie-breaker rounds played before the winners share the win (R26).
+    max_tiebreak_rounds: int = 10
+
+    def __post_init__(self) -> None:
+        def refuse(setting: str, value: object, why: str) -> None:
+            raise InvalidRules(f"Rules({setting}={value!r}) refused: {why}")
+
+        n = self.n_players
+        if type(n) is not int or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            refuse("n_players", n, f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (R2)")
+        fg = self.first_giver
+        if fg != "random" and (type(fg) is not int or not 0 <= fg < n):
+            refuse("first_giver", fg, f"the first clue giver is a seat 0-{n - 1} or 'random' (R6)")
+        for name, low, rule in (
+            ("rounds_per_giver", 1, "R7"),
+            ("first_clue_words", 1, "R9"),
+            ("second_clue_words", 1, "R11"),
+            ("max_tiebreak_rounds", 0, "R25"),
+            ("giver_points_per_pawn", 0, "R16"),
+        ):
+            value = getattr(self, name)
+            if type(value) is not int or value < low:
+                refuse(name, value, f"must be a whole number of at least {low} ({rule})")
+        if self.second_guess_order not in ("reverse", "same"):
+            refuse("second_guess_order", self.second_guess_order, "'reverse' or 'same' (R12)")
+        pts = self.points_by_distance
+        if (
+            not isinstance(pts, tuple)
+            or not pts
+            or any(type(p) is not int or p < 0 for p in pts)
+            or any(a < b for a, b in itertools.pairwise(pts))
+        ):
+            refuse(
+                "points_by_distance",
+                pts,
+                "a non-empty tuple of whole points >= 0 that never grow with distance (R15, R17)",
+            )
+        for name, rule in (("banned_terms", "R19"), ("relative_words", "R21")):
+            words = getattr(self, name)
+            if not isinstance(words, tuple) or any(
+                not isinstance(w, str) or not w or w != w.strip().lower() for w in words
+            ):
+                refuse(name, words, f"a tuple of non-empty lowercase words ({rule})")
+        if not isinstance(self.second_clue_may_pass, bool):
+            refuse("second_clue_may_pass", self.second_clue_may_pass, "True or False (R11)")
+        if not isinstance(self.refuse_repeated_clues, bool):
+            refuse("refuse_repeated_clues", self.refuse_repeated_clues, "True or False (R22)")
+
+    @classmethod
+    def standard(cls, n_players: int, **changes: Any) -> Self:
+        """The rules of RULES.md for ``n_players``, with any setting changed by keyword."""
+        if type(n_players) is not int or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+            raise InvalidRules(
+                f"Rules.standard({n_players!r}) refused: a game has {MIN_PLAYERS} to "
+                f"{MAX_PLAYERS} players (R2)"
+            )
+        defaults: dict[str, Any] = {
+            "rounds_per_giver": 2 if n_players <= 6 else 1,
+            "giver_points_per_pawn": 2 if n_players == 3 else 1,
+        }
+        defaults.update(changes)
+        return cls(n_players, **defaults)
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some settings changed (checked like a new object)."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def regular_rounds(self) -> int:
+        """Regular rounds (R7): each player is clue giver ``rounds_per_giver`` times."""
+        return self.n_players * self.rounds_per_giver
+
+    def points_at(self, distance: int) -> int:
+        """A guesser's points for a pawn at this distance from the target (R15)."""
+        pts = self.points_by_distance
+        return pts[distance] if distance < len(pts) else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {
+            f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
+            for f in dataclasses.fields(self)
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """The inverse of :meth:`to_dict`; unknown keys are an error."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise InvalidRules(f"unknown rules settings: {sorted(unknown)}")
+        values: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in data.items()
+        }
+        return cls(**values)

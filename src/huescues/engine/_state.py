@@ -1,0 +1,743 @@
+"""The game: an immutable state, the turn order, scoring and the end of the game (R2-R27)."""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._actions import (
+    Action,
+    ChooseTarget,
+    GiveClue,
+    Pass,
+    PlacePawn,
+    action_from_dict,
+    action_to_dict,
+)
+from ._board import Board
+from ._cell import _LETTERS, Cell
+from ._clues import validate_clue
+from ._deck import Card, Deck
+from ._errors import (
+    GameOver,
+    IllegalAction,
+    IllegalClue,
+    InvalidRules,
+    InvalidTarget,
+    NotYourTurn,
+    OccupiedSquare,
+    OffBoard,
+    PassNotAllowed,
+    WrongPhase,
+)
+from ._random import below, engine_stream, shuffled
+from ._rules import Rules
+from ._scoring import round_points
+
+__all__ = ["GameState", "Phase", "Result", "RoundResult", "View", "new_game"]
+
+#: Bumped whenever the engine's behaviour changes, so old records are not replayed silently.
+ENGINE_VERSION = 1
+
+
+class Phase(enum.Enum):
+    """The steps of a round (R8-R12), and the end of the game."""
+
+    CHOOSE_TARGET = "choose_target"
+    FIRST_CLUE = "first_clue"
+    FIRST_GUESS = "first_guess"
+    SECOND_CLUE = "second_clue"
+    SECOND_GUESS = "second_guess"
+    GAME_OVER = "game_over"
+
+
+_GIVER_PHASES = (Phase.CHOOSE_TARGET, Phase.FIRST_CLUE, Phase.SECOND_CLUE)
+_EXPECTS = {
+    Phase.CHOOSE_TARGET: "ChooseTarget (R8)",
+    Phase.FIRST_CLUE: "GiveClue (R9)",
+    Phase.FIRST_GUESS: "PlacePawn (R10)",
+    Phase.SECOND_CLUE: "GiveClue or Pass (R11)",
+    Phase.SECOND_GUESS: "PlacePawn (R12)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A finished round, public after the reveal (R14): who gave which clues, where the pawns
+    went and what everyone scored."""
+
+    #: 0-based index among all rounds played, tie-breakers included.
+    round: int
+    giver: int
+    #: Whether this was a tie-breaker round (R25).
+    tiebreak: bool
+    target: Cell
+    #: The clues as given; one clue when the giver passed (R11).
+    clues: tuple[str, ...]
+    #: ``(seat, square)`` for every pawn, in the order placed.
+    pawns: tuple[tuple[int, Cell], ...]
+    #: Points each seat scored in this round, by seat.
+    points: tuple[int, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Whether the clue giver passed instead of giving a second clue (R11)."""
+        return len(self.clues) < 2
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The end of a game (R24-R26)."""
+
+    #: The seats with the highest total: one, or several when the win is shared (R26).
+    winners: tuple[int, ...]
+    #: Final totals by seat.
+    scores: tuple[int, ...]
+    #: How many tie-breaker rounds were played (R25).
+    tiebreak_rounds: int
+
+    @property
+    def shared(self) -> bool:
+        """Whether several players share the win (R26)."""
+        return len(self.winners) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """What stays fixed for a whole game."""
+
+    rules: Rules
+    board: Board
+    deck: Deck
+    seed: int
+    #: The shuffled deck: card indices in the order they are drawn (R3).
+    order: tuple[int, ...]
+    first_giver: int
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may know (hidden information, R8): a guesser's view has no card and no
+    target. Agents only ever receive views."""
+
+    seat: int
+    phase: Phase
+    #: The seat whose turn it is, or ``None`` when the game is over.
+    current_player: int | None
+    giver: int
+    #: The seats guessing this round, in the order of the first guesses (R10).
+    guessers: tuple[int, ...]
+    #: 0-based index of this round among all rounds, tie-breakers included.
+    round: int
+    tiebreak: bool
+    scores: tuple[int, ...]
+    #: This round's clues so far.
+    clues: tuple[str, ...]
+    #: This round's pawns so far: ``(seat, square)`` in the order placed.
+    pawns: tuple[tuple[int, Cell], ...]
+    #: Every clue given in the game so far, this round's included (R22).
+    clues_given: tuple[str, ...]
+    #: The rounds already scored.
+    history: tuple[RoundResult, ...]
+    #: The squares holding a pawn this round (R13).
+    occupied: frozenset[Cell] = field(repr=False)
+    rules: Rules = field(repr=False)
+    board: Board = field(repr=False)
+    #: The card's four squares: the clue giver's view only (R8).
+    card: Card | None = None
+    #: The target, once chosen: the clue giver's view only (R8).
+    target: Cell | None = None
+
+    @property
+    def is_giver(self) -> bool:
+        """Whether this seat is the clue giver this round."""
+        return self.seat == self.giver
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A moment of a game of Hues and Cues. Immutable: :meth:`apply` returns the next state.
+
+    The state knows everything, the card and target included; give players :meth:`view`.
+    Make one with :func:`new_game`.
+    """
+
+    _setup: _Setup = field(repr=False)
+    phase: Phase
+    #: The seat to act, or ``None`` when the game is over.
+    current_player: int | None
+    #: 0-based index of the round among all rounds, tie-breakers included.
+    round: int
+    giver: int
+    #: The seats guessing this round, in the order of the first guesses (R10).
+    guessers: tuple[int, ...]
+    #: Index into the current guessing order.
+    _turn: int = field(repr=False)
+    #: The card drawn for this round (R8); empty when the game is over.
+    card: Card
+    #: The chosen square of the card, 0-3, or ``None`` before it is chosen.
+    target_index: int | None
+    clues: tuple[str, ...]
+    pawns: tuple[tuple[int, Cell], ...]
+    occupied: frozenset[Cell] = field(repr=False)
+    scores: tuple[int, ...]
+    clues_given: tuple[str, ...] = field(repr=False)
+    history: tuple[RoundResult, ...] = field(repr=False)
+    tiebreak_rounds: int
+    result: Result | None
+    actions: tuple[Action, ...] = field(repr=False)
+
+    # -- what the game is ----------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rules this game is played by."""
+        return self._setup.rules
+
+    @property
+    def board(self) -> Board:
+        """The board."""
+        return self._setup.board
+
+    @property
+    def deck(self) -> Deck:
+        """The deck of cue cards (R3)."""
+        return self._setup.deck
+
+    @property
+    def seed(self) -> int:
+        """The seed all chance came from (R27)."""
+        return self._setup.seed
+
+    @property
+    def n_players(self) -> int:
+        """Number of players (R2)."""
+        return self._setup.rules.n_players
+
+    @property
+    def tiebreak(self) -> bool:
+        """Whether the current round is a tie-breaker (R25)."""
+        return self.round >= self._setup.rules.regular_rounds
+
+    @property
+    def target(self) -> Cell | None:
+        """The target square, once chosen (R8)."""
+        return None if self.target_index is None else self.card[self.target_index]
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over (R24-R26)."""
+        return self.phase is Phase.GAME_OVER
+
+    # -- what may happen next ------------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions that can be listed: the card's four squares, the empty squares, a
+        pass. Clues are free text: check one with :func:`huescues.validate_clue`."""
+        phase = self.phase
+        if phase is Phase.CHOOSE_TARGET:
+            return tuple(ChooseTarget(i) for i in range(len(self.card)))
+        if phase is Phase.FIRST_GUESS or phase is Phase.SECOND_GUESS:
+            occ = self.occupied
+            return tuple(PlacePawn(c) for c in self._setup.board.cells() if c not in occ)
+        if phase is Phase.SECOND_CLUE and self._setup.rules.second_clue_may_pass:
+            return (Pass(),)
+        return ()
+
+    def is_legal(self, action: Action, *, seat: int | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` (from ``seat``, if given)."""
+        try:
+            self.apply(action, seat=seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know: the card and target only for the clue giver (R8)."""
+        if type(seat) is not int or not 0 <= seat < self._setup.rules.n_players:
+            raise ValueError(f"no seat {seat!r} in a {self.n_players}-player game (R2)")
+        giving = seat == self.giver and self.phase is not Phase.GAME_OVER
+        return View(
+            seat,
+            self.phase,
+            self.current_player,
+            self.giver,
+            self.guessers,
+            self.round,
+            self.round >= self._setup.rules.regular_rounds,
+            self.scores,
+            self.clues,
+            self.pawns,
+            self.clues_given,
+            self.history,
+            self.occupied,
+            self._setup.rules,
+            self._setup.board,
+            self.card if giving else None,
+            self.target if giving else None,
+        )
+
+    # -- playing -------------------------------------------------------------------------------
+    def apply(self, action: Action, *, seat: int | None = None) -> GameState:
+        """The state after ``action`` by the current player.
+
+        Raises a subclass of :class:`IllegalAction` saying what is wrong, and why, when the
+        rules refuse it (also when ``seat`` is given and it is not that seat's turn); this state
+        is unchanged either way.
+        """
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            raise GameOver(f"{action} refused: the game is over (R24-R26)")
+        if seat is not None and seat != self.current_player:
+            raise NotYourTurn(
+                f"{action} by seat {seat} refused: it is seat {self.current_player}'s turn "
+                f"to play {_EXPECTS[phase]}"
+            )
+        kind = type(action)
+        if kind is PlacePawn and (phase is Phase.FIRST_GUESS or phase is Phase.SECOND_GUESS):
+            return self._place(action)  # type: ignore[arg-type]
+        if kind is GiveClue and (phase is Phase.FIRST_CLUE or phase is Phase.SECOND_CLUE):
+            return self._clue(action)  # type: ignore[arg-type]
+        if kind is ChooseTarget and phase is Phase.CHOOSE_TARGET:
+            return self._choose(action)  # type: ignore[arg-type]
+        if kind is Pass and phase is Phase.SECOND_CLUE:
+            if not self._setup.rules.second_clue_may_pass:
+                raise PassNotAllowed("pass refused: these rules do not allow passing (R11)")
+            return self._end_round(self.pawns, action)
+        if kind not in (PlacePawn, GiveClue, ChooseTarget, Pass):
+            raise TypeError(f"not an action: {action!r}")
+        raise WrongPhase(
+            f"{action} refused: the round is at {phase.value} and waits for "
+            f"{_EXPECTS[phase]} from seat {self.current_player}"
+        )
+
+    def _with(
+        self,
+        action: Action,
+        phase: Phase,
+        current_player: int | None,
+        turn: int,
+        target_index: int | None,
+        clues: tuple[str, ...],
+        pawns: tuple[tuple[int, Cell], ...],
+        occupied: frozenset[Cell],
+        clues_given: tuple[str, ...],
+    ) -> GameState:
+        """The next state within a round: what a round's actions change, the rest kept."""
+        return GameState(
+            self._setup,
+            phase,
+            current_player,
+            self.round,
+            self.giver,
+            self.guessers,
+            turn,
+            self.card,
+            target_index,
+            clues,
+            pawns,
+            occupied,
+            self.scores,
+            clues_given,
+            self.history,
+            self.tiebreak_rounds,
+            None,
+            (*self.actions, action),
+        )
+
+    def _choose(self, action: ChooseTarget) -> GameState:
+        index = action.index
+        if type(index) is not int or not 0 <= index < len(self.card):
+            raise InvalidTarget(
+                f"target {index!r} refused: choose one of the card's squares, 0-"
+                f"{len(self.card) - 1} (R8)"
+            )
+        return self._with(
+            action,
+            Phase.FIRST_CLUE,
+            self.giver,
+            0,
+            index,
+            (),
+            (),
+            frozenset(),
+            self.clues_given,
+        )
+
+    def _clue(self, action: GiveClue) -> GameState:
+        text = action.text
+        second = self.phase is Phase.SECOND_CLUE
+        if type(text) is not str:
+            raise IllegalClue(
+                f"clue {text!r} refused: a clue is text (R18)", rule="R18", clue=repr(text)
+            )
+        validate_clue(text, second=second, rules=self._setup.rules, previous=self.clues_given)
+        first = self.guessers if not second else self._second_order()
+        return self._with(
+            action,
+            Phase.SECOND_GUESS if second else Phase.FIRST_GUESS,
+            first[0],
+            0,
+            self.target_index,
+            (*self.clues, text),
+            self.pawns,
+            self.occupied,
+            (*self.clues_given, text),
+        )
+
+    def _second_order(self) -> tuple[int, ...]:
+        if self._setup.rules.second_guess_order == "reverse":
+            return self.guessers[::-1]  # R12: counter-clockwise from the giver's right
+        return self.guessers
+
+    def _place(self, action: PlacePawn) -> GameState:
+        cell = action.cell
+        board = self._setup.board
+        if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
+            raise OffBoard(
+                f"pawn on {cell} refused: the board has rows A-{_LETTERS[board.rows - 1]}"
+                f" and columns 1-{board.cols} (R1)"
+            )
+        if cell in self.occupied:
+            owner = next(s for s, c in self.pawns if c == cell)
+            raise OccupiedSquare(
+                f"pawn on {cell} refused: the square already holds seat {owner}'s pawn (R13)"
+            )
+        seat = self.current_player
+        assert seat is not None
+        pawns = (*self.pawns, (seat, cell))
+        occupied = self.occupied | {cell}
+        turn = self._turn + 1
+        if turn < len(self.guessers):
+            order = self.guessers if self.phase is Phase.FIRST_GUESS else self._second_order()
+            return self._with(
+                action,
+                self.phase,
+                order[turn],
+                turn,
+                self.target_index,
+                self.clues,
+                pawns,
+                occupied,
+                self.clues_given,
+            )
+        if self.phase is Phase.FIRST_GUESS:
+            return self._with(
+                action,
+                Phase.SECOND_CLUE,
+                self.giver,
+                0,
+                self.target_index,
+                self.clues,
+                pawns,
+                occupied,
+                self.clues_given,
+            )
+        return self._end_round(pawns, action)
+
+    def _end_round(self, pawns: tuple[tuple[int, Cell], ...], action: Action) -> GameState:
+        """Reveal and score (R14-R17), then start the next round or end the game (R24-R26)."""
+        clues = self.clues
+        setup = self._setup
+        rules = setup.rules
+        tiebreak = self.round >= rules.regular_rounds
+        target = self.card[self.target_index]  # type: ignore[index]
+        points = round_points(rules, self.giver, target, pawns, tiebreak=tiebreak)
+        scores = tuple(s + p for s, p in zip(self.scores, points, strict=True))
+        done = RoundResult(self.round, self.giver, tiebreak, target, clues, pawns, points)
+        tiebreaks = self.tiebreak_rounds + tiebreak
+        return _start_round(
+            setup,
+            round=self.round + 1,
+            last_giver=self.giver,
+            scores=scores,
+            clues_given=self.clues_given,
+            history=(*self.history, done),
+            tiebreak_rounds=tiebreaks,
+            actions=(*self.actions, action),
+        )
+
+    # -- records -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data for the whole state (see :meth:`from_dict`)."""
+        s = self._setup
+        return {
+            "engine_version": ENGINE_VERSION,
+            "rules": s.rules.to_dict(),
+            "board_id": s.board.id,
+            "deck_id": s.deck.id,
+            "seed": s.seed,
+            "order": list(s.order),
+            "first_giver": s.first_giver,
+            "phase": self.phase.value,
+            "current_player": self.current_player,
+            "round": self.round,
+            "giver": self.giver,
+            "guessers": list(self.guessers),
+            "turn": self._turn,
+            "card": [str(c) for c in self.card],
+            "target_index": self.target_index,
+            "clues": list(self.clues),
+            "pawns": [[seat, str(c)] for seat, c in self.pawns],
+            "scores": list(self.scores),
+            "clues_given": list(self.clues_given),
+            "history": [_round_to_dict(r) for r in self.history],
+            "tiebreak_rounds": self.tiebreak_rounds,
+            "result": None if self.result is None else _result_to_dict(self.result),
+            "actions": [action_to_dict(a) for a in self.actions],
+        }
+
+    def to_json(self) -> str:
+        """The state as JSON text; :meth:`from_json` reads it back to an equal state."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(
+        cls, data: dict[str, Any], *, board: Board | None = None, deck: Deck | None = None
+    ) -> GameState:
+        """The inverse of :meth:`to_dict`. The standard board and deck, and generated decks, are
+        found by id; pass any other ``board`` or ``deck`` the game was played with."""
+        if data.get("engine_version") != ENGINE_VERSION:
+            raise ValueError(
+                f"state from engine version {data.get('engine_version')!r}; this is version "
+                f"{ENGINE_VERSION}"
+            )
+        rules = Rules.from_dict(data["rules"])
+        board = resolve_board(data["board_id"], board)
+        deck = resolve_deck(data["deck_id"], deck)
+
+        def cell(name: str) -> Cell:
+            return board.cell(name)
+
+        card = tuple(cell(n) for n in data["card"])
+        setup = _Setup(
+            rules, board, deck, int(data["seed"]), tuple(data["order"]), int(data["first_giver"])
+        )
+        pawns = tuple((int(seat), cell(n)) for seat, n in data["pawns"])
+        result = data["result"]
+        return cls(
+            setup,
+            Phase(data["phase"]),
+            data["current_player"],
+            int(data["round"]),
+            int(data["giver"]),
+            tuple(data["guessers"]),
+            int(data["turn"]),
+            card,
+            data["target_index"],
+            tuple(data["clues"]),
+            pawns,
+            frozenset(c for _, c in pawns),
+            tuple(data["scores"]),
+            tuple(data["clues_given"]),
+            tuple(_round_from_dict(r, board) for r in data["history"]),
+            int(data["tiebreak_rounds"]),
+            None if result is None else _result_from_dict(result),
+            tuple(action_from_dict(a) for a in data["actions"]),
+        )
+
+    @classmethod
+    def from_json(
+        cls, text: str, *, board: Board | None = None, deck: Deck | None = None
+    ) -> GameState:
+        """The inverse of :meth:`to_json`."""
+        return cls.from_dict(json.loads(text), board=board, deck=deck)
+
+
+def resolve_board(board_id: str, board: Board | None) -> Board:
+    """The board with this id: the one given, or the standard board."""
+    if board is None:
+        board = Board.standard()
+    if board.id != board_id:
+        raise ValueError(
+            f"the game was played on board {board_id!r}; pass that board, not {board.id!r}"
+        )
+    return board
+
+
+def resolve_deck(deck_id: str, deck: Deck | None) -> Deck:
+    """The deck with this id: the one given, or the standard or a generated deck."""
+    if deck is None:
+        return Deck.from_id(deck_id)
+    if deck.id != deck_id:
+        raise ValueError(
+            f"the game was played with deck {deck_id!r}; pass that deck, not {deck.id!r}"
+        )
+    return deck
+
+
+def _round_to_dict(r: RoundResult) -> dict[str, Any]:
+    return {
+        "round": r.round,
+        "giver": r.giver,
+        "tiebreak": r.tiebreak,
+        "target": str(r.target),
+        "clues": list(r.clues),
+        "pawns": [[seat, str(c)] for seat, c in r.pawns],
+        "points": list(r.points),
+    }
+
+
+def _round_from_dict(d: dict[str, Any], board: Board) -> RoundResult:
+    return RoundResult(
+        int(d["round"]),
+        int(d["giver"]),
+        bool(d["tiebreak"]),
+        board.cell(d["target"]),
+        tuple(d["clues"]),
+        tuple((int(seat), board.cell(n)) for seat, n in d["pawns"]),
+        tuple(d["points"]),
+    )
+
+
+def _result_to_dict(r: Result) -> dict[str, Any]:
+    return {
+        "winners": list(r.winners),
+        "scores": list(r.scores),
+        "tiebreak_rounds": r.tiebreak_rounds,
+    }
+
+
+def _result_from_dict(d: dict[str, Any]) -> Result:
+    return Result(tuple(d["winners"]), tuple(d["scores"]), int(d["tiebreak_rounds"]))
+
+
+def new_game(
+    n_players: int,
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    board: Board | None = None,
+    deck: Deck | None = None,
+) -> GameState:
+    """A new game: the deck shuffled with ``seed`` (R3, R27), the first clue giver to choose a
+    target (R6, R8).
+
+    ``rules`` default to :meth:`Rules.standard` for ``n_players``; ``board`` to the standard
+    board; ``deck`` to the standard deck on a 16 x 30 board and a generated one otherwise.
+    """
+    if rules is None:
+        rules = Rules.standard(n_players)
+    elif rules.n_players != n_players:
+        raise InvalidRules(f"the rules are for {rules.n_players} players, not {n_players} (R2)")
+    if board is None:
+        board = Board.standard()
+    if deck is None:
+        deck = Deck.for_board(board.rows, board.cols)
+    if deck.extent[0] > board.rows or deck.extent[1] > board.cols:
+        raise InvalidRules(
+            f"deck {deck.id!r} shows squares off board {board.id!r} "
+            f"({board.rows} x {board.cols}) (R1, R3)"
+        )
+    rounds_needed = rules.regular_rounds + rules.max_tiebreak_rounds
+    if rounds_needed > len(deck):
+        raise InvalidRules(
+            f"these rules may play {rounds_needed} rounds (R7, R25) but deck {deck.id!r} has "
+            f"{len(deck)} cards and a drawn card is not reused (R3)"
+        )
+    pawns_needed = 2 * (n_players - 1)
+    if board.size < pawns_needed:
+        raise InvalidRules(
+            f"board {board.id!r} has {board.size} squares, too few for {pawns_needed} pawns (R13)"
+        )
+    stream = engine_stream(seed)
+    order = tuple(shuffled(stream, range(len(deck))))
+    first = below(stream, n_players) if rules.first_giver == "random" else rules.first_giver
+    setup = _Setup(rules, board, deck, seed, order, int(first))
+    return _start_round(
+        setup,
+        round=0,
+        last_giver=(first - 1) % n_players,
+        scores=(0,) * n_players,
+        clues_given=(),
+        history=(),
+        tiebreak_rounds=0,
+        actions=(),
+    )
+
+
+def _start_round(
+    setup: _Setup,
+    *,
+    round: int,
+    last_giver: int,
+    scores: tuple[int, ...],
+    clues_given: tuple[str, ...],
+    history: tuple[RoundResult, ...],
+    tiebreak_rounds: int,
+    actions: tuple[Action, ...],
+) -> GameState:
+    """Draw the next card and seat the clue giver and guessers (R6, R7, R10, R25), or end the
+    game (R24, R26)."""
+    rules = setup.rules
+    n = rules.n_players
+    giver = (last_giver + 1) % n  # R6: the role passes clockwise
+    if round < rules.regular_rounds:
+        guessers = tuple((giver + k) % n for k in range(1, n))
+    else:
+        top = max(scores)
+        tied = {s for s in range(n) if scores[s] == top}
+        if len(tied) == 1 or len(tied) == n or tiebreak_rounds >= rules.max_tiebreak_rounds:
+            winners = tuple(sorted(tied))
+            return GameState(
+                setup,
+                Phase.GAME_OVER,
+                None,
+                round,
+                last_giver,
+                (),
+                0,
+                (),
+                None,
+                (),
+                (),
+                frozenset(),
+                scores,
+                clues_given,
+                history,
+                tiebreak_rounds,
+                Result(winners, scores, tiebreak_rounds),
+                actions,
+            )
+        # R25: a player who is not tied gives the clue, clockwise from after the last giver,
+        # and only the tied players guess, clockwise from the giver's left.
+        while giver in tied:
+            giver = (giver + 1) % n
+        guessers = tuple((giver + k) % n for k in range(1, n) if (giver + k) % n in tied)
+    card = setup.deck.cards[setup.order[round]]
+    return GameState(
+        setup,
+        Phase.CHOOSE_TARGET,
+        giver,
+        round,
+        giver,
+        guessers,
+        0,
+        card,
+        None,
+        (),
+        (),
+        frozenset(),
+        scores,
+        clues_given,
+        history,
+        tiebreak_rounds,
+        None,
+        actions,
+    )
+
+
+def replay(
+    rules: Rules,
+    actions: Sequence[Action],
+    *,
+    seed: int,
+    board: Board | None = None,
+    deck: Deck | None = None,
+) -> GameState:
+    """The state after playing ``actions`` from a new game."""
+    state = new_game(rules.n_players, seed=seed, rules=rules, board=board, deck=deck)
+    for action in actions:
+        state = state.apply(action)
+    return state

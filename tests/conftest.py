@@ -1,0 +1,52 @@
+"""Shared helpers: scripted play that can see the whole state (for setting up rule cases)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from huescues import Cell, ChooseTarget, GameState, GiveClue, Pass, Phase, PlacePawn
+from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+
+Placement = Callable[[GameState], Cell]
+
+
+def far_from_target(state: GameState) -> Cell:
+    """An empty square at least 3 from the target: a pawn there scores nothing (R15)."""
+    target = state.target
+    assert target is not None
+    for cell in state.board.cells():
+        if cell not in state.occupied and cell.distance(target) >= 3:
+            return cell
+    raise AssertionError("no far square")
+
+
+def near(state: GameState, distance: int) -> Cell:
+    """An empty square at exactly ``distance`` from the target."""
+    target = state.target
+    assert target is not None
+    for cell in state.board.cells():
+        if cell not in state.occupied and cell.distance(target) == distance:
+            return cell
+    raise AssertionError(f"no empty square at distance {distance}")
+
+
+def play_round(
+    state: GameState,
+    placement: Placement = far_from_target,
+    *,
+    passing: bool = False,
+) -> GameState:
+    """Play one whole round with clues that pass the rules and pawns placed by ``placement``."""
+    assert state.phase is Phase.CHOOSE_TARGET
+    state = state.apply(ChooseTarget(0))
+    first, second = RANDOM_CLUE_WORDS[2 * state.round], RANDOM_CLUE_WORDS[2 * state.round + 1]
+    state = state.apply(GiveClue(first))
+    while state.phase is Phase.FIRST_GUESS:
+        state = state.apply(PlacePawn(placement(state)))
+    if passing:
+        state = state.apply(Pass())
+    else:
+        state = state.apply(GiveClue(f"{second} {first}"))
+        while state.phase is Phase.SECOND_GUESS:
+            state = state.apply(PlacePawn(placement(state)))
+    return state

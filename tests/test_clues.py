@@ -1,0 +1,477 @@
+"""The clue checker (R18-R22): every example of RULES.md, the settings, and properties."""
+
+from __future__ import annotations
+
+import pickle
+import string
+from collections.abc import Iterable
+from importlib import resources
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+from huescues.engine._clues import (
+    COLOUR_ENDINGS,
+    NUMBER_WORDS,
+    POSITION_WORDS,
+    colour_term_forms,
+    common_words,
+    normalise_clue,
+    validate_clue,
+)
+from huescues.engine._errors import IllegalAction, IllegalClue
+from huescues.engine._rules import BASIC_COLOUR_TERMS, RELATIVE_WORDS, Rules
+
+STANDARD = Rules.standard(4)
+
+
+def refusal(
+    text: str,
+    *,
+    second: bool = False,
+    rules: Rules | None = None,
+    previous: Iterable[str] = (),
+) -> IllegalClue:
+    """The error ``validate_clue`` raises for ``text`` (fails the test when it passes)."""
+    with pytest.raises(IllegalClue) as info:
+        validate_clue(text, second=second, rules=rules, previous=previous)
+    return info.value
+
+
+# --- R18: word count --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", " ", "\t\n  "])
+@pytest.mark.parametrize("second", [False, True])
+def test_r18_empty_clue_refused_passing_is_its_own_action(text: str, second: bool) -> None:
+    err = refusal(text, second=second)
+    assert err.rule == "R18"
+    assert err.word is None
+    assert err.clue == text
+    assert "(R18)" in str(err)
+    assert "pass" in str(err)
+
+
+@pytest.mark.parametrize("text", ["deep sea", "a b", "sunny sky today"])
+def test_r18_r9_first_clue_has_exactly_one_word(text: str) -> None:
+    err = refusal(text)
+    assert err.rule == "R18"
+    assert "R9" in str(err)
+    assert "1 word" in str(err)
+
+
+def test_r18_r11_second_clue_has_at_most_two_words() -> None:
+    assert validate_clue("ocean", second=True) == ("ocean",)
+    assert validate_clue("deep  ocean", second=True) == ("deep", "ocean")
+    err = refusal("deep blue ocean", second=True)
+    assert err.rule == "R18"
+    assert "R11" in str(err)
+    assert "2 words" in str(err)
+
+
+def test_r18_word_counts_follow_the_settings() -> None:
+    rules = STANDARD.replace(first_clue_words=2, second_clue_words=3)
+    assert validate_clue("deep sea", rules=rules) == ("deep", "sea")
+    assert refusal("ocean", rules=rules).rule == "R18"
+    assert validate_clue("deep sea salt", second=True, rules=rules) == ("deep", "sea", "salt")
+    assert refusal("a b c d", second=True, rules=rules).rule == "R18"
+
+
+def test_r18_count_is_checked_before_the_words() -> None:
+    """R18 comes first: a two-word first clue is refused for its length, not for 'red'."""
+    assert refusal("red F12").rule == "R18"
+
+
+def test_words_are_returned_as_given_split_on_white_space() -> None:
+    assert validate_clue("  Ocean\n") == ("Ocean",)
+    assert validate_clue("Sunny\t lemon ", second=True) == ("Sunny", "lemon")
+
+
+# --- R19: colour names ------------------------------------------------------------------------
+
+R19_REFUSED_TERMS = BASIC_COLOUR_TERMS
+R19_REFUSED_ENDINGS = [
+    "reds",
+    "reddish",
+    "redder",
+    "reddest",
+    "bluish",
+    "bluer",
+    "bluest",
+    "bluey",
+    "pinky",
+    "pinkish",
+    "greyer",
+    "greyish",
+    "whitish",
+    "whiter",
+    "whiteness",
+    "yellowy",
+    "yellowish",
+    "orangey",
+    "orangy",
+    "purplish",
+    "browner",
+    "blacks",
+    "blackish",
+    "greens",
+    "greener",
+    "grayish",
+    "blueish",
+]
+R19_REFUSED_COMPOUNDS = [
+    "bluebird",
+    "redwood",
+    "blackberry",
+    "blackberries",
+    "greenhouse",
+    "greyhound",
+    "redact",
+    "redone",
+]
+R19_ALLOWED = [
+    "credit",
+    "bored",
+    "hundred",
+    "sacred",
+    "covered",
+    "orangutan",
+    "reduce",
+    "redo",
+    "greenery",
+    "skyblue",
+    "ocean",
+]
+
+
+@pytest.mark.parametrize("word", R19_REFUSED_TERMS)
+def test_r19_a_basic_colour_terms_refused(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R19"
+    assert err.word == word
+    assert f"colour term {word!r}" in str(err)
+
+
+@pytest.mark.parametrize("word", ["Red", "RED", "Blue", "gREY"])
+def test_r19_is_checked_lowercased(word: str) -> None:
+    assert refusal(word).rule == "R19"
+
+
+@pytest.mark.parametrize("word", R19_REFUSED_ENDINGS)
+def test_r19_b_colour_terms_with_endings_refused(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R19"
+    assert err.word == word
+    assert "with an ending" in str(err)
+
+
+@pytest.mark.parametrize("word", R19_REFUSED_COMPOUNDS)
+def test_r19_c_colour_term_then_common_word_refused(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R19"
+    assert "followed by the word" in str(err)
+
+
+@pytest.mark.parametrize("word", R19_ALLOWED)
+def test_r19_words_that_merely_contain_the_letters_allowed(word: str) -> None:
+    assert validate_clue(word) == (word,)
+
+
+@pytest.mark.parametrize(
+    "word", ["sky-blue", "blue-ish", "deep-red", "Red's", "blue/green", "reddish-brown"]
+)
+def test_r19_hyphenated_and_punctuated_words_checked_part_by_part(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R19"
+    assert "part" in str(err)
+
+
+@pytest.mark.parametrize("word", ["red!", '"red"', "red,", "red?", "red.", "(blue)", "«green»"])
+def test_r19_edge_punctuation_is_stripped(word: str) -> None:
+    assert refusal(word).rule == "R19"
+
+
+def test_r19_message_names_the_rule_and_the_word() -> None:
+    err = refusal("reddish sky", second=True)
+    assert str(err) == (
+        "clue 'reddish sky' refused: 'reddish' is the colour term 'red' with an ending (R19)"
+    )
+    assert err.rule == "R19"
+    assert err.word == "reddish"
+    assert err.clue == "reddish sky"
+    assert isinstance(err, IllegalAction)
+
+
+def test_r19_variant_banned_list_refuses_its_forms() -> None:
+    """R19 setting: a variant adding 'teal' and 'beige' refuses their forms."""
+    rules = STANDARD.replace(banned_terms=(*BASIC_COLOUR_TERMS, "teal", "beige"))
+    for word in ["teal", "tealish", "teals", "beigey", "beigish", "teal-ish", "tealwood"]:
+        err = refusal(word, rules=rules)
+        assert err.rule == "R19", word
+    assert validate_clue("tealish") == ("tealish",)  # not banned by the standard list
+
+
+def test_r19_variant_banned_list_can_allow_basic_terms() -> None:
+    rules = STANDARD.replace(banned_terms=("teal",))
+    assert validate_clue("red", rules=rules) == ("red",)
+    assert validate_clue("bluebird", rules=rules) == ("bluebird",)
+
+
+def test_r19_forms_are_computed_once_per_banned_list() -> None:
+    assert colour_term_forms(BASIC_COLOUR_TERMS) is colour_term_forms(BASIC_COLOUR_TERMS)
+    forms = colour_term_forms(BASIC_COLOUR_TERMS)
+    assert forms["reddish"] == "red"
+    assert forms["red"] == "red"
+    assert "credit" not in forms
+
+
+def test_r19_common_word_list_has_the_words_the_examples_need() -> None:
+    words = common_words()
+    assert common_words() is words
+    for word in ["act", "wood", "bird", "berry", "berries", "house", "hound", "one"]:
+        assert word in words
+    for fragment in ["uce", "dit", "eem", "ery", "o"]:
+        assert fragment not in words
+    assert all(len(w) >= 3 and w.isascii() and w.isalpha() and w.islower() for w in words)
+    assert 30_000 < len(words) < 60_000
+
+
+def test_r19_word_list_ships_with_its_licence() -> None:
+    data = resources.files("huescues.data")
+    assert data.joinpath("common_words.txt.gz").is_file()
+    assert "Kevin Atkinson" in data.joinpath("SCOWL-LICENSE.txt").read_text(encoding="utf-8")
+
+
+@given(term=st.sampled_from(BASIC_COLOUR_TERMS), ending=st.sampled_from(COLOUR_ENDINGS))
+def test_r19_property_every_standard_term_with_every_ending_refused(term: str, ending: str) -> None:
+    err = refusal(term + ending)
+    assert err.rule == "R19"
+
+
+@given(
+    term=st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=10),
+    ending=st.sampled_from(COLOUR_ENDINGS),
+)
+def test_r19_property_any_banned_term_with_any_ending_refused(term: str, ending: str) -> None:
+    """R19 (b) works for any banned list: the forms come from the list, not from a table."""
+    rules = STANDARD.replace(banned_terms=(term,))
+    # R20 may refuse first (a banned 'to' makes 'tops'); either way the word is refused.
+    assert refusal(term + ending, rules=rules).rule in {"R19", "R20"}
+
+
+# --- R20: positions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["F12", "f12", "12F", "a1", "P30", "f12!"])
+def test_r20_board_coordinates_refused(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R20"
+    assert err.word == word
+    assert "coordinate" in str(err)
+
+
+@pytest.mark.parametrize("word", ["A", "p", "Q", "z", "a.", "I"])
+def test_r20_single_letters_refused_rows_are_letters(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R20"
+    assert "single letter" in str(err)
+    assert "A-P" in str(err)
+
+
+@pytest.mark.parametrize("word", ["7", "30", "3rd", "no1", "½", "x2y"])
+def test_r20_digits_refused(word: str) -> None:
+    assert refusal(word).rule == "R20"
+
+
+@pytest.mark.parametrize(
+    "word", ["zero", "one", "Seven", "twelve", "twenty", "thirty", "twenty-one", "twentyone"]
+)
+def test_r20_number_words_refused(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R20"
+    assert "number" in str(err)
+
+
+def test_r20_number_words_go_up_to_thirty() -> None:
+    assert {"zero", "nineteen", "twenty", "twentynine", "thirty", "tens"} <= NUMBER_WORDS
+    assert "forty" not in NUMBER_WORDS
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "left",
+        "right",
+        "top",
+        "bottom",
+        "middle",
+        "corner",
+        "row",
+        "column",
+        "edge",
+        "centre",
+        "center",
+        "up",
+        "down",
+        "above",
+        "below",
+        "corners",
+        "edges",
+        "rows",
+        "Top-left",
+    ],
+)
+def test_r20_position_words_refused(word: str) -> None:
+    err = refusal(word)
+    assert err.rule == "R20"
+    assert "place on the board" in str(err)
+
+
+def test_r20_position_words_include_plurals() -> None:
+    assert {"lefts", "columns", "centres", "ups"} <= POSITION_WORDS
+
+
+@pytest.mark.parametrize("word", ["x-ray", "t-shirt", "topaz", "upright", "bottle", "rowan"])
+def test_r20_words_that_only_contain_positions_or_letters_allowed(word: str) -> None:
+    assert validate_clue(word) == (word,)
+
+
+def test_r20_is_checked_before_r19() -> None:
+    """Per word the order is R20, R19, R21: 'red-12' is refused for its number."""
+    assert refusal("red-12").rule == "R20"
+
+
+# --- R21: relative words (second clue only) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("word", RELATIVE_WORDS)
+def test_r21_relative_words_refused_in_the_second_clue(word: str) -> None:
+    err = refusal(f"{word} sea", second=True)
+    assert err.rule == "R21"
+    assert err.word == word
+    assert "(R21)" in str(err)
+
+
+@pytest.mark.parametrize("word", ["darker", "lighter", "more"])
+def test_r21_relative_words_allowed_in_the_first_clue(word: str) -> None:
+    assert validate_clue(word) == (word,)
+
+
+def test_r21_relative_words_checked_part_by_part() -> None:
+    assert refusal("much-darker", second=True).rule == "R21"
+    assert refusal("Darker!", second=True).rule == "R21"
+
+
+def test_r21_empty_setting_allows_darker() -> None:
+    rules = STANDARD.replace(relative_words=())
+    assert validate_clue("darker sea", second=True, rules=rules) == ("darker", "sea")
+
+
+def test_r21_custom_setting() -> None:
+    rules = STANDARD.replace(relative_words=("sunnier",))
+    assert refusal("sunnier", second=True, rules=rules).rule == "R21"
+    assert validate_clue("darker", second=True, rules=rules) == ("darker",)
+
+
+def test_words_are_checked_in_order() -> None:
+    """Per word R20, R19, R21, word after word: the first word at fault is named."""
+    err = refusal("darker red", second=True)
+    assert (err.rule, err.word) == ("R21", "darker")
+    err = refusal("red darker", second=True)
+    assert (err.rule, err.word) == ("R19", "red")
+
+
+# --- R22: repeats -----------------------------------------------------------------------------
+
+
+def test_r22_repeated_clue_refused_case_and_spacing_aside() -> None:
+    err = refusal("  Deep\tSEA ", second=True, previous=["ocean", "deep sea"])
+    assert err.rule == "R22"
+    assert err.word is None
+    assert "(R22)" in str(err)
+    assert "'deep sea'" in str(err)
+    assert refusal("Ocean", previous=iter(["OCEAN"])).rule == "R22"
+
+
+def test_r22_different_clues_allowed() -> None:
+    assert validate_clue("ocean", previous=["sea", "deep ocean"]) == ("ocean",)
+    assert validate_clue("ocean!", previous=["ocean"]) == ("ocean!",)
+
+
+def test_r22_setting_off_allows_repeats() -> None:
+    rules = STANDARD.replace(refuse_repeated_clues=False)
+    assert validate_clue("ocean", rules=rules, previous=["ocean"]) == ("ocean",)
+
+
+def test_r22_is_checked_last() -> None:
+    assert refusal("red", previous=["red"]).rule == "R19"
+
+
+def test_normalise_clue() -> None:
+    assert normalise_clue("  Deep \t SEA\n") == "deep sea"
+    assert normalise_clue("") == ""
+
+
+# --- R23: what the library cannot check -------------------------------------------------------
+
+
+def test_r23_objects_in_the_room_are_left_to_the_players() -> None:
+    assert validate_clue("lamp") == ("lamp",)
+
+
+# --- The built-in vocabulary and properties ---------------------------------------------------
+
+
+def test_random_clue_words_shape() -> None:
+    assert 150 <= len(RANDOM_CLUE_WORDS) <= 300
+    assert list(RANDOM_CLUE_WORDS) == sorted(set(RANDOM_CLUE_WORDS))
+    assert all(w.isalpha() and w.islower() for w in RANDOM_CLUE_WORDS)
+
+
+@pytest.mark.parametrize("word", RANDOM_CLUE_WORDS)
+def test_r18_r22_every_random_clue_word_passes_as_a_first_clue(word: str) -> None:
+    assert validate_clue(word) == (word,)
+    assert validate_clue(word, second=True) == (word,)
+
+
+@given(pair=st.lists(st.sampled_from(RANDOM_CLUE_WORDS), min_size=2, max_size=2, unique=True))
+def test_r18_r22_property_two_random_clue_words_pass_as_a_second_clue(pair: list[str]) -> None:
+    text = " ".join(pair)
+    assert validate_clue(text, second=True, previous=[pair[0], pair[1]]) == tuple(pair)
+
+
+@given(text=st.text(), second=st.booleans())
+def test_r18_r22_property_returns_the_words_or_raises_illegal_clue(text: str, second: bool) -> None:
+    error: IllegalClue | None = None
+    words: tuple[str, ...] = ()
+    try:
+        words = validate_clue(text, second=second)
+    except IllegalClue as err:
+        error = err
+    if error is None:
+        assert words == tuple(text.split())
+    else:
+        assert error.rule in {"R18", "R19", "R20", "R21", "R22"}
+        assert f"({error.rule}" in str(error)
+        assert error.clue == text
+
+
+@given(
+    before=st.text(),
+    digit=st.one_of(st.sampled_from(string.digits), st.characters(categories=["Nd"])),
+    after=st.text(),
+    second=st.booleans(),
+)
+def test_r20_property_any_text_with_a_digit_refused(
+    before: str, digit: str, after: str, second: bool
+) -> None:
+    with pytest.raises(IllegalClue):
+        validate_clue(before + digit + after, second=second)
+
+
+def test_illegal_clue_pickles() -> None:
+    err = refusal("redwood")
+    copy = pickle.loads(pickle.dumps(err))
+    assert (str(copy), copy.rule, copy.word, copy.clue) == (str(err), "R19", "redwood", "redwood")

@@ -1,0 +1,78 @@
+"""R3: the standard deck, and decks for other boards."""
+
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from huescues import STANDARD_DECK_ID, Board, Cell, Deck, new_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_r3_standard_deck() -> None:
+    deck = Deck.standard()
+    assert deck.id == STANDARD_DECK_ID
+    assert len(deck) == 100
+    squares = [c for card in deck.cards for c in card]
+    assert all(len(card) == 4 for card in deck.cards)
+    assert len(set(squares)) == 400, "400 distinct squares"
+    board = Board.standard()
+    assert all(c in board for c in squares)
+    for card in deck.cards:
+        for a, b in itertools.combinations(card, 2):
+            assert a.distance(b) > 4, f"{a} and {b} are on one card within distance 4"
+
+
+def test_r3_standard_deck_is_the_same_in_every_game() -> None:
+    assert new_game(4, seed=1).deck == new_game(5, seed=2).deck == Deck.standard()
+
+
+def test_r3_standard_deck_file_is_what_the_script_makes() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_standard_deck.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_r3_a_drawn_card_is_not_reused() -> None:
+    state = new_game(3, seed=11)
+    order = state._setup.order
+    assert sorted(order) == list(range(100))
+    assert state.card == state.deck.cards[order[0]]
+
+
+def test_r3_shuffle_depends_on_the_seed() -> None:
+    assert new_game(4, seed=1).card != new_game(4, seed=2).card or (
+        new_game(4, seed=1)._setup.order != new_game(4, seed=2)._setup.order
+    )
+    assert new_game(4, seed=5)._setup.order == new_game(4, seed=5)._setup.order
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(10, 41), (8, 8), (3, 3), (2, 2), (1, 30)])
+def test_r3_generated_decks_for_other_boards(rows: int, cols: int) -> None:
+    deck = Deck.generate(rows, cols)
+    assert len(deck) == 100
+    assert all(len(set(card)) == 4 for card in deck.cards)
+    assert all(0 <= c.row < rows and 0 <= c.col < cols for card in deck.cards for c in card)
+    assert Deck.from_id(deck.id) == deck
+    if rows * cols >= 480:
+        squares = [c for card in deck.cards for c in card]
+        assert len(set(squares)) == 400
+
+
+def test_deck_json_round_trip() -> None:
+    deck = Deck.generate(10, 41, seed=3)
+    assert Deck.from_json(deck.to_json()) == deck
+
+
+def test_deck_refuses_cards_without_four_different_squares() -> None:
+    with pytest.raises(ValueError, match="R3"):
+        Deck("bad", ((Cell(0, 0), Cell(0, 0), Cell(1, 1), Cell(2, 2)),))
+    with pytest.raises(ValueError, match="pass it in"):
+        Deck.from_id("my-own-deck")
