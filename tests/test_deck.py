@@ -42,16 +42,16 @@ def test_r3_standard_deck_file_is_what_the_script_makes() -> None:
 
 def test_r3_a_drawn_card_is_not_reused() -> None:
     state = new_game(3, seed=11)
-    order = state._setup.order
+    order = state.setup.order
     assert sorted(order) == list(range(100))
     assert state.card == state.deck.cards[order[0]]
 
 
 def test_r3_shuffle_depends_on_the_seed() -> None:
     assert new_game(4, seed=1).card != new_game(4, seed=2).card or (
-        new_game(4, seed=1)._setup.order != new_game(4, seed=2)._setup.order
+        new_game(4, seed=1).setup.order != new_game(4, seed=2).setup.order
     )
-    assert new_game(4, seed=5)._setup.order == new_game(4, seed=5)._setup.order
+    assert new_game(4, seed=5).setup.order == new_game(4, seed=5).setup.order
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(10, 41), (8, 8), (3, 3), (2, 2), (1, 30)])

@@ -82,7 +82,7 @@ def test_r8_views_hide_the_card_and_target_from_guessers() -> None:
     for seat in (1, 2, 3):
         view = state.view(seat)
         assert view.card is None and view.target is None and not view.is_giver
-        assert state.card[3] not in {getattr(view, f) for f in view.__slots__}
+        assert state.card[3] not in tuple(view)
     with pytest.raises(ValueError, match="seat"):
         state.view(4)
 
@@ -176,18 +176,24 @@ def test_r1_off_the_board_refused() -> None:
         state.apply(PlacePawn(Cell(3, 30)))
 
 
-def test_actions_accept_square_names_and_compare_by_value() -> None:
-    assert PlacePawn("f12") == PlacePawn(Cell.parse("F12"))
+def test_actions_compare_by_value_and_keep_their_argument() -> None:
+    assert PlacePawn(Cell.parse("f12")) == PlacePawn(Cell(5, 11))
     assert ChooseTarget(1) == ChooseTarget(1) and GiveClue("sky") == GiveClue("sky")
-    assert Pass() == Pass() and ChooseTarget(1) != PlacePawn("A2")
-    assert PlacePawn("F12").cell == Cell(5, 11)
+    assert Pass() == Pass() and ChooseTarget(1) != PlacePawn(Cell.parse("A2"))
+    assert PlacePawn(Cell.parse("F12")).cell == Cell(5, 11)
     assert ChooseTarget(2).index == 2 and GiveClue("sky").text == "sky"
+
+
+def test_a_pawn_needs_a_cell() -> None:
+    state = to_first_guess(new_game(4, seed=11))
+    with pytest.raises(TypeError, match=r"Cell\.parse"):
+        state.apply(PlacePawn("F12"))  # type: ignore[arg-type]
 
 
 def test_wrong_phase_and_not_your_turn() -> None:
     state = new_game(4, seed=12)
     with pytest.raises(WrongPhase, match="choose_target"):
-        state.apply(PlacePawn("A1"))
+        state.apply(PlacePawn(Cell.parse("A1")))
     with pytest.raises(WrongPhase):
         state.apply(GiveClue("ocean"))
     with pytest.raises(WrongPhase):
@@ -196,21 +202,21 @@ def test_wrong_phase_and_not_your_turn() -> None:
         state.apply(ChooseTarget(0), seat=2)
     state = to_first_guess(state)
     with pytest.raises(NotYourTurn):
-        state.apply(PlacePawn("A1"), seat=2)
-    assert state.apply(PlacePawn("A1"), seat=1).pawns == ((1, Cell(0, 0)),)
+        state.apply(PlacePawn(Cell.parse("A1")), seat=2)
+    assert state.apply(PlacePawn(Cell.parse("A1")), seat=1).pawns == ((1, Cell(0, 0)),)
     with pytest.raises(TypeError):
         state.apply("A1")  # type: ignore[arg-type]
 
 
 def test_refused_actions_leave_the_state_as_it_was() -> None:
-    state = to_first_guess(new_game(4, seed=13)).apply(PlacePawn("B2"))
+    state = to_first_guess(new_game(4, seed=13)).apply(PlacePawn(Cell.parse("B2")))
     before = copy.deepcopy(state.to_dict())
     for action, seat in [
-        (PlacePawn("B2"), None),
+        (PlacePawn(Cell.parse("B2")), None),
         (PlacePawn(Cell(20, 1)), None),
         (GiveClue("reddish"), None),
         (ChooseTarget(1), None),
-        (PlacePawn("C3"), 0),
+        (PlacePawn(Cell.parse("C3")), 0),
         (Pass(), None),
     ]:
         assert not state.is_legal(action, seat=seat)
@@ -243,12 +249,12 @@ def test_r16_three_player_giver_scores_two_per_pawn_in_the_frame() -> None:
 
 def test_r22_a_clue_may_not_repeat_one_given_earlier_in_the_game() -> None:
     state = to_first_guess(new_game(3, seed=16))
-    state = state.apply(PlacePawn("A1")).apply(PlacePawn("A2"))
+    state = state.apply(PlacePawn(Cell.parse("A1"))).apply(PlacePawn(Cell.parse("A2")))
     with pytest.raises(IllegalClue, match="R22"):
         state.apply(GiveClue("  OCEAN "))
     rules = Rules.standard(3, refuse_repeated_clues=False)
     state = to_first_guess(new_game(3, seed=16, rules=rules))
-    state = state.apply(PlacePawn("A1")).apply(PlacePawn("A2"))
+    state = state.apply(PlacePawn(Cell.parse("A1"))).apply(PlacePawn(Cell.parse("A2")))
     assert state.apply(GiveClue("ocean")).clues == ("ocean", "ocean")
 
 

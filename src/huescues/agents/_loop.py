@@ -45,24 +45,31 @@ def play_game(
     n = len(agents)
     state = new_game(n, seed=seed, rules=rules, board=board)
     rngs = seat_generators(seed, n)
+    # Each seat's decision methods, looked up once per game.
+    targets = [a.choose_target for a in agents]
+    first_clues = [a.give_clue for a in agents]
+    second_clues = [a.give_second_clue for a in agents]
+    pawns = [a.place_pawn for a in agents]
+    first_guess, second_guess = Phase.FIRST_GUESS, Phase.SECOND_GUESS
     while True:
         seat = state.current_player
         if seat is None:
             return PlayedGame(GameRecord.of(state), state)
-        agent = agents[seat]
-        view = state.view(seat)
         phase = state.phase
+        # The seat is the engine's own, so the view needs no check.
+        view, rng = state._view(seat), rngs[seat]
         action: Action
-        if phase is Phase.FIRST_GUESS or phase is Phase.SECOND_GUESS:
-            action = agent.place_pawn(view, rngs[seat])
+        if phase is first_guess or phase is second_guess:
+            action = pawns[seat](view, rng)
         elif phase is Phase.FIRST_CLUE:
-            action = agent.give_clue(view, rngs[seat])
+            action = first_clues[seat](view, rng)
         elif phase is Phase.SECOND_CLUE:
-            action = agent.give_second_clue(view, rngs[seat])
+            action = second_clues[seat](view, rng)
         else:
-            action = agent.choose_target(view, rngs[seat])
+            action = targets[seat](view, rng)
         try:
             state = state.apply(action, seat=seat)
         except IllegalAction as e:
-            e.add_note(f"played by seat {seat} ({type(agent).__name__}) in phase {phase.value}")
+            agent = type(agents[seat]).__name__
+            e.add_note(f"played by seat {seat} ({agent}) in phase {phase.value}")
             raise

@@ -68,11 +68,12 @@ class RandomAgent:
         """A random empty square (R13): uniform, by drawing squares until one is empty."""
         cells = view.board.cells()
         occupied = view.occupied
-        if len(occupied) >= len(cells):
-            raise RuntimeError("no empty square is left on the board (R13)")
         n = len(cells)
+        if len(occupied) >= n:
+            raise RuntimeError("no empty square is left on the board (R13)")
+        random = rng.random
         while True:
-            cell = cells[int(rng.random() * n)]
+            cell = cells[int(random() * n)]
             if cell not in occupied:
                 return PlacePawn(cell)
 

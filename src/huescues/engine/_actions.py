@@ -17,7 +17,7 @@ __all__ = [
     "action_to_dict",
 ]
 
-# Generous bounds for a square written as text: the board checks the real size (R1).
+# Generous bounds for a square read from a record: the board checks the real size (R1).
 _MAX_ROWS, _MAX_COLS = 26, 999
 
 
@@ -51,17 +51,9 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class PlacePawn:
-    """A guesser places a pawn on ``cell`` (R10, R12); a square's name is accepted too."""
+    """A guesser places a pawn on ``cell`` (R10, R12): ``PlacePawn(Cell.parse("F12"))``."""
 
     cell: Cell
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.cell, Cell):
-            if not isinstance(self.cell, str):
-                raise TypeError(
-                    f"PlacePawn takes a Cell or a square's name, not {type(self.cell).__name__}"
-                )
-            object.__setattr__(self, "cell", Cell.parse(self.cell, rows=_MAX_ROWS, cols=_MAX_COLS))
 
     def __str__(self) -> str:
         return f"pawn on {self.cell}"

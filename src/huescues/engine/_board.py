@@ -46,6 +46,7 @@ class Board:
     rows: int = field(init=False)
     #: Number of columns (numbers).
     cols: int = field(init=False)
+    _cells: tuple[Cell, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         shape = self.srgb.shape
@@ -53,6 +54,7 @@ class Board:
             raise ValueError(f"a board's colours must have shape (rows, cols, 3), not {shape}")
         object.__setattr__(self, "rows", int(shape[0]))
         object.__setattr__(self, "cols", int(shape[1]))
+        object.__setattr__(self, "_cells", all_cells(self.rows, self.cols))
 
     @classmethod
     def standard(cls) -> Board:
@@ -164,7 +166,7 @@ class Board:
 
     def cells(self) -> tuple[Cell, ...]:
         """Every square, row by row: ``cells()[i]`` is square ``i`` of the flattened board."""
-        return all_cells(self.rows, self.cols)
+        return self._cells
 
     def __contains__(self, cell: object) -> bool:
         return isinstance(cell, Cell) and 0 <= cell.row < self.rows and 0 <= cell.col < self.cols

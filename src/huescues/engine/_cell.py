@@ -56,6 +56,10 @@ class Cell:
             )
         return cls(row, col)
 
+    def __hash__(self) -> int:
+        # Cheaper than hashing a (row, col) tuple; squares are hashed on every pawn placed.
+        return self.row << 16 | self.col
+
     def __str__(self) -> str:
         return f"{_LETTERS[self.row]}{self.col + 1}"
 

@@ -229,6 +229,13 @@ def _word_fault(
     return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _said(previous: tuple[str, ...]) -> frozenset[str]:
+    """The earlier clues as R22 compares them; cached because a game asks about the same
+    tuple of clues again and again."""
+    return frozenset(normalise_clue(p) for p in previous)
+
+
 @functools.cache
 def _standard_rules() -> Rules:
     return Rules.standard(4)
@@ -288,9 +295,12 @@ def validate_clue(
                 f"clue {text!r} refused: {reason} ({rule})", rule=rule, clue=text, word=word
             )
 
-    if r.refuse_repeated_clues:
+    if r.refuse_repeated_clues and previous:
+        earlier_clues = previous if isinstance(previous, tuple) else tuple(previous)
         key = normalise_clue(text)
-        for earlier in previous:
+        if key not in _said(earlier_clues):
+            return words
+        for earlier in earlier_clues:
             if normalise_clue(earlier) == key:
                 raise IllegalClue(
                     f"clue {text!r} refused: the clue {earlier!r} was already given in this "

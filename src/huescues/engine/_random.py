@@ -17,20 +17,21 @@ __all__ = ["below", "engine_stream", "seat_generators", "shuffled"]
 T = TypeVar("T")
 
 
-def _children(seed: int, n: int) -> list[np.random.SeedSequence]:
+def _child(seed: int, index: int) -> np.random.SeedSequence:
+    """``SeedSequence(seed).spawn(n)[index]``, made directly (spawning all costs more)."""
     if type(seed) is not int or seed < 0:
         raise ValueError(f"a seed is a whole number >= 0, not {seed!r} (R27)")
-    return np.random.SeedSequence(seed).spawn(n)
+    return np.random.SeedSequence(seed, spawn_key=(index,))
 
 
 def engine_stream(seed: int) -> np.random.PCG64:
     """The engine's own stream: the deck's shuffle and a random first giver (R3, R6)."""
-    return np.random.PCG64(_children(seed, 1)[0])
+    return np.random.PCG64(_child(seed, 0))
 
 
 def seat_generators(seed: int, n_players: int) -> list[np.random.Generator]:
     """One generator per seat for the agents, independent of the engine's stream (R27)."""
-    return [np.random.Generator(np.random.PCG64(s)) for s in _children(seed, 1 + n_players)[1:]]
+    return [np.random.Generator(np.random.PCG64(_child(seed, 1 + i))) for i in range(n_players)]
 
 
 def below(stream: np.random.PCG64, n: int) -> int:
@@ -39,9 +40,13 @@ def below(stream: np.random.PCG64, n: int) -> int:
 
 
 def shuffled(stream: np.random.PCG64, items: Sequence[T]) -> list[T]:
-    """A Fisher-Yates shuffle of ``items`` driven by ``stream``."""
+    """A Fisher-Yates shuffle of ``items`` driven by ``stream``, as :func:`below` draws."""
     out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = below(stream, i + 1)
+    n = len(out)
+    if n < 2:
+        return out
+    raws = stream.random_raw(n - 1).tolist()
+    for k, i in enumerate(range(n - 1, 0, -1)):
+        j = raws[k] % (i + 1)
         out[i], out[j] = out[j], out[i]
     return out

@@ -40,10 +40,16 @@ def round_points(
     ``pawns`` are ``(seat, square)`` pairs; each pawn scores on its own (R15).
     """
     points = [0] * rules.n_players
+    table = rules.points_by_distance
+    inside = 0
+    row, col = target.row, target.col
     for seat, cell in pawns:
-        points[seat] += pawn_points(rules, target, cell)
+        d = max(abs(row - cell.row), abs(col - cell.col))
+        if d < len(table):
+            points[seat] += table[d]
+        inside += d <= 1
     if not tiebreak:
-        points[giver] += giver_points(rules, target, [cell for _, cell in pawns])
+        points[giver] += inside * rules.giver_points_per_pawn
     return tuple(points)
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import enum
+import functools
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from ._actions import (
     Action,
@@ -37,7 +38,7 @@ from ._random import below, engine_stream, shuffled
 from ._rules import Rules
 from ._scoring import round_points
 
-__all__ = ["GameState", "Phase", "Result", "RoundResult", "View", "new_game"]
+__all__ = ["GameSetup", "GameState", "Phase", "Result", "RoundResult", "View", "new_game"]
 
 #: Bumped whenever the engine's behaviour changes, so old records are not replayed silently.
 ENGINE_VERSION = 1
@@ -54,7 +55,11 @@ class Phase(enum.Enum):
     GAME_OVER = "game_over"
 
 
-_GIVER_PHASES = (Phase.CHOOSE_TARGET, Phase.FIRST_CLUE, Phase.SECOND_CLUE)
+_new = tuple.__new__
+
+#: The actions of a game, newest first, as nested pairs (a persistent list).
+_Log = tuple[Action, Any] | None
+
 _EXPECTS = {
     Phase.CHOOSE_TARGET: "ChooseTarget (R8)",
     Phase.FIRST_CLUE: "GiveClue (R9)",
@@ -106,8 +111,8 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class _Setup:
-    """What stays fixed for a whole game."""
+class GameSetup:
+    """What stays fixed for a whole game: rules, board, deck, seed and what the seed decided."""
 
     rules: Rules
     board: Board
@@ -118,10 +123,10 @@ class _Setup:
     first_giver: int
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What one seat may know (hidden information, R8): a guesser's view has no card and no
-    target. Agents only ever receive views."""
+    target. Agents only ever receive views. (A named tuple: views are made for every decision.)
+    """
 
     seat: int
     phase: Phase
@@ -143,9 +148,9 @@ class View:
     #: The rounds already scored.
     history: tuple[RoundResult, ...]
     #: The squares holding a pawn this round (R13).
-    occupied: frozenset[Cell] = field(repr=False)
-    rules: Rules = field(repr=False)
-    board: Board = field(repr=False)
+    occupied: frozenset[Cell]
+    rules: Rules
+    board: Board
     #: The card's four squares: the clue giver's view only (R8).
     card: Card | None = None
     #: The target, once chosen: the clue giver's view only (R8).
@@ -157,15 +162,16 @@ class View:
         return self.seat == self.giver
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(NamedTuple):
     """A moment of a game of Hues and Cues. Immutable: :meth:`apply` returns the next state.
 
     The state knows everything, the card and target included; give players :meth:`view`.
-    Make one with :func:`new_game`.
+    Make one with :func:`new_game`. (A named tuple, because a state is made for every action;
+    it equals only another ``GameState``.)
     """
 
-    _setup: _Setup = field(repr=False)
+    #: What stays fixed for the whole game.
+    setup: GameSetup
     phase: Phase
     #: The seat to act, or ``None`` when the game is over.
     current_player: int | None
@@ -175,51 +181,78 @@ class GameState:
     #: The seats guessing this round, in the order of the first guesses (R10).
     guessers: tuple[int, ...]
     #: Index into the current guessing order.
-    _turn: int = field(repr=False)
+    turn: int
     #: The card drawn for this round (R8); empty when the game is over.
     card: Card
     #: The chosen square of the card, 0-3, or ``None`` before it is chosen.
     target_index: int | None
     clues: tuple[str, ...]
     pawns: tuple[tuple[int, Cell], ...]
-    occupied: frozenset[Cell] = field(repr=False)
+    occupied: frozenset[Cell]
     scores: tuple[int, ...]
-    clues_given: tuple[str, ...] = field(repr=False)
-    history: tuple[RoundResult, ...] = field(repr=False)
+    clues_given: tuple[str, ...]
+    history: tuple[RoundResult, ...]
     tiebreak_rounds: int
     result: Result | None
-    actions: tuple[Action, ...] = field(repr=False)
+    #: The actions so far, newest first, as nested pairs ``(action, older)`` so that adding
+    #: one costs the same at any point of the game; :attr:`actions` is the flat tuple.
+    log: _Log
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is GameState and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return tuple.__hash__(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.n_players} players, round {self.round}, {self.phase.value}, "
+            f"seat {self.current_player} to play, scores {self.scores}>"
+        )
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied since :func:`new_game`, in order."""
+        out: list[Action] = []
+        log = self.log
+        while log is not None:
+            out.append(log[0])
+            log = log[1]
+        return tuple(reversed(out))
 
     # -- what the game is ----------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
         """The rules this game is played by."""
-        return self._setup.rules
+        return self.setup.rules
 
     @property
     def board(self) -> Board:
         """The board."""
-        return self._setup.board
+        return self.setup.board
 
     @property
     def deck(self) -> Deck:
         """The deck of cue cards (R3)."""
-        return self._setup.deck
+        return self.setup.deck
 
     @property
     def seed(self) -> int:
         """The seed all chance came from (R27)."""
-        return self._setup.seed
+        return self.setup.seed
 
     @property
     def n_players(self) -> int:
         """Number of players (R2)."""
-        return self._setup.rules.n_players
+        return self.setup.rules.n_players
 
     @property
     def tiebreak(self) -> bool:
         """Whether the current round is a tie-breaker (R25)."""
-        return self.round >= self._setup.rules.regular_rounds
+        return self.round >= self.setup.rules.regular_rounds
 
     @property
     def target(self) -> Cell | None:
@@ -240,8 +273,8 @@ class GameState:
             return tuple(ChooseTarget(i) for i in range(len(self.card)))
         if phase is Phase.FIRST_GUESS or phase is Phase.SECOND_GUESS:
             occ = self.occupied
-            return tuple(PlacePawn(c) for c in self._setup.board.cells() if c not in occ)
-        if phase is Phase.SECOND_CLUE and self._setup.rules.second_clue_may_pass:
+            return tuple(PlacePawn(c) for c in self.setup.board.cells() if c not in occ)
+        if phase is Phase.SECOND_CLUE and self.setup.rules.second_clue_may_pass:
             return (Pass(),)
         return ()
 
@@ -255,28 +288,26 @@ class GameState:
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know: the card and target only for the clue giver (R8)."""
-        if type(seat) is not int or not 0 <= seat < self._setup.rules.n_players:
+        if type(seat) is not int or not 0 <= seat < self.setup.rules.n_players:
             raise ValueError(f"no seat {seat!r} in a {self.n_players}-player game (R2)")
-        giving = seat == self.giver and self.phase is not Phase.GAME_OVER
-        return View(
-            seat,
-            self.phase,
-            self.current_player,
-            self.giver,
-            self.guessers,
-            self.round,
-            self.round >= self._setup.rules.regular_rounds,
-            self.scores,
-            self.clues,
-            self.pawns,
-            self.clues_given,
-            self.history,
-            self.occupied,
-            self._setup.rules,
-            self._setup.board,
-            self.card if giving else None,
-            self.target if giving else None,
-        )
+        return self._view(seat)
+
+    def _view(self, seat: int) -> View:
+        (setup, phase, current, rnd, giver, guessers, _, card, target, clues, pawns, occupied,
+         scores, given, history, _, _, _) = self  # fmt: skip
+        rules = setup.rules
+        if seat == giver and phase is not Phase.GAME_OVER:
+            target_cell = None if target is None else card[target]
+            return _new(
+                View,
+                (seat, phase, current, giver, guessers, rnd, rnd >= rules.regular_rounds, scores,
+                 clues, pawns, given, history, occupied, rules, setup.board, card, target_cell),
+            )  # fmt: skip
+        return _new(
+            View,
+            (seat, phase, current, giver, guessers, rnd, rnd >= rules.regular_rounds, scores,
+             clues, pawns, given, history, occupied, rules, setup.board, None, None),
+        )  # fmt: skip
 
     # -- playing -------------------------------------------------------------------------------
     def apply(self, action: Action, *, seat: int | None = None) -> GameState:
@@ -302,7 +333,7 @@ class GameState:
         if kind is ChooseTarget and phase is Phase.CHOOSE_TARGET:
             return self._choose(action)  # type: ignore[arg-type]
         if kind is Pass and phase is Phase.SECOND_CLUE:
-            if not self._setup.rules.second_clue_may_pass:
+            if not self.setup.rules.second_clue_may_pass:
                 raise PassNotAllowed("pass refused: these rules do not allow passing (R11)")
             return self._end_round(self.pawns, action)
         if kind not in (PlacePawn, GiveClue, ChooseTarget, Pass):
@@ -326,7 +357,7 @@ class GameState:
     ) -> GameState:
         """The next state within a round: what a round's actions change, the rest kept."""
         return GameState(
-            self._setup,
+            self.setup,
             phase,
             current_player,
             self.round,
@@ -343,7 +374,7 @@ class GameState:
             self.history,
             self.tiebreak_rounds,
             None,
-            (*self.actions, action),
+            (action, self.log),
         )
 
     def _choose(self, action: ChooseTarget) -> GameState:
@@ -372,7 +403,7 @@ class GameState:
             raise IllegalClue(
                 f"clue {text!r} refused: a clue is text (R18)", rule="R18", clue=repr(text)
             )
-        validate_clue(text, second=second, rules=self._setup.rules, previous=self.clues_given)
+        validate_clue(text, second=second, rules=self.setup.rules, previous=self.clues_given)
         first = self.guessers if not second else self._second_order()
         return self._with(
             action,
@@ -387,59 +418,51 @@ class GameState:
         )
 
     def _second_order(self) -> tuple[int, ...]:
-        if self._setup.rules.second_guess_order == "reverse":
+        if self.setup.rules.second_guess_order == "reverse":
             return self.guessers[::-1]  # R12: counter-clockwise from the giver's right
         return self.guessers
 
     def _place(self, action: PlacePawn) -> GameState:
+        # The hot path of every game: one tuple unpack and one tuple build, no helper calls.
+        (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns, occupied,
+         scores, given, history, tiebreaks, result, log) = self  # fmt: skip
         cell = action.cell
-        board = self._setup.board
+        if type(cell) is not Cell:
+            raise TypeError(f"PlacePawn takes a Cell, such as Cell.parse('F12'), not {cell!r}")
+        board = setup.board
         if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
             raise OffBoard(
                 f"pawn on {cell} refused: the board has rows A-{_LETTERS[board.rows - 1]}"
                 f" and columns 1-{board.cols} (R1)"
             )
-        if cell in self.occupied:
-            owner = next(s for s, c in self.pawns if c == cell)
+        if cell in occupied:
+            owner = next(s for s, c in pawns if c == cell)
             raise OccupiedSquare(
                 f"pawn on {cell} refused: the square already holds seat {owner}'s pawn (R13)"
             )
-        seat = self.current_player
-        assert seat is not None
-        pawns = (*self.pawns, (seat, cell))
-        occupied = self.occupied | {cell}
-        turn = self._turn + 1
-        if turn < len(self.guessers):
-            order = self.guessers if self.phase is Phase.FIRST_GUESS else self._second_order()
-            return self._with(
-                action,
-                self.phase,
-                order[turn],
-                turn,
-                self.target_index,
-                self.clues,
-                pawns,
-                occupied,
-                self.clues_given,
-            )
-        if self.phase is Phase.FIRST_GUESS:
-            return self._with(
-                action,
-                Phase.SECOND_CLUE,
-                self.giver,
-                0,
-                self.target_index,
-                self.clues,
-                pawns,
-                occupied,
-                self.clues_given,
-            )
-        return self._end_round(pawns, action)
+        assert seat is not None  # a guessing phase always has a player to act
+        pawns = (*pawns, (seat, cell))
+        occupied = occupied | {cell}
+        turn += 1
+        if turn < len(guessers):
+            if phase is Phase.SECOND_GUESS and setup.rules.second_guess_order == "reverse":
+                seat = guessers[-1 - turn]  # R12: counter-clockwise from the giver's right
+            else:
+                seat = guessers[turn]
+        elif phase is Phase.FIRST_GUESS:
+            phase, seat, turn = Phase.SECOND_CLUE, giver, 0
+        else:
+            return self._end_round(pawns, action)
+        return _new(
+            GameState,
+            (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns,
+             occupied, scores, given, history, tiebreaks, result, (action, log)),
+        )  # fmt: skip
 
     def _end_round(self, pawns: tuple[tuple[int, Cell], ...], action: Action) -> GameState:
         """Reveal and score (R14-R17), then start the next round or end the game (R24-R26)."""
         clues = self.clues
-        setup = self._setup
+        setup = self.setup
         rules = setup.rules
         tiebreak = self.round >= rules.regular_rounds
         target = self.card[self.target_index]  # type: ignore[index]
@@ -455,13 +478,13 @@ class GameState:
             clues_given=self.clues_given,
             history=(*self.history, done),
             tiebreak_rounds=tiebreaks,
-            actions=(*self.actions, action),
+            log=(action, self.log),
         )
 
     # -- records -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data for the whole state (see :meth:`from_dict`)."""
-        s = self._setup
+        s = self.setup
         return {
             "engine_version": ENGINE_VERSION,
             "rules": s.rules.to_dict(),
@@ -475,7 +498,7 @@ class GameState:
             "round": self.round,
             "giver": self.giver,
             "guessers": list(self.guessers),
-            "turn": self._turn,
+            "turn": self.turn,
             "card": [str(c) for c in self.card],
             "target_index": self.target_index,
             "clues": list(self.clues),
@@ -511,7 +534,7 @@ class GameState:
             return board.cell(name)
 
         card = tuple(cell(n) for n in data["card"])
-        setup = _Setup(
+        setup = GameSetup(
             rules, board, deck, int(data["seed"]), tuple(data["order"]), int(data["first_giver"])
         )
         pawns = tuple((int(seat), cell(n)) for seat, n in data["pawns"])
@@ -534,7 +557,7 @@ class GameState:
             tuple(_round_from_dict(r, board) for r in data["history"]),
             int(data["tiebreak_rounds"]),
             None if result is None else _result_from_dict(result),
-            tuple(action_from_dict(a) for a in data["actions"]),
+            _log_of(action_from_dict(a) for a in data["actions"]),
         )
 
     @classmethod
@@ -543,6 +566,13 @@ class GameState:
     ) -> GameState:
         """The inverse of :meth:`to_json`."""
         return cls.from_dict(json.loads(text), board=board, deck=deck)
+
+
+def _log_of(actions: Iterable[Action]) -> _Log:
+    log: _Log = None
+    for action in actions:
+        log = (action, log)
+    return log
 
 
 def resolve_board(board_id: str, board: Board | None) -> Board:
@@ -603,6 +633,11 @@ def _result_from_dict(d: dict[str, Any]) -> Result:
     return Result(tuple(d["winners"]), tuple(d["scores"]), int(d["tiebreak_rounds"]))
 
 
+@functools.cache
+def _standard_rules(n_players: int) -> Rules:
+    return Rules.standard(n_players)
+
+
 def new_game(
     n_players: int,
     *,
@@ -618,7 +653,7 @@ def new_game(
     board; ``deck`` to the standard deck on a 16 x 30 board and a generated one otherwise.
     """
     if rules is None:
-        rules = Rules.standard(n_players)
+        rules = _standard_rules(n_players)
     elif rules.n_players != n_players:
         raise InvalidRules(f"the rules are for {rules.n_players} players, not {n_players} (R2)")
     if board is None:
@@ -644,7 +679,7 @@ def new_game(
     stream = engine_stream(seed)
     order = tuple(shuffled(stream, range(len(deck))))
     first = below(stream, n_players) if rules.first_giver == "random" else rules.first_giver
-    setup = _Setup(rules, board, deck, seed, order, int(first))
+    setup = GameSetup(rules, board, deck, seed, order, int(first))
     return _start_round(
         setup,
         round=0,
@@ -653,12 +688,12 @@ def new_game(
         clues_given=(),
         history=(),
         tiebreak_rounds=0,
-        actions=(),
+        log=None,
     )
 
 
 def _start_round(
-    setup: _Setup,
+    setup: GameSetup,
     *,
     round: int,
     last_giver: int,
@@ -666,7 +701,7 @@ def _start_round(
     clues_given: tuple[str, ...],
     history: tuple[RoundResult, ...],
     tiebreak_rounds: int,
-    actions: tuple[Action, ...],
+    log: _Log,
 ) -> GameState:
     """Draw the next card and seat the clue giver and guessers (R6, R7, R10, R25), or end the
     game (R24, R26)."""
@@ -698,7 +733,7 @@ def _start_round(
                 history,
                 tiebreak_rounds,
                 Result(winners, scores, tiebreak_rounds),
-                actions,
+                log,
             )
         # R25: a player who is not tied gives the clue, clockwise from after the last giver,
         # and only the tied players guess, clockwise from the giver's left.
@@ -724,7 +759,7 @@ def _start_round(
         history,
         tiebreak_rounds,
         None,
-        actions,
+        log,
     )
 
 

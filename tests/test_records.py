@@ -1,0 +1,125 @@
+"""Records (R27): JSON round trips, exact replays, and a golden game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from huescues import (
+    Board,
+    Cell,
+    ChooseTarget,
+    Deck,
+    GameRecord,
+    GameState,
+    GiveClue,
+    Pass,
+    PlacePawn,
+    Rules,
+    new_game,
+    play_game,
+)
+from huescues.agents import RandomAgent
+from huescues.engine._actions import action_from_dict, action_to_dict
+
+GOLDEN = Path(__file__).parent / "golden" / "random-4p-seed-2041.json"
+
+
+def test_golden_game_is_played_the_same() -> None:
+    """A fixed seed's full record is checked in: any change to the engine, the deck, the
+    seeding or the random agent shows here (regenerate with scripts/make_golden_game.py)."""
+    golden = json.loads(GOLDEN.read_text())
+    record, state = play_game([RandomAgent() for _ in range(4)], seed=2041)
+    assert record.to_dict() == golden["record"]
+    assert list(state.scores) == golden["scores"]
+    assert state.result is not None
+    assert list(state.result.winners) == golden["winners"]
+    assert state.result.tiebreak_rounds == golden["tiebreak_rounds"] > 0
+
+
+def test_golden_record_replays_to_its_result() -> None:
+    golden = json.loads(GOLDEN.read_text())
+    state = GameRecord.from_dict(golden["record"]).replay()
+    assert list(state.scores) == golden["scores"]
+    assert state.is_terminal
+
+
+@pytest.mark.parametrize(
+    "action",
+    [ChooseTarget(3), GiveClue("sea breeze"), Pass(), PlacePawn(Cell.parse("P30"))],
+)
+def test_action_json_round_trip(action: object) -> None:
+    data = action_to_dict(action)  # type: ignore[arg-type]
+    assert action_from_dict(json.loads(json.dumps(data))) == action
+
+
+@pytest.mark.parametrize("bad", [{}, {"pawn": 3}, {"target": "1"}, {"pass": False}, {"x": 1}])
+def test_action_from_bad_json(bad: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="not an action"):
+        action_from_dict(bad)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(3, 10), st.integers(0, 200))
+def test_record_and_state_json_round_trip_and_replay(seed: int, n: int, cut: int) -> None:
+    record, final = play_game([RandomAgent() for _ in range(n)], seed=seed)
+    again = GameRecord.from_json(record.to_json())
+    assert again == record
+    assert again.replay() == final
+    assert GameState.from_json(final.to_json()) == final
+    # Any state along the way round-trips and plays on identically.
+    state = new_game(n, seed=seed)
+    for action in record.actions[: min(cut, len(record.actions) - 1)]:
+        state = state.apply(action)
+    restored = GameState.from_json(state.to_json())
+    assert restored == state
+    nxt = record.actions[min(cut, len(record.actions) - 1)]
+    assert restored.apply(nxt) == state.apply(nxt)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32), st.integers(3, 10))
+def test_r27_same_seed_same_game(seed: int, n: int) -> None:
+    a = play_game([RandomAgent() for _ in range(n)], seed=seed)
+    b = play_game([RandomAgent() for _ in range(n)], seed=seed)
+    assert a.record == b.record and a.state == b.state
+
+
+def test_records_on_custom_boards_need_the_board() -> None:
+    board = Board.from_rgb([[[15 * r, 9 * c, 60] for c in range(20)] for r in range(8)])
+    record, final = play_game([RandomAgent() for _ in range(3)], seed=5, board=board)
+    text = record.to_json()
+    assert GameRecord.from_json(text).replay(board=board) == final
+    with pytest.raises(ValueError, match=board.id):
+        GameRecord.from_json(text).replay()
+    assert GameState.from_json(final.to_json(), board=board) == final
+
+
+def test_records_with_a_custom_deck_need_the_deck() -> None:
+    deck = Deck.generate(16, 30, seed=99)
+    custom = Deck("my-deck", deck.cards)
+    state = new_game(3, seed=1, deck=custom).apply(ChooseTarget(0))
+    record = GameRecord.of(state)
+    assert record.deck_id == "my-deck"
+    with pytest.raises(ValueError, match="pass it in"):
+        record.replay()
+    assert record.replay(deck=custom) == state
+
+
+def test_replay_refuses_another_engine_version() -> None:
+    record = GameRecord.of(new_game(3, seed=1))
+    data = record.to_dict() | {"engine_version": 999}
+    with pytest.raises(ValueError, match="engine version"):
+        GameRecord.from_dict(data).replay()
+
+
+def test_record_keeps_the_rules() -> None:
+    rules = Rules.standard(5, points_by_distance=(4, 2, 1), first_giver="random")
+    record, final = play_game([RandomAgent() for _ in range(5)], seed=3, rules=rules)
+    again = GameRecord.from_json(record.to_json())
+    assert again.rules == rules
+    assert again.replay() == final
