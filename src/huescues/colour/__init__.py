@@ -4,5 +4,15 @@ A thin layer over colour-science, imported lazily so that ``import huescues`` st
 """
 
 from ._convert import delta_e_2000, lab_to_srgb, srgb_to_lab
+from ._palette import PaletteModel, PaletteStats, palette_srgb, palette_stats, standard_palette
 
-__all__ = ["delta_e_2000", "lab_to_srgb", "srgb_to_lab"]
+__all__ = [
+    "PaletteModel",
+    "PaletteStats",
+    "delta_e_2000",
+    "lab_to_srgb",
+    "palette_srgb",
+    "palette_stats",
+    "srgb_to_lab",
+    "standard_palette",
+]

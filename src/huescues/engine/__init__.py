@@ -18,9 +18,11 @@ from ._errors import (
     WrongPhase,
 )
 from ._record import GameRecord
+from ._render import render_board
 from ._rules import BASIC_COLOUR_TERMS, RELATIVE_WORDS, Rules
 from ._scoring import giver_points, pawn_points, points_array, points_map, round_points
-from ._state import GameState, Phase, Result, RoundResult, View, new_game
+from ._state import GameSetup, GameState, Phase, Result, RoundResult, View, new_game
+from ._text import describe_game
 
 __all__ = [
     "BASIC_COLOUR_TERMS",
@@ -35,6 +37,7 @@ __all__ = [
     "Deck",
     "GameOver",
     "GameRecord",
+    "GameSetup",
     "GameState",
     "GiveClue",
     "IllegalAction",
@@ -53,12 +56,14 @@ __all__ = [
     "Rules",
     "View",
     "WrongPhase",
+    "describe_game",
     "giver_points",
     "new_game",
     "normalise_clue",
     "pawn_points",
     "points_array",
     "points_map",
+    "render_board",
     "round_points",
     "validate_clue",
 ]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ._actions import (
@@ -121,6 +122,16 @@ class GameSetup:
     #: The shuffled deck: card indices in the order they are drawn (R3).
     order: tuple[int, ...]
     first_giver: int
+    #: ``rules.regular_rounds`` (R7), kept here because every view asks.
+    regular_rounds: int = field(init=False, repr=False, compare=False)
+    #: The guessers of a regular round by clue giver, clockwise from the giver's left (R10).
+    guessers_by_giver: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = self.rules.n_players
+        object.__setattr__(self, "regular_rounds", self.rules.regular_rounds)
+        guessers = tuple(tuple((g + k) % n for k in range(1, n)) for g in range(n))
+        object.__setattr__(self, "guessers_by_giver", guessers)
 
 
 class View(NamedTuple):
@@ -300,12 +311,12 @@ class GameState(NamedTuple):
             target_cell = None if target is None else card[target]
             return _new(
                 View,
-                (seat, phase, current, giver, guessers, rnd, rnd >= rules.regular_rounds, scores,
+                (seat, phase, current, giver, guessers, rnd, rnd >= setup.regular_rounds, scores,
                  clues, pawns, given, history, occupied, rules, setup.board, card, target_cell),
             )  # fmt: skip
         return _new(
             View,
-            (seat, phase, current, giver, guessers, rnd, rnd >= rules.regular_rounds, scores,
+            (seat, phase, current, giver, guessers, rnd, rnd >= setup.regular_rounds, scores,
              clues, pawns, given, history, occupied, rules, setup.board, None, None),
         )  # fmt: skip
 
@@ -464,10 +475,10 @@ class GameState(NamedTuple):
         clues = self.clues
         setup = self.setup
         rules = setup.rules
-        tiebreak = self.round >= rules.regular_rounds
+        tiebreak = self.round >= setup.regular_rounds
         target = self.card[self.target_index]  # type: ignore[index]
         points = round_points(rules, self.giver, target, pawns, tiebreak=tiebreak)
-        scores = tuple(s + p for s, p in zip(self.scores, points, strict=True))
+        scores = tuple(map(operator.add, self.scores, points))
         done = RoundResult(self.round, self.giver, tiebreak, target, clues, pawns, points)
         tiebreaks = self.tiebreak_rounds + tiebreak
         return _start_round(
@@ -708,8 +719,8 @@ def _start_round(
     rules = setup.rules
     n = rules.n_players
     giver = (last_giver + 1) % n  # R6: the role passes clockwise
-    if round < rules.regular_rounds:
-        guessers = tuple((giver + k) % n for k in range(1, n))
+    if round < setup.regular_rounds:
+        guessers = setup.guessers_by_giver[giver]
     else:
         top = max(scores)
         tied = {s for s in range(n) if scores[s] == top}

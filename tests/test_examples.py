@@ -1,0 +1,48 @@
+"""The README's main command and every example run, as a new user would run them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def test_main_command_plays_a_game_and_prints_the_result() -> None:
+    done = run("-m", "huescues")
+    assert done.returncode == 0, done.stderr
+    assert "round 1: seat 0 gives" in done.stdout
+    assert "final scores:" in done.stdout
+    assert "winner:" in done.stdout or "shared win:" in done.stdout
+
+
+def test_main_command_is_deterministic_and_takes_options() -> None:
+    a = run("-m", "huescues", "--players", "7", "--seed", "3")
+    b = run("-m", "huescues", "--players", "7", "--seed", "3")
+    assert a.returncode == 0 and a.stdout == b.stdout
+    assert "7 players" in a.stdout
+
+
+@pytest.mark.parametrize("args", [["--players", "2"], ["--seed", "-4"], ["--players", "x"]])
+def test_main_command_user_errors_are_one_clear_line(args: list[str]) -> None:
+    done = run("-m", "huescues", *args)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert "error:" in done.stderr
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs(example: Path) -> None:
+    done = run(str(example))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip()
