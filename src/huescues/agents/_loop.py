@@ -50,7 +50,9 @@ def play_game(
     first_clues = [a.give_clue for a in agents]
     second_clues = [a.give_second_clue for a in agents]
     pawns = [a.place_pawn for a in agents]
+    # Enum members are slow to look up on Python 3.11: fetch them once.
     first_guess, second_guess = Phase.FIRST_GUESS, Phase.SECOND_GUESS
+    first_clue, second_clue = Phase.FIRST_CLUE, Phase.SECOND_CLUE
     while True:
         seat = state.current_player
         if seat is None:
@@ -61,9 +63,9 @@ def play_game(
         action: Action
         if phase is first_guess or phase is second_guess:
             action = pawns[seat](view, rng)
-        elif phase is Phase.FIRST_CLUE:
+        elif phase is first_clue:
             action = first_clues[seat](view, rng)
-        elif phase is Phase.SECOND_CLUE:
+        elif phase is second_clue:
             action = second_clues[seat](view, rng)
         else:
             action = targets[seat](view, rng)

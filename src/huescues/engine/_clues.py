@@ -229,13 +229,6 @@ def _word_fault(
     return None
 
 
-@functools.lru_cache(maxsize=4096)
-def _said(previous: tuple[str, ...]) -> frozenset[str]:
-    """The earlier clues as R22 compares them; cached because a game asks about the same
-    tuple of clues again and again."""
-    return frozenset(normalise_clue(p) for p in previous)
-
-
 @functools.cache
 def _standard_rules() -> Rules:
     return Rules.standard(4)
@@ -298,7 +291,7 @@ def validate_clue(
     if r.refuse_repeated_clues and previous:
         earlier_clues = previous if isinstance(previous, tuple) else tuple(previous)
         key = normalise_clue(text)
-        if key not in _said(earlier_clues):
+        if key not in map(normalise_clue, earlier_clues):  # normalise_clue is cached
             return words
         for earlier in earlier_clues:
             if normalise_clue(earlier) == key:
