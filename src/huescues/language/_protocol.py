@@ -103,5 +103,5 @@ def gaussian_log_density(lab: FloatArray, mean: ArrayLike, cov: ArrayLike) -> Fl
     z = np.linalg.solve(chol, diff.T)
     maha = np.einsum("ij,ij->j", z, z)
     log_det = 2.0 * float(np.log(np.diag(chol)).sum())
-    out = -0.5 * (maha + log_det + 3.0 * math.log(2.0 * math.pi))
+    out: FloatArray = -0.5 * (maha + log_det + 3.0 * math.log(2.0 * math.pi))
     return out.reshape(lab.shape[:-1])
