@@ -14,7 +14,7 @@ N_FOLDS = 5
 def normalise_name(name: str) -> str:
     """A colour name as the models compare names: lowercase, single spaces, no surrounding
     punctuation (``"Ocean  Blue"`` and ``"ocean blue"`` are one name)."""
-    return " ".join(name.lower().replace("'", "").split()).strip(" .,;:!?\"")
+    return " ".join(name.lower().replace("'", "").split()).strip(' .,;:!?"')
 
 
 def fold_of(name: str, n_folds: int = N_FOLDS) -> int:

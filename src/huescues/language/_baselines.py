@@ -1,0 +1,70 @@
+"""Baselines for the evaluation: the mean colour, and the nearest training name."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._protocol import FloatArray, Prediction, as_lab, check_text, gaussian_log_density
+from ._splits import normalise_name
+
+__all__ = ["MeanColourModel", "NearestNameModel"]
+
+
+class MeanColourModel:
+    """Predicts the mean colour of its training names for every text, with their spread: what
+    a model that reads nothing scores."""
+
+    def __init__(self, lab: ArrayLike) -> None:
+        data = as_lab(lab).reshape(-1, 3)
+        self._mean = data.mean(axis=0)
+        self._cov = np.cov(data.T) + 1e-6 * np.eye(3)
+
+    def predict(self, text: str) -> Prediction:
+        """The mean colour, whatever the text."""
+        check_text(text)
+        return Prediction(self._mean.copy(), self._cov.copy(), known=False, source="mean colour")
+
+    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+        """A Gaussian fitted to all training colours, whatever the text."""
+        check_text(text)
+        return gaussian_log_density(as_lab(lab), self._mean, self._cov)
+
+
+class NearestNameModel:
+    """Predicts the colour of the training names that share the most words with the text (their
+    mean when several tie), else the mean colour: a lookup with no model of meaning."""
+
+    def __init__(self, names: Sequence[str], lab: ArrayLike, *, spread: float = 15.0) -> None:
+        self._names = [normalise_name(n).split() for n in names]
+        self._lab = as_lab(lab).reshape(-1, 3)
+        if len(self._names) != len(self._lab):
+            raise ValueError(f"{len(self._names)} names for {len(self._lab)} colours")
+        self._by_word: dict[str, list[int]] = {}
+        for i, words in enumerate(self._names):
+            for w in set(words):
+                self._by_word.setdefault(w, []).append(i)
+        self._fallback = MeanColourModel(self._lab)
+        self._cov = spread**2 * np.eye(3)
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 (one model per evaluation fold; bounded)
+    def predict(self, text: str) -> Prediction:
+        """The mean colour of the names sharing the most words with ``text``."""
+        words = normalise_name(check_text(text)).split()
+        counts: dict[int, int] = {}
+        for w in set(words):
+            for i in self._by_word.get(w, ()):
+                counts[i] = counts.get(i, 0) + 1
+        if not counts:
+            return self._fallback.predict(text)
+        best = max(counts.values())
+        rows = [i for i, c in counts.items() if c == best]
+        return Prediction(self._lab[rows].mean(axis=0), self._cov, source="nearest name")
+
+    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+        """A Gaussian around :meth:`predict`'s colour."""
+        p = self.predict(text)
+        return gaussian_log_density(as_lab(lab), p.lab, p.cov)
