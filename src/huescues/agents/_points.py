@@ -1,0 +1,43 @@
+"""Expected points on a board: R15 as a small kernel slid over a belief about the target."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from huescues.engine import Rules
+
+__all__ = ["expected_points", "frame_probability"]
+
+FloatArray = NDArray[np.float64]
+
+
+def expected_points(belief: FloatArray, rules: Rules) -> FloatArray:
+    """For every square, the R15 points a pawn there earns on average when the target is
+    distributed as ``belief`` (shape ``(rows, cols)``, summing to 1).
+
+    Squares off the board do not exist (R5): the sum runs over the board only, so a pawn at the
+    edge gets nothing for targets beyond it.
+    """
+    return _ring_sums(belief, rules.points_by_distance)
+
+
+def frame_probability(belief: FloatArray) -> FloatArray:
+    """For every square, the probability that a pawn there lands inside the frame (distance at
+    most 1 from the target, R16) when the target is distributed as ``belief``."""
+    return _ring_sums(belief, (1, 1))
+
+
+def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
+    """sum over targets t of weights[d(s, t)] * belief[t], with d the Chebyshev distance (R5)."""
+    rows, cols = belief.shape
+    reach = len(weights) - 1
+    padded = np.zeros((rows + 2 * reach, cols + 2 * reach))
+    padded[reach : reach + rows, reach : reach + cols] = belief
+    out = np.zeros((rows, cols))
+    for dr in range(-reach, reach + 1):
+        for dc in range(-reach, reach + 1):
+            w = weights[max(abs(dr), abs(dc))]
+            if w:
+                out += w * padded[reach + dr : reach + dr + rows, reach + dc : reach + dc + cols]
+    return out

@@ -1,0 +1,118 @@
+"""The default colour-term model: the naming data where they know a word, the embedding model
+where they do not, and the words of a clue combined (a modifier shifts, two nouns intersect)."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._embedding import EmbeddingModel
+from ._naming import FLOOR, Modifier, NamingModel, name_key
+from ._protocol import (
+    FLAT_LOG_DENSITY,
+    FloatArray,
+    Prediction,
+    as_lab,
+    check_text,
+    gaussian_log_density,
+)
+
+__all__ = ["CombinedModel", "default_model"]
+
+_CACHE_SIZE = 1 << 16
+
+
+class CombinedModel:
+    """Reads a text with both models and keeps what they agree on.
+
+    The naming data read exact names, words of names, c3's terms and learned modifiers (a
+    modifier shifts: ``pale X`` is X's colour moved by the learned map of ``pale``; the words of
+    a longer text are multiplied, so two nouns intersect). The embedding model reads any text
+    from word vectors. Where only one of them knows the text, its reading is the answer; where
+    both do, the two Gaussians are multiplied, so that the surer opinion counts more. (Measured
+    on held-out names, this beats either model alone and beats using the naming data wherever
+    they know a word: see ``docs/language.md``.) A text neither knows gets the flat answer.
+
+    Readings are cached per text, so scoring a board for a text already seen costs only the
+    Gaussian density (tens of microseconds for 480 squares).
+    """
+
+    def __init__(self, naming: NamingModel, embedding: EmbeddingModel) -> None:
+        self.naming = naming
+        self.embedding = embedding
+        self._read = functools.lru_cache(maxsize=_CACHE_SIZE)(self._read_key)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The default model pickles as a reference to itself (workers load their own copy).
+        if self is default_model():
+            return (default_model, ())
+        return (CombinedModel, (self.naming, self.embedding))
+
+    def predict(self, text: str) -> Prediction:
+        """The text's colour and spread in CIELAB."""
+        return self._read(name_key(check_text(text)))
+
+    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+        """log p(colour | text) for CIELAB colours ``lab`` (last axis 3); shape
+        ``lab.shape[:-1]``; finite everywhere."""
+        reading = self._read(name_key(check_text(text)))
+        colours = as_lab(lab)
+        if not reading.known:
+            return np.full(colours.shape[:-1], FLAT_LOG_DENSITY)
+        log_p = gaussian_log_density(colours, reading.lab, reading.cov)
+        out: FloatArray = np.logaddexp(
+            math.log1p(-FLOOR) + log_p, math.log(FLOOR) + FLAT_LOG_DENSITY
+        )
+        return out
+
+    def score_many(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score` for many texts: shape ``(len(texts), *lab.shape[:-1])``."""
+        colours = as_lab(lab)
+        out = np.empty((len(texts), *colours.shape[:-1]))
+        for i, text in enumerate(texts):
+            out[i] = self.score(text, colours)
+        return out
+
+    def known(self, text: str) -> bool:
+        """Whether either model reads the text."""
+        return self.predict(text).known
+
+    def _read_key(self, key: str) -> Prediction:
+        if not key:  # no letters at all
+            return self.embedding.predict("?")
+        by_names = self.naming.predict(key)
+        by_vectors = self.embedding.predict(key)
+        if by_names.known and by_vectors.known:
+            return _product([by_names, by_vectors])
+        return by_names if by_names.known else by_vectors
+
+
+def _modified(mod: Modifier, p: Prediction) -> Prediction:
+    a, t = mod.matrix()
+    cov = a @ p.cov @ a.T + mod.cov
+    return Prediction(a @ p.lab + t, 0.5 * (cov + cov.T), True, f"{mod.word} + {p.source}")
+
+
+def _product(parts: Sequence[Prediction]) -> Prediction:
+    """The product of Gaussians: where all the words agree (two nouns intersect)."""
+    precision = np.zeros((3, 3))
+    weighted = np.zeros(3)
+    for p in parts:
+        inv = np.linalg.inv(p.cov)
+        precision += inv
+        weighted += inv @ p.lab
+    cov = np.linalg.inv(precision)
+    cov = 0.5 * (cov + cov.T)
+    source = " x ".join(p.source for p in parts)
+    return Prediction(cov @ weighted, cov, True, source)
+
+
+@functools.cache
+def default_model() -> CombinedModel:
+    """The library's default colour-term model (loaded once): the shipped naming model and
+    embedding model, combined."""
+    return CombinedModel(NamingModel.default(), EmbeddingModel.default())

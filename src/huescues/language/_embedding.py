@@ -1,0 +1,852 @@
+"""The embedding model: word vectors mapped to CIELAB by kernel ridge regression, with an
+uncertainty of its own, so that words no colour table names still land where a person would look.
+
+How a text is read (``docs/embedding.md`` has the method and the measurements):
+
+1. The text is encoded into a unit vector by static word vectors (:class:`WordPieceEncoder`:
+   model2vec vectors distilled from all-MiniLM-L6-v2, numpy only). No known token: the flat
+   answer.
+2. Kernel ridge regression with an RBF kernel (fitted with scikit-learn on centred CIELAB
+   targets) maps the vector to a colour; the same kernel gives the Gaussian-process variance
+   ``v0 = k(x, x) - k_x^T (K + alpha W^-1)^-1 k_x`` in [0, 1]: near 0 on a training name, near 1
+   far from all of them.
+3. Words shared with training names pull the colour towards those names: the training names
+   with the highest word overlap (Jaccard) when there are any, else the mean colour of the extra
+   names (``color-name-list``) containing the text's words. The weights were chosen by held-out
+   error.
+4. The spread is diagonal in CIELAB: per channel ``a + b * v0`` for each of the three ways of
+   step 3, with ``a`` and ``b`` fitted by maximum likelihood to the residuals of a 5-fold
+   cross-validation on the training names (held out by :func:`fold_of`), between a floor and
+   the variance of all training colours.
+
+Prediction runs on numpy alone; only :meth:`EmbeddingModel.fit` needs scikit-learn. Fitted
+models are saved as npz with JSON metadata, never pickled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import functools
+import importlib
+import json
+import math
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from types import ModuleType
+from typing import IO, Any, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._protocol import (
+    FLAT_LOG_DENSITY,
+    FloatArray,
+    Prediction,
+    as_lab,
+    check_text,
+    gaussian_log_density,
+)
+from ._splits import N_FOLDS, fold_of, normalise_name
+from ._wordpiece import WordPieceEncoder
+
+__all__ = [
+    "BRANCHES",
+    "DEFAULT_PARAMS",
+    "EmbeddingModel",
+    "EmbeddingParams",
+    "TextEncoder",
+    "static_encoder",
+]
+
+#: Where the shipped vectors and the fitted default live inside the package.
+_PACKAGE = "huescues.data"
+_FOLDER = "embedding"
+VECTORS_FILE = "static_vectors.npz"
+REGRESSOR_FILE = "regressor.npz"
+#: Bumped whenever the saved arrays change meaning.
+FORMAT_VERSION = 1
+
+#: The three ways a colour is read (step 3 above), each with its own calibrated spread:
+#: ``names``: a training name shares a word with the text; ``extra``: only extra names
+#: (``color-name-list``) do; ``embedding``: none does, the regression alone answers.
+BRANCHES: tuple[str, ...] = ("names", "extra", "embedding")
+#: Least variance (CIELAB units squared) along each axis, so no prediction is a spike.
+VARIANCE_FLOOR = 1.0
+#: A branch calibrates its own spread only with at least this many held-out names; otherwise it
+#: uses the spread fitted to all held-out names together.
+MIN_CALIBRATION_NAMES = 20
+#: Ratios b / a tried when fitting the spread ``a + b * v0`` (maximum likelihood over the grid;
+#: ``a`` then has a closed form).
+_RATIO_GRID = np.concatenate([[0.0], np.logspace(-3, 3, 241)])
+_FIT_EXTRA = (
+    "fitting an embedding model needs scikit-learn (a dependency of huescues): "
+    "pip install scikit-learn; predicting with a fitted model needs only numpy"
+)
+#: Cache of predictions per model (texts).
+_CACHE_SIZE = 4096
+
+IntArray = NDArray[np.int64]
+Float32Array = NDArray[np.float32]
+BoolArray = NDArray[np.bool_]
+
+
+@runtime_checkable
+class TextEncoder(Protocol):
+    """Texts to vectors: what the regression reads. ``encode`` returns float32 vectors of shape
+    ``(n, dim)`` and, per text, whether any of it was known (unknown texts get a flat answer);
+    ``fingerprint`` identifies the vectors, so a saved model is never read with other ones."""
+
+    @property
+    def fingerprint(self) -> str:
+        """A short identifier of the encoder and its vectors."""
+        ...
+
+    def encode(self, texts: Iterable[str]) -> tuple[Float32Array, BoolArray]:
+        """Vectors of ``texts`` and whether each had a known token."""
+        ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EmbeddingParams:
+    """The settings of a fit (the defaults were chosen by 5-fold cross-validation on the XKCD
+    names: ``python scripts/build_embeddings.py --fit``)."""
+
+    #: RBF kernel width: ``k(x, y) = exp(-gamma |x - y|^2)`` (vectors have unit length).
+    gamma: float = 1.4
+    #: Ridge penalty (the noise-to-signal ratio of the Gaussian-process view).
+    alpha: float = 0.03
+    #: Weight of the training names sharing the most words with the text (Jaccard overlap).
+    share_weight: float = 0.5
+    #: Largest weight of the extra names' word colours; a word seen in ``n`` extra names gets
+    #: ``extra_weight * n / (n + extra_kappa)``.
+    extra_weight: float = 1.0
+    extra_kappa: float = 0.3
+    #: A text read by the regression alone counts as known when ``v0`` is below this.
+    known_v0: float = 0.5
+
+
+DEFAULT_PARAMS = EmbeddingParams()
+
+
+# -- encoders --------------------------------------------------------------------------------
+
+
+def _open_data(name: str) -> IO[bytes]:
+    return resources.files(_PACKAGE).joinpath(_FOLDER).joinpath(name).open("rb")
+
+
+@functools.cache
+def static_encoder() -> WordPieceEncoder:
+    """The shipped static word vectors (model2vec distilled from all-MiniLM-L6-v2, PCA, float16),
+    read once."""
+    with _open_data(VECTORS_FILE) as fh:
+        return WordPieceEncoder.load(fh)
+
+
+# -- the fitted model ------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Fitted:
+    """Everything a fitted model is: arrays and settings, saved as they are."""
+
+    names: tuple[str, ...]
+    lab: FloatArray
+    weights: FloatArray
+    vectors: FloatArray
+    dual: FloatArray
+    #: Inverse of the Cholesky factor L of ``K + alpha W^-1`` (lower triangular, float32
+    #: precision): ``v0 = 1 - |L^-1 k_x|^2``. Stored, so that loading does no cubic work.
+    l_inv: FloatArray
+    mean: FloatArray
+    prior_cov: FloatArray
+    #: Spread per branch (rows, in :data:`BRANCHES` order) and CIELAB axis: ``a + b * v0``.
+    var_a: FloatArray
+    var_b: FloatArray
+    extra_words: tuple[str, ...]
+    extra_counts: FloatArray
+    extra_means: FloatArray
+    params: EmbeddingParams
+    encoder_fingerprint: str
+    metadata: dict[str, Any]
+
+
+class EmbeddingModel:
+    """Word vectors mapped to CIELAB by kernel ridge regression, with a spread that widens away
+    from the training names (a :class:`ColourTermModel`)."""
+
+    def __init__(self, fitted: _Fitted, encoder: TextEncoder | None = None) -> None:
+        encoder = static_encoder() if encoder is None else encoder
+        if encoder.fingerprint != fitted.encoder_fingerprint:
+            raise ValueError(
+                f"the model was fitted on vectors {fitted.encoder_fingerprint}, not on the "
+                f"encoder's {encoder.fingerprint}: pass the encoder it was fitted with"
+            )
+        n = len(fitted.names)
+        shapes = {
+            "lab": (fitted.lab.shape, (n, 3)),
+            "weights": (fitted.weights.shape, (n,)),
+            "dual": (fitted.dual.shape, (n, 3)),
+            "l_inv": (fitted.l_inv.shape, (n, n)),
+            "vectors": (fitted.vectors.shape[:1], (n,)),
+        }
+        for label, (got, want) in shapes.items():
+            if got != want:
+                raise ValueError(f"{label} has shape {got}, not {want}, for {n} names")
+        self._fitted = fitted
+        self._encoder = encoder
+        self._x = np.ascontiguousarray(fitted.vectors, dtype=np.float64)
+        self._x_sq = np.einsum("ij,ij->i", self._x, self._x)
+        self._l_inv = np.ascontiguousarray(fitted.l_inv, dtype=np.float64)
+        self._word_index = _word_index(fitted.names)
+        self._name_words = [frozenset(n.split()) for n in fitted.names]
+        self._extra = {w: i for i, w in enumerate(fitted.extra_words)}
+        self._cache: OrderedDict[str, tuple[Prediction, bool]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def fit(
+        cls,
+        names: Sequence[str],
+        lab: ArrayLike,
+        *,
+        weights: ArrayLike | None = None,
+        params: EmbeddingParams = DEFAULT_PARAMS,
+        extra_names: Sequence[str] | None = None,
+        extra_lab: ArrayLike | None = None,
+        encoder: TextEncoder | None = None,
+        folds: int = N_FOLDS,
+        description: str = "",
+        metadata: Mapping[str, Any] | None = None,
+    ) -> EmbeddingModel:
+        """Fit to colour names and their CIELAB colours (needs scikit-learn).
+
+        ``weights`` weigh the names (default: all 1). ``extra_names``/``extra_lab`` are further
+        named colours (for instance ``color-name-list``) used only through the mean colour of
+        the names containing each word (step 3). The spread is calibrated on a ``folds``-fold
+        cross-validation by :func:`fold_of`. ``description`` and ``metadata`` (JSON-able) are
+        kept with the model.
+        """
+        encoder = static_encoder() if encoder is None else encoder
+        data = _prepare(names, lab, weights, extra_names, extra_lab, encoder, folds)
+        held = _held_out(data, params, folds)
+        pred, branch = _combine(held, params)
+        residual = data.lab - pred
+        var_a, var_b, counts = _calibrate(residual, held.v0, branch, data.weights)
+        dual, mean = _fit_krr(data.vectors, data.lab, data.weights, params)
+        linalg = _scipy_linalg()
+        chol = linalg.cholesky(_gram(data.vectors, data.weights, params), lower=True)
+        l_inv = linalg.solve_triangular(chol, np.eye(len(chol)), lower=True)
+        errors = _delta_e(pred, data.lab)
+        total_words, total_counts, total_sums = _word_stats_total(data.extra_stats)
+        extra_means = total_sums / np.maximum(total_counts, 1.0)[:, None]
+        info: dict[str, Any] = {
+            "format_version": FORMAT_VERSION,
+            "description": description,
+            "fitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "n_names": len(data.names),
+            "n_extra_names": len(data.extra_names),
+            "n_extra_words": len(total_words),
+            "cross_validation": {
+                "folds": folds,
+                "median_delta_e_2000": float(np.median(errors)),
+                "mean_delta_e_2000": float(np.mean(errors)),
+                "names_per_branch": {b: int(c) for b, c in zip(BRANCHES, counts, strict=True)},
+                "median_v0": float(np.median(held.v0)),
+            },
+            "versions": _versions(),
+        }
+        info.update(dict(metadata or {}))
+        fitted = _Fitted(
+            names=data.names,
+            lab=data.lab,
+            weights=data.weights,
+            vectors=data.vectors,
+            dual=dual,
+            l_inv=_f32(l_inv),
+            mean=mean,
+            prior_cov=_weighted_cov(data.lab, data.weights),
+            var_a=var_a,
+            var_b=var_b,
+            extra_words=total_words,
+            extra_counts=_f32(total_counts),
+            extra_means=_f32(extra_means),
+            params=params,
+            encoder_fingerprint=encoder.fingerprint,
+            metadata=info,
+        )
+        return cls(fitted, encoder)
+
+    @classmethod
+    def default(cls) -> EmbeddingModel:
+        """The shipped model: fitted to the 949 XKCD names, with the words of
+        ``color-name-list`` (loaded once)."""
+        return _default_model()
+
+    @classmethod
+    def load(
+        cls, path: str | Path | IO[bytes], encoder: TextEncoder | None = None
+    ) -> EmbeddingModel:
+        """Read a model written by :meth:`save` (npz; no pickle). ``encoder`` defaults to the
+        shipped static vectors and must be the one the model was fitted with."""
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["metadata"]))
+            if meta.get("format_version") != FORMAT_VERSION:
+                raise ValueError(
+                    f"embedding model format {meta.get('format_version')} is not "
+                    f"{FORMAT_VERSION}: refit it with this version of huescues"
+                )
+            fitted = _Fitted(
+                names=tuple(str(n) for n in data["names"]),
+                lab=np.asarray(data["lab"], dtype=np.float64),
+                weights=np.asarray(data["weights"], dtype=np.float64),
+                vectors=np.asarray(data["vectors"], dtype=np.float64),
+                dual=np.asarray(data["dual"], dtype=np.float64),
+                l_inv=np.asarray(data["l_inv"], dtype=np.float64),
+                mean=np.asarray(data["mean"], dtype=np.float64),
+                prior_cov=np.asarray(data["prior_cov"], dtype=np.float64),
+                var_a=np.asarray(data["var_a"], dtype=np.float64),
+                var_b=np.asarray(data["var_b"], dtype=np.float64),
+                extra_words=tuple(str(w) for w in data["extra_words"]),
+                extra_counts=np.asarray(data["extra_counts"], dtype=np.float64),
+                extra_means=np.asarray(data["extra_means"], dtype=np.float64),
+                params=EmbeddingParams(**meta["params"]),
+                encoder_fingerprint=str(meta["encoder_fingerprint"]),
+                metadata=meta,
+            )
+        return cls(fitted, encoder)
+
+    def save(self, path: str | Path | IO[bytes]) -> None:
+        """Write the model as a compressed npz of arrays with JSON metadata (no pickle)."""
+        f = self._fitted
+        meta = dict(f.metadata)
+        meta["format_version"] = FORMAT_VERSION
+        meta["params"] = dataclasses.asdict(f.params)
+        meta["encoder_fingerprint"] = f.encoder_fingerprint
+        np.savez_compressed(
+            path,
+            names=np.array(f.names, dtype=np.str_),
+            lab=f.lab,
+            weights=f.weights,
+            # Training vectors came from float16 token vectors: float32 loses nothing.
+            vectors=f.vectors.astype(np.float32),
+            dual=f.dual,
+            l_inv=f.l_inv.astype(np.float32),
+            mean=f.mean,
+            prior_cov=f.prior_cov,
+            var_a=f.var_a,
+            var_b=f.var_b,
+            extra_words=np.array(f.extra_words, dtype=np.str_),
+            extra_counts=f.extra_counts.astype(np.float32),
+            extra_means=f.extra_means.astype(np.float32),
+            metadata=np.array(json.dumps(meta, sort_keys=True)),
+        )
+
+    # -- facts -----------------------------------------------------------------------------
+
+    @property
+    def params(self) -> EmbeddingParams:
+        """The settings it was fitted with."""
+        return self._fitted.params
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """What made the model: versions, data, cross-validation figures (a copy)."""
+        return json.loads(json.dumps(self._fitted.metadata))  # type: ignore[no-any-return]
+
+    @property
+    def training_names(self) -> tuple[str, ...]:
+        """The (normalised) names it was fitted to."""
+        return self._fitted.names
+
+    @property
+    def training_lab(self) -> FloatArray:
+        """Their CIELAB colours (a copy), shape ``(n, 3)``."""
+        return self._fitted.lab.copy()
+
+    @property
+    def encoder(self) -> TextEncoder:
+        """The encoder that turns texts into vectors."""
+        return self._encoder
+
+    # -- the protocol ----------------------------------------------------------------------
+
+    def predict(self, text: str) -> Prediction:
+        """The text's colour and spread; ``known`` is False when no token is known or the text
+        is far from every training name (``v0`` at least ``known_v0``, no word shared)."""
+        return self._predictions([check_text(text)])[0][0]
+
+    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+        """Gaussian log density of each colour under :meth:`predict`; the flat
+        :data:`FLAT_LOG_DENSITY` when the text has no known token."""
+        colours = as_lab(lab)
+        pred, flat = self._predictions([check_text(text)])[0]
+        if flat:
+            return np.full(colours.shape[:-1], FLAT_LOG_DENSITY)
+        return gaussian_log_density(colours, pred.lab, pred.cov)
+
+    def score_many(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score` for many texts at once (encoded together): shape
+        ``(len(texts), *lab.shape[:-1])``."""
+        colours = as_lab(lab)
+        checked = [check_text(t) for t in texts]
+        preds = self._predictions(checked)
+        flat_pts = colours.reshape(-1, 3)
+        out = np.empty((len(checked), len(flat_pts)))
+        for row, (pred, flat) in enumerate(preds):
+            if flat:
+                out[row] = FLAT_LOG_DENSITY
+                continue
+            var = np.diag(pred.cov)
+            z = (flat_pts - pred.lab) ** 2 / var
+            out[row] = -0.5 * (z.sum(axis=1) + np.log(var).sum() + 3.0 * math.log(2.0 * math.pi))
+        return out.reshape((len(checked), *colours.shape[:-1]))
+
+    def predict_many(self, texts: Sequence[str]) -> list[Prediction]:
+        """:meth:`predict` for many texts at once (encoded together)."""
+        return [p for p, _ in self._predictions([check_text(t) for t in texts])]
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _predictions(self, texts: list[str]) -> list[tuple[Prediction, bool]]:
+        """Cached (prediction, flat) per text; the missing ones computed in one batch."""
+        with self._lock:
+            found = {t: self._cache[t] for t in texts if t in self._cache}
+            for t in found:
+                self._cache.move_to_end(t)
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            new = dict(zip(missing, self._compute(missing), strict=True))
+            with self._lock:
+                for t, v in new.items():
+                    self._cache[t] = v
+                while len(self._cache) > _CACHE_SIZE:
+                    self._cache.popitem(last=False)
+            found.update(new)
+        return [found[t] for t in texts]
+
+    def _compute(self, texts: list[str]) -> list[tuple[Prediction, bool]]:
+        f = self._fitted
+        p = f.params
+        vectors, has_token = self._encoder.encode(texts)
+        xq = np.asarray(vectors, dtype=np.float64)
+        krr = np.empty((len(texts), 3))
+        v0 = np.empty(len(texts))
+        for i in range(len(texts)):
+            krr[i], v0[i] = self._regress(xq[i])
+        share = np.full((len(texts), 3), np.nan)
+        extra_mean = np.full((len(texts), 3), np.nan)
+        extra_count = np.zeros(len(texts))
+        for i, text in enumerate(texts):
+            words = normalise_name(text).split()
+            s = _jaccard_share(words, self._word_index, self._name_words, f.lab, f.weights)
+            if s is not None:
+                share[i] = s
+            m, n = _extra_lookup(words, self._extra, f.extra_counts, f.extra_means)
+            if m is not None:
+                extra_mean[i], extra_count[i] = m, n
+        held = _HeldOut(krr, v0, share, extra_mean, extra_count)
+        pred, branch = _combine(held, p)
+        var = f.var_a[branch] + f.var_b[branch] * v0[:, None]
+        # Never wider than the spread of all training colours (the mean-colour model's answer,
+        # and the Gaussian-process prior), never narrower than the floor.
+        var = np.maximum(np.minimum(var, np.diag(f.prior_cov)), VARIANCE_FLOOR)
+        out: list[tuple[Prediction, bool]] = []
+        for i in range(len(texts)):
+            if not has_token[i]:
+                prediction = Prediction(
+                    _frozen(f.mean), _frozen(f.prior_cov), known=False, source="embedding"
+                )
+                out.append((prediction, True))
+                continue
+            known = bool(branch[i] != 2 or v0[i] < p.known_v0)
+            cov = _frozen(np.diag(var[i]))
+            out.append((Prediction(_frozen(pred[i]), cov, known=known, source="embedding"), False))
+        return out
+
+    def _kernel(self, x: FloatArray) -> FloatArray:
+        """``k(x, x_i)`` for every training vector (one text at a time, so that a text's answer
+        never depends on which texts it was computed with)."""
+        d2 = self._x_sq + float(x @ x) - 2.0 * (self._x @ x)
+        out: FloatArray = np.exp(-self._fitted.params.gamma * np.maximum(d2, 0.0))
+        return out
+
+    def _regress(self, x: FloatArray) -> tuple[FloatArray, float]:
+        """The regression's colour for vector ``x`` and its ``v0``."""
+        k = self._kernel(x)
+        z = self._l_inv @ k
+        v0 = min(max(1.0 - float(z @ z), 0.0), 1.0)
+        colour: FloatArray = self._fitted.mean + k @ self._fitted.dual
+        return colour, v0
+
+    def explain(self, text: str) -> dict[str, Any]:
+        """How a text was read: its tokens, ``v0``, the branch, and the regression's own colour
+        (for reports and debugging)."""
+        text = check_text(text)
+        f = self._fitted
+        vectors, has_token = self._encoder.encode([text])
+        xq = np.asarray(vectors[0], dtype=np.float64)
+        regression, v0 = self._regress(xq)
+        kx = self._kernel(xq)
+        words = normalise_name(text).split()
+        share = _jaccard_share(words, self._word_index, self._name_words, f.lab, f.weights)
+        extra, n_extra = _extra_lookup(words, self._extra, f.extra_counts, f.extra_means)
+        nearest = np.argsort(-kx)[:5]
+        info: dict[str, Any] = {
+            "has_known_token": bool(has_token[0]),
+            "v0": v0,
+            "regression_lab": regression.tolist(),
+            "shared_names_lab": None if share is None else share.tolist(),
+            "extra_words_lab": None if extra is None else extra.tolist(),
+            "extra_names": n_extra,
+            "nearest_names": [f.names[i] for i in nearest],
+        }
+        if isinstance(self._encoder, WordPieceEncoder):
+            info["tokens"] = self._encoder.tokenize(text)
+        return info
+
+
+@functools.cache
+def _default_model() -> EmbeddingModel:
+    with _open_data(REGRESSOR_FILE) as fh:
+        return EmbeddingModel.load(fh)
+
+
+# -- fitting ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Data:
+    names: tuple[str, ...]
+    lab: FloatArray
+    weights: FloatArray
+    vectors: FloatArray
+    extra_names: tuple[str, ...]
+    #: Per fold: word -> (count, sum of CIELAB) over the extra names of that fold.
+    extra_stats: tuple[dict[str, tuple[float, FloatArray]], ...]
+    encoder: TextEncoder
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _HeldOut:
+    """Per name (or text): the regression's colour and ``v0``, the colour of the training
+    names sharing the most words (NaN: none), and the extra names' word colour and count."""
+
+    krr: FloatArray
+    v0: FloatArray
+    share: FloatArray
+    extra_mean: FloatArray
+    extra_count: FloatArray
+
+
+def _prepare(
+    names: Sequence[str],
+    lab: ArrayLike,
+    weights: ArrayLike | None,
+    extra_names: Sequence[str] | None,
+    extra_lab: ArrayLike | None,
+    encoder: TextEncoder,
+    folds: int = N_FOLDS,
+) -> _Data:
+    norm = tuple(normalise_name(check_text(n)) for n in names)
+    colours = as_lab(lab).reshape(-1, 3)
+    if len(norm) != len(colours):
+        raise ValueError(f"{len(norm)} names for {len(colours)} colours")
+    if len(norm) < 2 * folds:
+        raise ValueError(f"fitting needs at least {2 * folds} names, not {len(norm)}")
+    w = np.ones(len(norm)) if weights is None else np.asarray(weights, dtype=np.float64)
+    if w.shape != (len(norm),) or not np.all(np.isfinite(w)) or np.any(w <= 0):
+        raise ValueError("weights must be one positive, finite number per name")
+    vectors, known = encoder.encode(norm)
+    if not np.all(known):
+        unknown = [n for n, k in zip(norm, known, strict=True) if not k]
+        raise ValueError(f"names with no known token cannot be fitted: {unknown[:5]}")
+    extra: tuple[str, ...] = ()
+    stats: list[dict[str, tuple[float, FloatArray]]] = [{} for _ in range(folds)]
+    if extra_names is not None or extra_lab is not None:
+        if extra_names is None or extra_lab is None:
+            raise ValueError("extra_names and extra_lab go together")
+        extra = tuple(normalise_name(n) for n in extra_names)
+        extra_colours = as_lab(extra_lab).reshape(-1, 3)
+        if len(extra) != len(extra_colours):
+            raise ValueError(f"{len(extra)} extra names for {len(extra_colours)} colours")
+        acc: list[defaultdict[str, list[Any]]] = [
+            defaultdict(lambda: [0.0, np.zeros(3)]) for _ in range(folds)
+        ]
+        for name, colour in zip(extra, extra_colours, strict=True):
+            bucket = acc[fold_of(name, folds)]
+            for word in set(name.split()):
+                entry = bucket[word]
+                entry[0] += 1.0
+                entry[1] = entry[1] + colour
+        stats = [{w: (float(c), s) for w, (c, s) in b.items()} for b in acc]
+    return _Data(
+        norm,
+        colours.copy(),
+        w,
+        np.asarray(vectors, dtype=np.float64),
+        extra,
+        tuple(stats),
+        encoder,
+    )
+
+
+def _held_out(
+    data: _Data,
+    params: EmbeddingParams,
+    folds: int,
+    queries: Sequence[str] | None = None,
+) -> _HeldOut:
+    """Each name's components from a model fitted without its fold (by :func:`fold_of`); with
+    ``queries``, those texts' components instead, each from the model fitted without its fold."""
+    texts = data.names if queries is None else tuple(normalise_name(q) for q in queries)
+    n = len(texts)
+    fold = np.array([fold_of(name, folds) for name in data.names])
+    query_fold = fold if queries is None else np.array([fold_of(t, folds) for t in texts])
+    query_vectors = data.vectors
+    if queries is not None:
+        encoded, _ = data.encoder.encode(texts)
+        query_vectors = np.asarray(encoded, dtype=np.float64)
+    krr = np.zeros((n, 3))
+    v0 = np.zeros(n)
+    share = np.full((n, 3), np.nan)
+    extra_mean = np.full((n, 3), np.nan)
+    extra_count = np.zeros(n)
+    names_words = [frozenset(name.split()) for name in data.names]
+    linalg = _scipy_linalg()
+    for k in range(folds):
+        train = np.flatnonzero(fold != k)
+        test = np.flatnonzero(query_fold == k)
+        if len(test) == 0:
+            continue
+        x, y, w = data.vectors[train], data.lab[train], data.weights[train]
+        # The system KernelRidge solves, solved here by Cholesky, whose factor gives v0 too.
+        chol = linalg.cholesky(_gram(x, w, params), lower=True)
+        mean = np.average(y, axis=0, weights=w)
+        dual = linalg.cho_solve((chol, True), y - mean)
+        xt = query_vectors[test]
+        kx = _rbf(xt, x, params.gamma, np.einsum("ij,ij->i", xt, xt), np.einsum("ij,ij->i", x, x))
+        krr[test] = mean + kx @ dual
+        z = linalg.solve_triangular(chol, kx.T, lower=True)
+        v0[test] = np.clip(1.0 - np.sum(z**2, axis=0), 0, 1)
+        train_names = [data.names[i] for i in train]
+        index = _word_index(train_names)
+        train_words = [names_words[i] for i in train]
+        words_k, counts_k, sums_k = _word_stats_total(
+            tuple(s for j, s in enumerate(data.extra_stats) if j != k)
+        )
+        extra_k = {word: i for i, word in enumerate(words_k)}
+        means_k = sums_k / np.maximum(counts_k, 1.0)[:, None]
+        for i in test:
+            words = texts[i].split()
+            s = _jaccard_share(words, index, train_words, y, w)
+            if s is not None:
+                share[i] = s
+            m, c = _extra_lookup(words, extra_k, counts_k, means_k)
+            if m is not None:
+                extra_mean[i], extra_count[i] = m, c
+    return _HeldOut(krr, v0, share, extra_mean, extra_count)
+
+
+def _combine(held: _HeldOut, params: EmbeddingParams) -> tuple[FloatArray, IntArray]:
+    """The colour of each text and its branch (index into :data:`BRANCHES`)."""
+    pred = held.krr.copy()
+    branch = np.full(len(pred), 2, dtype=np.int64)
+    has_share = ~np.isnan(held.share[:, 0])
+    pred[has_share] = (1 - params.share_weight) * held.krr[has_share] + (
+        params.share_weight * held.share[has_share]
+    )
+    branch[has_share] = 0
+    has_extra = ~has_share & (held.extra_count > 0)
+    n = held.extra_count[has_extra]
+    w = (params.extra_weight * n / (n + params.extra_kappa))[:, None]
+    pred[has_extra] = (1 - w) * held.krr[has_extra] + w * held.extra_mean[has_extra]
+    branch[has_extra] = 1
+    return pred, branch
+
+
+def _gram(x: FloatArray, w: FloatArray, params: EmbeddingParams) -> FloatArray:
+    """``K + alpha W^-1``: the matrix kernel ridge regression with sample weights inverts."""
+    x_sq = np.einsum("ij,ij->i", x, x)
+    gram = _rbf(x, x, params.gamma, x_sq, x_sq)
+    gram[np.diag_indices_from(gram)] += params.alpha / w
+    return gram
+
+
+def _scipy_linalg() -> ModuleType:
+    """scipy.linalg (installed with scikit-learn), for fitting only."""
+    try:
+        return importlib.import_module("scipy.linalg")
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(_FIT_EXTRA) from exc
+
+
+def _fit_krr(
+    x: FloatArray, y: FloatArray, w: FloatArray, params: EmbeddingParams
+) -> tuple[FloatArray, FloatArray]:
+    """Dual coefficients of scikit-learn's kernel ridge regression on centred targets, and the
+    (weighted) target mean: centring keeps far texts near the mean colour, not near black."""
+    try:
+        kernel_ridge = importlib.import_module("sklearn.kernel_ridge")
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(_FIT_EXTRA) from exc
+    mean = np.average(y, axis=0, weights=w)
+    model = kernel_ridge.KernelRidge(kernel="rbf", gamma=params.gamma, alpha=params.alpha)
+    model.fit(x, y - mean, sample_weight=w)
+    dual = np.asarray(model.dual_coef_, dtype=np.float64).reshape(len(x), 3)
+    return dual, mean
+
+
+def _calibrate(
+    residual: FloatArray, v0: FloatArray, branch: IntArray, weights: FloatArray
+) -> tuple[FloatArray, FloatArray, IntArray]:
+    """Per branch and CIELAB axis, ``a`` and ``b`` of the variance ``a + b * v0`` that make the
+    held-out residuals most likely (Gaussian); branches with few names share the pooled fit."""
+    pooled = [_fit_variance(residual[:, c], v0, weights) for c in range(3)]
+    var_a = np.zeros((len(BRANCHES), 3))
+    var_b = np.zeros((len(BRANCHES), 3))
+    counts = np.array([int(np.sum(branch == b)) for b in range(len(BRANCHES))], dtype=np.int64)
+    for b in range(len(BRANCHES)):
+        rows = branch == b
+        for c in range(3):
+            if counts[b] >= MIN_CALIBRATION_NAMES:
+                var_a[b, c], var_b[b, c] = _fit_variance(residual[rows, c], v0[rows], weights[rows])
+            else:
+                var_a[b, c], var_b[b, c] = pooled[c]
+    return var_a, var_b, counts
+
+
+def _fit_variance(r: FloatArray, v0: FloatArray, w: FloatArray) -> tuple[float, float]:
+    """Maximum-likelihood ``(a, b)`` of ``r ~ N(0, a + b v0)``: for each ratio ``b / a`` on a
+    grid, ``a`` has a closed form; the best pair wins."""
+    r2 = r**2
+    s = 1.0 + _RATIO_GRID[:, None] * v0[None, :]
+    a = (w * r2 / s).sum(axis=1) / w.sum()
+    a = np.maximum(a, 1e-9)
+    loglik = -(w * (np.log(a[:, None] * s) + r2 / (a[:, None] * s))).sum(axis=1)
+    best = int(np.argmax(loglik))
+    return float(a[best]), float(a[best] * _RATIO_GRID[best])
+
+
+# -- word overlap ----------------------------------------------------------------------------
+
+
+def _word_index(names: Sequence[str]) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, name in enumerate(names):
+        for word in set(name.split()):
+            index[word].append(i)
+    return dict(index)
+
+
+def _jaccard_share(
+    words: Sequence[str],
+    index: dict[str, list[int]],
+    name_words: Sequence[frozenset[str]],
+    lab: FloatArray,
+    weights: FloatArray,
+) -> FloatArray | None:
+    """Weighted mean colour of the names with the highest word overlap |A & B| / |A | B| with
+    ``words`` (None: no name shares a word)."""
+    query = frozenset(words)
+    candidates = {i for word in query for i in index.get(word, ())}
+    if not candidates:
+        return None
+    scored = [(len(query & name_words[i]) / len(query | name_words[i]), i) for i in candidates]
+    best = max(s for s, _ in scored)
+    rows = [i for s, i in scored if s == best]
+    out: FloatArray = np.average(lab[rows], axis=0, weights=weights[rows])
+    return out
+
+
+def _word_stats_total(
+    stats: Sequence[dict[str, tuple[float, FloatArray]]],
+) -> tuple[tuple[str, ...], FloatArray, FloatArray]:
+    counts: dict[str, float] = defaultdict(float)
+    sums: dict[str, FloatArray] = {}
+    for part in stats:
+        for word, (c, s) in part.items():
+            counts[word] += c
+            sums[word] = sums[word] + s if word in sums else s.copy()
+    words = tuple(sorted(counts))
+    return (
+        words,
+        np.array([counts[w] for w in words], dtype=np.float64),
+        np.array([sums[w] for w in words], dtype=np.float64).reshape(-1, 3),
+    )
+
+
+def _extra_lookup(
+    words: Sequence[str],
+    index: dict[str, int],
+    counts: FloatArray,
+    means: FloatArray,
+) -> tuple[FloatArray | None, float]:
+    """Mean colour of the extra names containing any of ``words`` (each name once per word),
+    and how many there are."""
+    rows = [index[w] for w in set(words) if w in index]
+    if not rows:
+        return None, 0.0
+    c = counts[rows]
+    total = float(c.sum())
+    out: FloatArray = (c[:, None] * means[rows]).sum(axis=0) / total
+    return out, total
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+
+def _rbf(
+    a: FloatArray, b: FloatArray, gamma: float, a_sq: FloatArray, b_sq: FloatArray
+) -> FloatArray:
+    """``exp(-gamma |a_i - b_j|^2)`` for all pairs (as scikit-learn computes it)."""
+    d2 = a_sq[:, None] + b_sq[None, :] - 2.0 * (a @ b.T)
+    out: FloatArray = np.exp(-gamma * np.maximum(d2, 0.0))
+    return out
+
+
+def _weighted_cov(lab: FloatArray, w: FloatArray) -> FloatArray:
+    out: FloatArray = np.cov(lab.T, aweights=w) + 1e-6 * np.eye(3)
+    return out
+
+
+def _delta_e(a: FloatArray, b: FloatArray) -> FloatArray:
+    from huescues.colour import delta_e_2000
+
+    return delta_e_2000(a, b)
+
+
+def _f32(a: FloatArray) -> FloatArray:
+    """``a`` rounded to float32 precision, as it is saved (so a fitted model and the same model
+    loaded back predict the same to the last bit)."""
+    return np.asarray(a, dtype=np.float32).astype(np.float64)
+
+
+def _frozen(a: FloatArray) -> FloatArray:
+    out = np.array(a, dtype=np.float64, copy=True)
+    out.flags.writeable = False
+    return out
+
+
+def _versions() -> dict[str, str]:
+    import platform
+    from importlib import metadata
+
+    import huescues
+
+    out = {
+        "python": platform.python_version(),
+        "huescues": str(getattr(huescues, "__version__", "unknown")),
+    }
+    for dist in ("numpy", "scikit-learn"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
