@@ -1,7 +1,37 @@
-"""Players: the Agent protocol, the random agent and the game loop."""
+"""Players: the Agent protocol, the random agent, players built on colour-term models, and the
+game loop."""
 
+from ._evaluate import AgentEvaluation, PairResult, evaluate
 from ._loop import PlayedGame, play_game
-from ._protocol import Agent
+from ._players import (
+    EmbeddingClueGiver,
+    EmbeddingGuesser,
+    OracleGuesser,
+    Player,
+    default_agent,
+    naming_agent,
+    oracle_agent,
+    resolve_model,
+)
+from ._protocol import Agent, ClueGiver, Guesser
 from ._random import RandomAgent
 
-__all__ = ["Agent", "PlayedGame", "RandomAgent", "play_game"]
+__all__ = [
+    "Agent",
+    "AgentEvaluation",
+    "ClueGiver",
+    "EmbeddingClueGiver",
+    "EmbeddingGuesser",
+    "Guesser",
+    "OracleGuesser",
+    "PairResult",
+    "PlayedGame",
+    "Player",
+    "RandomAgent",
+    "default_agent",
+    "evaluate",
+    "naming_agent",
+    "oracle_agent",
+    "play_game",
+    "resolve_model",
+]

@@ -50,6 +50,7 @@ def play_game(
     first_clues = [a.give_clue for a in agents]
     second_clues = [a.give_second_clue for a in agents]
     pawns = [a.place_pawn for a in agents]
+    seers = [bool(getattr(a, "sees_target", False)) for a in agents]
     # Enum members are slow to look up on Python 3.11: fetch them once.
     first_guess, second_guess = Phase.FIRST_GUESS, Phase.SECOND_GUESS
     first_clue, second_clue = Phase.FIRST_CLUE, Phase.SECOND_CLUE
@@ -60,6 +61,9 @@ def play_game(
         phase = state.phase
         # The seat is the engine's own, so the view needs no check.
         view, rng = state._view(seat), rngs[seat]
+        if seers[seat] and state.target is not None:
+            # An oracle (an upper bound, never a fair entrant) is shown the target.
+            view = view._replace(target=state.target)
         action: Action
         if phase is first_guess or phase is second_guess:
             action = pawns[seat](view, rng)

@@ -29,15 +29,17 @@ def frame_probability(belief: FloatArray) -> FloatArray:
 
 
 def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
-    """sum over targets t of weights[d(s, t)] * belief[t], with d the Chebyshev distance (R5)."""
-    rows, cols = belief.shape
+    """sum over targets t of weights[d(s, t)] * belief[t], with d the Chebyshev distance (R5);
+    the last two axes are the board, any leading axes are a batch."""
+    *lead, rows, cols = belief.shape
     reach = len(weights) - 1
-    padded = np.zeros((rows + 2 * reach, cols + 2 * reach))
-    padded[reach : reach + rows, reach : reach + cols] = belief
-    out = np.zeros((rows, cols))
+    padded = np.zeros((*lead, rows + 2 * reach, cols + 2 * reach))
+    padded[..., reach : reach + rows, reach : reach + cols] = belief
+    out = np.zeros(belief.shape)
     for dr in range(-reach, reach + 1):
         for dc in range(-reach, reach + 1):
             w = weights[max(abs(dr), abs(dc))]
             if w:
-                out += w * padded[reach + dr : reach + dr + rows, reach + dc : reach + dc + cols]
+                r0, c0 = reach + dr, reach + dc
+                out += w * padded[..., r0 : r0 + rows, c0 : c0 + cols]
     return out

@@ -8,7 +8,7 @@ import numpy as np
 
 from huescues.engine import ChooseTarget, GiveClue, Pass, PlacePawn, View
 
-__all__ = ["Agent"]
+__all__ = ["Agent", "ClueGiver", "Guesser"]
 
 
 @runtime_checkable
@@ -30,4 +30,30 @@ class Agent(Protocol):
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """As guesser, place a pawn on an empty square (R10, R12, R13)."""
+        ...
+
+
+@runtime_checkable
+class ClueGiver(Protocol):
+    """The clue giver's half of an :class:`Agent` (R8, R9, R11)."""
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        """Pick one of the four squares of ``view.card`` (R8)."""
+        ...
+
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        """Give the first clue (R9)."""
+        ...
+
+    def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
+        """Give the second clue or pass (R11)."""
+        ...
+
+
+@runtime_checkable
+class Guesser(Protocol):
+    """The guesser's half of an :class:`Agent` (R10, R12, R13)."""
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        """Place a pawn on an empty square."""
         ...

@@ -1,0 +1,82 @@
+"""Speed and memory of the default players, once the models are loaded. A script, not a test:
+
+taskset -c 1 python benchmarks/bench_agents.py
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from huescues import ChooseTarget, GiveClue, Phase, PlacePawn, new_game, play_game
+from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, default_agent
+from huescues.agents._vocabulary import clue_vocabulary
+from huescues.engine._clues import common_words
+from huescues.language import default_model
+
+
+def timed(fn: Callable[[], object], repeat: int) -> float:
+    """Median seconds of ``fn`` over ``repeat`` calls."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    t0 = time.perf_counter()
+    model = default_model()
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    play_game([default_agent()] * 4, seed=0)  # reads the vocabulary on the board once
+    first_game = time.perf_counter() - t0
+    print(f"load the default model: {load:.2f} s; first game (reads the vocabulary): "
+          f"{first_game:.2f} s")  # fmt: skip
+
+    vocab = clue_vocabulary()
+    extra = tuple(sorted(w for w in common_words() if w.isalpha() and w not in set(vocab)))
+    five_k = (*vocab, *extra[: 5000 - len(vocab)])
+    for label, words in ((f"{len(vocab)} words (shipped)", None), ("5,000 words", five_k)):
+        giver = EmbeddingClueGiver(words=words)
+        state = new_game(4, seed=1)
+        view = state.view(state.giver)
+        giver.choose_target(view, rng)  # the board's reading of these words, once
+        choose = timed(lambda g=giver, v=view: g.choose_target(v, rng), 50)
+        after = state.apply(ChooseTarget(1))
+        gview = after.view(after.giver)
+        clue = timed(lambda g=giver, v=gview: g.give_clue(v, rng), 50)
+        print(f"clue giver, {label}: choose target {choose * 1e3:.1f} ms, first clue "
+              f"{clue * 1e3:.1f} ms")  # fmt: skip
+
+    state = new_game(4, seed=2).apply(ChooseTarget(0)).apply(GiveClue("lagoon"))
+    guesser = EmbeddingGuesser()
+    first = state.view(state.current_player or 0)
+    guess = timed(lambda: guesser.place_pawn(first, rng), 200)
+    while state.phase is Phase.FIRST_GUESS:
+        state = state.apply(guesser.place_pawn(state.view(state.current_player or 0), rng))
+    giver_view = state.view(state.giver)
+    second = timed(lambda: EmbeddingClueGiver().give_second_clue(giver_view, rng), 20)
+    state = state.apply(EmbeddingClueGiver().give_second_clue(giver_view, rng))
+    later = state.view(state.current_player or 0)
+    guess2 = timed(lambda: guesser.place_pawn(later, rng), 200)
+    print(f"guess: first {guess * 1e3:.2f} ms, second (two clues and the pawns) "
+          f"{guess2 * 1e3:.2f} ms; second clue or pass {second * 1e3:.1f} ms")  # fmt: skip
+    assert isinstance(guesser.place_pawn(later, rng), PlacePawn)
+
+    games = [timed(lambda s=s: play_game([default_agent()] * 4, seed=s), 1) for s in range(10, 30)]
+    print(f"a 4-player game of default players: median {statistics.median(games):.2f} s "
+          f"({1 / statistics.median(games):.1f} games/s on one core)")  # fmt: skip
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of this process (models, readings, numpy): {rss:.0f} MiB")
+    del model
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""Players built on colour-term models: a guesser that places the pawn with the most expected
+points (R15), a clue giver that chooses target and clue by predicting where the guessers will
+put their pawns (R16), and the baselines and bound around them."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from huescues.engine import (
+    Board,
+    Cell,
+    ChooseTarget,
+    GiveClue,
+    IllegalClue,
+    Pass,
+    PlacePawn,
+    View,
+    normalise_clue,
+    validate_clue,
+)
+from huescues.language import ColourTermModel, EmbeddingModel, NamingModel, default_model
+
+from ._listener import log_literal, pawn_log_likelihood, posterior
+from ._points import expected_points
+from ._protocol import ClueGiver, Guesser
+from ._random import RandomAgent
+from ._vocabulary import board_reading
+
+__all__ = [
+    "EmbeddingClueGiver",
+    "EmbeddingGuesser",
+    "OracleGuesser",
+    "Player",
+    "default_agent",
+    "naming_agent",
+    "oracle_agent",
+    "resolve_model",
+]
+
+FloatArray = NDArray[np.float64]
+
+#: Models by name, so that agents stay small and picklable (each process loads its own).
+MODELS: dict[str, Callable[[], ColourTermModel]] = {
+    "default": default_model,
+    "naming": NamingModel.default,
+    "embedding": EmbeddingModel.default,
+}
+
+ModelSpec = str | ColourTermModel
+
+
+def resolve_model(spec: ModelSpec) -> ColourTermModel:
+    """A model from its name in :data:`MODELS` (``"default"``, ``"naming"``, ``"embedding"``),
+    or the model itself."""
+    if isinstance(spec, str):
+        if spec not in MODELS:
+            raise ValueError(f"no model named {spec!r}; choose one of {sorted(MODELS)}")
+        return MODELS[spec]()
+    return spec
+
+
+# Per model by identity, the model kept alive with its cache (models live for the process).
+_LOG_L0: dict[int, tuple[object, dict[tuple[str, str], FloatArray]]] = {}
+
+
+def _log_l0(model: ColourTermModel, board: Board, text: str) -> FloatArray:
+    """log L0(square | text) on the board, from the vocabulary's reading when the text is a
+    word of it, else computed once and cached."""
+    reading = board_reading(model, board)
+    i = reading.index.get(text.lower().strip())
+    if i is not None:
+        row: FloatArray = reading.log_belief[i].astype(np.float64)
+        return row
+    cache = _LOG_L0.setdefault(id(model), (model, {}))[1]
+    key = (board.id, normalise_clue(text))
+    if key not in cache:
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = log_literal(model, text, board)
+    return cache[key]
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingGuesser:
+    """Places its pawn where the expected R15 points are highest (frame clipped at the edges,
+    R5), under a posterior over the target built from the round's clues (both clues combined for
+    the second guess).
+
+    ``use_pawns``: the other players' pawns this round count as noisy readings of the clues
+    (``pawn_spread`` squares of fall-off, ``pawn_floor`` chance a pawn says nothing).
+    ``pragmatic``: a pragmatic listener (Rational Speech Acts): a square that many words of the
+    vocabulary describe well is less likely to be the one this clue was chosen for.
+    """
+
+    model: ModelSpec = "default"
+    use_pawns: bool = True
+    pragmatic: bool = False
+    pawn_spread: float = 2.5
+    pawn_floor: float = 0.5
+
+    def belief(
+        self,
+        board: Board,
+        clues: Sequence[str],
+        pawns: Sequence[Cell] = (),
+    ) -> FloatArray:
+        """The posterior over the target square, shape ``(rows, cols)``, summing to 1."""
+        model = resolve_model(self.model)
+        terms = [_log_l0(model, board, c) for c in clues]
+        if self.pragmatic:
+            total = board_reading(model, board).log_total
+            terms = [t - total for t in terms]
+        if self.use_pawns and pawns:
+            terms.append(
+                pawn_log_likelihood(
+                    pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
+                )
+            )
+        if not terms:
+            return np.full(board.shape, 1.0 / board.size)
+        return posterior(terms)
+
+    def rank(
+        self,
+        board: Board,
+        clues: Sequence[str],
+        occupied: Sequence[Cell] | frozenset[Cell] = (),
+        *,
+        rules: object = None,
+    ) -> list[Cell]:
+        """Every empty square, best first (most expected R15 points), for use outside a game."""
+        from huescues.engine import Rules
+
+        r = rules if isinstance(rules, Rules) else Rules.standard(4)
+        points = expected_points(self.belief(board, clues), r)
+        taken = set(occupied)
+        order = np.argsort(-points, axis=None, kind="stable")
+        cells = board.cells()
+        return [cells[int(i)] for i in order if cells[int(i)] not in taken]
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        """The empty square with the most expected points (R13, R15)."""
+        others = [c for s, c in view.pawns if s != view.seat]
+        points = expected_points(self.belief(view.board, view.clues, others), view.rules)
+        flat = points.ravel().copy()
+        cells = view.board.cells()
+        for c in view.occupied:
+            flat[c.row * view.board.cols + c.col] = -np.inf
+        return PlacePawn(cells[int(np.argmax(flat))])
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingClueGiver:
+    """Chooses the target among the card's four and a clue from the vocabulary by predicting
+    where the guessers will put their pawns: a listener inside the speaker (Rational Speech
+    Acts) places each pawn by the literal belief the clue gives, and the giver takes the target
+    and clue with the most expected R16 points. The second clue (one word, or two of the best
+    words together) aims the second guesses at the frame around the pawns already placed; with
+    ``competitive`` it passes when the second guesses would help the others more than the giver
+    (always, in a tie-breaker, where the giver scores nothing). Every clue passes
+    :func:`~huescues.validate_clue` (R18-R22) before it is given.
+    """
+
+    model: ModelSpec = "default"
+    competitive: bool = True
+    #: How many of the best single words are paired into two-word second clues.
+    pair_from: int = 8
+    #: The words to choose clues from (default: the shipped vocabulary of 3,736 words).
+    words: tuple[str, ...] | None = None
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        """The card square the best legal first clue reaches best (R8)."""
+        assert view.card is not None, "only the clue giver sees the card"
+        reading = board_reading(resolve_model(self.model), view.board, self.words)
+        usable = self._usable(reading.words, view)
+        values = [float(reading.frame[usable, c.row, c.col].max()) for c in view.card]
+        return ChooseTarget(int(np.argmax(values)))
+
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        """The legal word with the most expected pawns in the target's frame (R9, R16)."""
+        target = _target(view)
+        reading = board_reading(resolve_model(self.model), view.board, self.words)
+        order = np.argsort(-reading.frame[:, target.row, target.col], kind="stable")
+        for i in order:
+            clue = self._legal(reading.words[int(i)], view, second=False)
+            if clue is not None:
+                return clue
+        return RandomAgent().give_clue(view, rng)
+
+    def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
+        """One or two words that draw the second guesses into the frame, or a pass when that
+        is worth more (R11)."""
+        target = _target(view)
+        model = resolve_model(self.model)
+        board = view.board
+        reading = board_reading(model, board, self.words)
+        first = _log_l0(model, board, view.clues[0]).ravel()
+        n_squares = board.size
+        empty = np.ones(n_squares, dtype=bool)
+        for c in view.occupied:
+            empty[c.row * board.cols + c.col] = False
+        frame_idx, ring_pts = _near(target, board, view.rules.points_by_distance)
+        joint = reading.log_belief.reshape(len(reading.words), n_squares).astype(np.float64)
+        joint += first
+        joint -= joint.max(axis=1, keepdims=True)
+        weight = np.exp(joint) * empty
+        weight /= weight.sum(axis=1, keepdims=True)
+        in_frame = weight[:, frame_idx].sum(axis=1)
+        value = self._value(view, in_frame, weight @ ring_pts)
+        order = [int(i) for i in np.argsort(-value, kind="stable")]
+        candidates: list[tuple[float, str]] = []
+        singles = []
+        for i in order:
+            clue = self._legal(reading.words[i], view, second=True)
+            if clue is not None:
+                candidates.append((float(value[i]), clue.text))
+                singles.append(clue.text)
+                if len(singles) >= self.pair_from:
+                    break
+        limit = view.rules.second_clue_words
+        for a_i, a in enumerate(singles if limit >= 2 else ()):
+            for b in singles[a_i + 1 :]:
+                phrase = f"{a} {b}"
+                clue = self._legal(phrase, view, second=True)
+                if clue is None:
+                    continue
+                log_p = _log_l0(model, board, phrase).ravel() + first
+                w = np.exp(log_p - log_p.max()) * empty
+                w /= w.sum()
+                v = self._value(view, np.array([w[frame_idx].sum()]), np.array([w @ ring_pts]))
+                candidates.append((float(v[0]), phrase))
+        if not candidates:
+            return (
+                Pass()
+                if view.rules.second_clue_may_pass
+                else RandomAgent().give_second_clue(view, rng)
+            )
+        best_value, best = max(candidates, key=lambda vc: vc[0])
+        if self.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
+            return Pass()
+        return GiveClue(best)
+
+    def _value(self, view: View, in_frame: FloatArray, guesser_points: FloatArray) -> FloatArray:
+        """What the second guesses are worth to the giver: its own expected R16 points, less
+        (when competitive) the others' average gain (R15)."""
+        n_guessers = len(view.guessers)
+        giver = 0.0 if view.tiebreak else float(view.rules.giver_points_per_pawn)
+        own = giver * n_guessers * in_frame
+        if not self.competitive:
+            return own
+        others = n_guessers * guesser_points / max(1, view.rules.n_players - 1)
+        out: FloatArray = own - others
+        return out
+
+    def _usable(self, words: tuple[str, ...], view: View) -> NDArray[np.intp]:
+        said = {normalise_clue(c) for c in view.clues_given}
+        return np.array([i for i, w in enumerate(words) if w not in said], dtype=np.intp)
+
+    def _legal(self, text: str, view: View, *, second: bool) -> GiveClue | None:
+        try:
+            validate_clue(text, second=second, rules=view.rules, previous=view.clues_given)
+        except IllegalClue:
+            return None
+        return GiveClue(text)
+
+
+def _target(view: View) -> Cell:
+    if view.target is None:
+        raise ValueError("only the clue giver, after choosing a target, gives clues (R8)")
+    return view.target
+
+
+def _near(
+    target: Cell, board: Board, points: tuple[int, ...]
+) -> tuple[NDArray[np.intp], FloatArray]:
+    """The flat indices of the target's frame (R4, clipped, R5), and every square's R15 points
+    against the target."""
+    rows, cols = np.indices(board.shape)
+    d = np.maximum(np.abs(rows - target.row), np.abs(cols - target.col)).ravel()
+    table = np.array([*points, 0], dtype=np.float64)
+    pts = table[np.minimum(d, len(points))]
+    return np.flatnonzero(d <= 1), pts
+
+
+@dataclass(frozen=True, slots=True)
+class OracleGuesser:
+    """An upper bound, not a fair entrant: it is shown the target (``sees_target``) and places
+    its pawn on it, or on the best empty square next to it (R15). The game loop gives the
+    target only to agents that declare ``sees_target``."""
+
+    sees_target: bool = field(default=True, init=False)
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        """The target, or the empty square with the most points against it."""
+        target = _target(view)
+        rows, cols = np.indices(view.board.shape)
+        d = np.maximum(np.abs(rows - target.row), np.abs(cols - target.col))
+        cells = view.board.cells()
+        order = np.argsort(d, axis=None, kind="stable")
+        for i in order:
+            cell = cells[int(i)]
+            if cell not in view.occupied:
+                return PlacePawn(cell)
+        raise RuntimeError("no empty square is left (R13)")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat playing both roles: ``giver`` gives the clues, ``guesser`` places the pawns."""
+
+    giver: ClueGiver = field(default_factory=EmbeddingClueGiver)
+    guesser: Guesser = field(default_factory=EmbeddingGuesser)
+
+    @property
+    def sees_target(self) -> bool:
+        """Whether the guesser is an oracle that is shown the target (never a fair entrant)."""
+        return bool(getattr(self.guesser, "sees_target", False))
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        """The giver's choice (R8)."""
+        return self.giver.choose_target(view, rng)
+
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        """The giver's first clue (R9)."""
+        return self.giver.give_clue(view, rng)
+
+    def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
+        """The giver's second clue or pass (R11)."""
+        return self.giver.give_second_clue(view, rng)
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        """The guesser's pawn (R10, R12)."""
+        return self.guesser.place_pawn(view, rng)
+
+
+@functools.cache
+def default_agent() -> Player:
+    """The library's best player of both roles (settings chosen in ``docs/agents.md``)."""
+    return Player(EmbeddingClueGiver(), EmbeddingGuesser())
+
+
+def naming_agent() -> Player:
+    """A baseline: the same players on the naming data alone (no word vectors)."""
+    return Player(EmbeddingClueGiver(model="naming"), EmbeddingGuesser(model="naming"))
+
+
+def oracle_agent() -> Player:
+    """The upper bound: the default clue giver and an :class:`OracleGuesser`."""
+    return Player(EmbeddingClueGiver(), OracleGuesser())

@@ -1,0 +1,88 @@
+"""The clue givers' vocabulary and what a model makes of it on a board, computed once per
+(model, board)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+from numpy.typing import NDArray
+
+from huescues.engine import Board
+from huescues.language import ColourTermModel
+
+from ._points import frame_probability
+
+__all__ = ["BoardReading", "board_reading", "clue_vocabulary"]
+
+#: Words whose frame probabilities are computed together.
+_CHUNK = 256
+
+FloatArray = NDArray[np.float64]
+
+
+@functools.cache
+def clue_vocabulary() -> tuple[str, ...]:
+    """The shipped vocabulary: 3,736 common English words people use in colour names, most used
+    first (made by ``scripts/make_clue_vocabulary.py``)."""
+    text = resources.files("huescues.data").joinpath("clue_vocabulary.txt").read_text()
+    return tuple(text.split())
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardReading:
+    """A vocabulary read on one board: for every word, the literal listener's log belief over
+    the squares (normalised), and the chance that a pawn placed by that belief lands in each
+    square's frame."""
+
+    words: tuple[str, ...]
+    index: dict[str, int]
+    #: log L0(square | word), shape (words, rows, cols), float32.
+    log_belief: NDArray[np.float32]
+    #: P(a pawn lands within distance 1 of square t | word), shape (words, rows, cols), float32.
+    frame: NDArray[np.float32]
+    #: log sum over words of L0(t | word): the pragmatic listener's normaliser per square.
+    log_total: FloatArray
+
+
+# Per model (by identity; the model is kept with its readings, as models live for the process).
+_READINGS: dict[int, tuple[object, dict[tuple[str, tuple[str, ...]], BoardReading]]] = {}
+
+
+def board_reading(
+    model: ColourTermModel, board: Board, words: tuple[str, ...] | None = None
+) -> BoardReading:
+    """The vocabulary (the shipped one by default) read by ``model`` on ``board``; cached."""
+    words = clue_vocabulary() if words is None else words
+    per_model = _READINGS.setdefault(id(model), (model, {}))[1]
+    key = (board.id, words)
+    if key not in per_model:
+        many = getattr(model, "score_many", None)
+        if many is not None:
+            scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
+        else:
+            scores = np.stack([model.score(w, board.lab) for w in words])
+        flat = scores.reshape(len(words), -1)
+        log_belief = flat - _logsumexp(flat, axis=1)[:, None]
+        log_total = _logsumexp(log_belief, axis=0).reshape(board.shape)
+        # Frame probabilities in chunks, kept as float32: a few MB per board, not a hundred.
+        frame = np.empty(scores.shape, dtype=np.float32)
+        for start in range(0, len(words), _CHUNK):
+            part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *board.shape)
+            frame[start : start + _CHUNK] = frame_probability(part)
+        per_model[key] = BoardReading(
+            words,
+            {w: i for i, w in enumerate(words)},
+            log_belief.reshape(scores.shape).astype(np.float32),
+            frame,
+            log_total,
+        )
+    return per_model[key]
+
+
+def _logsumexp(a: FloatArray, axis: int) -> FloatArray:
+    m = a.max(axis=axis, keepdims=True)
+    out: FloatArray = (m + np.log(np.exp(a - m).sum(axis=axis, keepdims=True))).squeeze(axis)
+    return out
