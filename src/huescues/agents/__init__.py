@@ -15,6 +15,7 @@ from ._players import (
 )
 from ._protocol import Agent, ClueGiver, Guesser
 from ._random import RandomAgent
+from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_target, prompt_for
 
 __all__ = [
     "Agent",
@@ -28,10 +29,16 @@ __all__ = [
     "PlayedGame",
     "Player",
     "RandomAgent",
+    "TextAgent",
+    "TextFailure",
     "default_agent",
     "evaluate",
     "naming_agent",
     "oracle_agent",
+    "parse_clue",
+    "parse_square",
+    "parse_target",
     "play_game",
+    "prompt_for",
     "resolve_model",
 ]
