@@ -1,4 +1,5 @@
-"""The ``huescues`` command: ``game``, ``clue``, ``board``.
+"""The ``huescues`` command: ``tournament`` (the main job), ``play``, ``replay``, ``game``,
+``clue``, ``board``.
 
 User mistakes end in one clear line on stderr and a non-zero exit, never a traceback.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -30,6 +32,84 @@ def _game(args: argparse.Namespace) -> int:
     agents = [RandomAgent() for _ in range(args.players)]
     _, state = play_game(agents, seed=args.seed)
     print(describe_game(state))
+    return 0
+
+
+#: The default tournament: the default players against the baselines, about a minute on 2 cores.
+DEFAULT_ENTRANTS = ("default", "naming", "random")
+DEFAULT_GAMES = 240
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from huescues.tournament import Tournament
+
+    entrants = args.entrants or list(DEFAULT_ENTRANTS)
+    tournament = Tournament(entrants, games=args.games, players=args.players, seed=args.seed)
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("[bold]tournament"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task("games", total=args.games, rate="-")
+        started = time.perf_counter()
+
+        def progress(done: int, total: int) -> None:
+            rate = done / max(time.perf_counter() - started, 1e-9)
+            bar.update(task, completed=done, total=total, rate=f"{rate:.1f}")
+
+        results = tournament.run(
+            workers=args.workers,
+            scheduler=args.scheduler,
+            out=args.out,
+            resume=args.resume,
+            progress=progress,
+        )
+    report = results.report(seed=args.seed)
+    report.print()
+    if args.out:
+        print(f"results: {args.out}")
+    if args.report_json:
+        report.to_json(args.report_json)
+        print(f"report: {args.report_json}")
+    if args.plot:
+        report.plot(args.plot)
+        print(f"plot: {args.plot}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from huescues._play import GameAbandoned, play_in_terminal
+
+    try:
+        play_in_terminal(
+            players=args.players, seat=args.seat, seed=args.seed, opponents=args.opponents
+        )
+    except GameAbandoned as e:
+        print(f"huescues play: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from huescues._replay import replay_file
+
+    replay_file(args.file, step=args.step, game=args.game, board_csv=args.board)
     return 0
 
 
@@ -62,6 +142,49 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="huescues", description="Hues and Cues as a library.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    tour = sub.add_parser(
+        "tournament",
+        help="bots play many games; a report with confidence intervals (the main job)",
+        description="Play many bot-versus-bot games and report who is better, with confidence. "
+        "With no options: the default players against the baselines, about a minute on 2 cores.",
+    )
+    tour.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})"
+    )
+    tour.add_argument(
+        "--players", type=int, nargs="+", default=[4], help="player counts, 3-10 (default 4)"
+    )
+    tour.add_argument(
+        "--entrants",
+        nargs="+",
+        help="built-in players (default, naming, embedding, random; oracle is an upper bound) "
+        "or module:factory paths (default: " + " ".join(DEFAULT_ENTRANTS) + ")",
+    )
+    tour.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
+    tour.add_argument("--scheduler", help="a Dask scheduler address (needs huescues[dask])")
+    tour.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    tour.add_argument("--out", help="write the results as JSON lines here (crash-safe)")
+    tour.add_argument("--resume", action="store_true", help="finish the run in --out")
+    tour.add_argument("--report-json", help="also write the report as JSON here")
+    tour.add_argument("--plot", help="also draw the report as a PNG here (needs huescues[plot])")
+    tour.set_defaults(run=_tournament)
+
+    play = sub.add_parser("play", help="play against bots in the terminal")
+    play.add_argument("--players", type=int, default=4, help="number of players, 3-10 (R2)")
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
+    play.add_argument("--seed", type=int, default=0, help="the game's seed (R27)")
+    play.add_argument(
+        "--opponents", choices=("default", "random"), default="default", help="the bots"
+    )
+    play.set_defaults(run=_play)
+
+    replay = sub.add_parser("replay", help="step through a game record or a results file")
+    replay.add_argument("file", help="a GameRecord JSON or a tournament's JSON-lines results")
+    replay.add_argument("--step", action="store_true", help="wait for Enter between rounds")
+    replay.add_argument("--game", type=int, help="which game of a results file (default: first)")
+    replay.add_argument("--board", help="the board CSV, for games not on the standard board")
+    replay.set_defaults(run=_replay)
+
     game = sub.add_parser("game", help="random players play one game; print it")
     game.add_argument("--players", type=int, default=4, help="number of players, 3-10 (R2)")
     game.add_argument("--seed", type=int, default=0, help="the game's seed (R27)")
@@ -85,8 +208,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
-    if getattr(args, "players", 4) < 0 or getattr(args, "seed", 0) < 0:
-        parser.error("--players and --seed are whole numbers >= 0")
+    players = getattr(args, "players", 4)
+    if any(p < 0 for p in (players if isinstance(players, list) else [players])):
+        parser.error("--players takes whole numbers >= 0")
+    if getattr(args, "seed", 0) < 0:
+        parser.error("--seed is a whole number >= 0")
+    if getattr(args, "games", 1) < 1:
+        parser.error("--games must be at least 1")
+    if getattr(args, "resume", False) and not getattr(args, "out", None):
+        parser.error("--resume needs --out, the results file to finish")
     if getattr(args, "top", 1) < 1:
         parser.error(f"--top {args.top}: list at least one square")
     try:

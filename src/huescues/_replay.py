@@ -1,0 +1,184 @@
+"""Replay a recorded game in the terminal, round by round (R27).
+
+A record file is a :class:`~huescues.GameRecord` as JSON (``GameRecord.to_json()``), a JSON
+object with a ``"record"`` key (as in ``tests/golden``), or a tournament results file: JSON lines,
+each a JSON object with a ``"record"`` and a ``"game"`` index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from huescues.engine import STANDARD_BOARD_ID, Board, GameRecord, GameState, new_game
+from huescues.engine._state import ENGINE_VERSION
+
+from ._play import show_result, show_reveal
+from ._terminal import colour_wanted
+
+__all__ = ["load_record", "replay_file"]
+
+
+def _loads(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{where}: not JSON ({e.msg}, line {e.lineno} column {e.colno})") from None
+
+
+def _pick(entries: list[tuple[int, Any]], game: int | None, name: str) -> tuple[Any, str]:
+    """The entry of the JSON-lines file for ``game`` (the first when ``None``)."""
+    if not entries:
+        raise ValueError(f"{name}: the file holds no games")
+    if game is None:
+        lineno, entry = entries[0]
+        return entry, f"{name}, line {lineno}"
+    indices = []
+    for lineno, entry in entries:
+        index = entry.get("game") if isinstance(entry, dict) else None
+        if index == game:
+            return entry, f"{name}, line {lineno}"
+        if isinstance(index, int):
+            indices.append(index)
+    held = f"games {min(indices)}-{max(indices)}" if indices else "no game indices"
+    raise ValueError(f"{name}: no game {game} in the file (it holds {held})")
+
+
+def _record_of(data: Any, where: str) -> GameRecord:
+    if isinstance(data, dict) and "record" in data and "actions" not in data:
+        if data["record"] is None:
+            why = data.get("error") or data.get("status") or "no record was kept"
+            raise ValueError(f"{where}: game {data.get('game')!r} has no record ({why})")
+        data = data["record"]
+        if isinstance(data, str):  # a record stored as JSON text
+            data = _loads(data, where)
+    if not isinstance(data, dict) or "actions" not in data:
+        raise ValueError(f"{where}: not a game record (no 'actions')")
+    version = data.get("engine_version")
+    if version != ENGINE_VERSION:
+        raise ValueError(
+            f"{where}: the record is from engine version {version!r}, this is version "
+            f"{ENGINE_VERSION}; its rules may differ, so it is not replayed"
+        )
+    try:
+        return GameRecord.from_dict(data)
+    except (KeyError, TypeError, ValueError) as e:
+        what = f"missing {e}" if isinstance(e, KeyError) else str(e)
+        raise ValueError(f"{where}: not a valid game record ({what})") from None
+
+
+def load_record(path: str | os.PathLike[str], *, game: int | None = None) -> GameRecord:
+    """The game record in the file at ``path``: a record, an object with a ``"record"``, or
+    JSON lines of results (``game`` picks the line whose ``"game"`` is that index; the first
+    line by default). Errors are ``ValueError`` with a one-line message naming the file."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{name}: is a directory, not a record file") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{name}: not a text file") from None
+    if not text.strip():
+        raise ValueError(f"{name}: the file is empty")
+    try:
+        whole: Any = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if len(lines) < 2:
+            _loads(text, name)  # raises with the reason
+        entries = [(n, _loads(line, f"{name}, line {n}")) for n, line in lines]
+        entry, where = _pick(entries, game, name)
+        return _record_of(entry, where)
+    if game is not None and isinstance(whole, dict) and whole.get("game", game) != game:
+        raise ValueError(f"{name}: holds game {whole.get('game')!r}, not game {game}")
+    return _record_of(whole, name)
+
+
+def _board_for(record: GameRecord, board_csv: str | None, name: str) -> Board:
+    if board_csv is not None:
+        board = Board.from_csv(board_csv)
+        if board.id != record.board_id:
+            raise ValueError(
+                f"{name}: the game was played on board {record.board_id!r}, but {board_csv} "
+                f"is board {board.id!r}"
+            )
+        return board
+    if record.board_id != STANDARD_BOARD_ID:
+        raise ValueError(
+            f"{name}: the game was played on board {record.board_id!r}, not the standard "
+            "board: give that board's CSV file"
+        )
+    return Board.standard()
+
+
+def replay_file(
+    path: str | os.PathLike[str],
+    *,
+    step: bool = False,
+    game: int | None = None,
+    input_fn: Callable[[str], str] = input,
+    output: TextIO | None = None,
+    board_csv: str | None = None,
+    colour: bool | None = None,
+) -> GameState:
+    """Replay the recorded game in ``path`` with the engine and print it round by round: the
+    clue giver, the clues, the pawns, the target, the points, and the board at each reveal
+    (true colour unless ``NO_COLOR`` is set, or as ``colour`` says).
+
+    ``game`` picks a game of a JSON-lines results file (see :func:`load_record`);
+    ``board_csv`` is the board the game was played on when it was not the standard board.
+    With ``step``, waits for Enter (through ``input_fn``) after each round; ``q`` or the end of
+    the input stops the replay early. Returns the state reached: the final state unless
+    stopped. Errors are ``ValueError`` with a one-line message.
+    """
+    name = str(path)
+    record = load_record(path, game=game)
+    board = _board_for(record, board_csv, name)
+    out = sys.stdout if output is None else output
+    paint = colour_wanted(colour)
+    rules = record.rules
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    try:
+        state = new_game(rules.n_players, seed=record.seed, rules=rules, board=board)
+    except ValueError as e:
+        raise ValueError(f"{name}: the record cannot be replayed: {e}") from None
+    say(
+        f"Replay of {name}: {rules.n_players} players, seed {record.seed}, board {board.id}, "
+        f"{len(record.actions)} actions"
+    )
+    seen = 0
+    for number, action in enumerate(record.actions, start=1):
+        try:
+            state = state.apply(action)
+        except ValueError as e:
+            raise ValueError(f"{name}: action {number} ({action}) is refused: {e}") from None
+        if len(state.history) == seen:
+            continue
+        seen = len(state.history)
+        say(show_reveal(state.history[-1], board, state.scores, colour=paint))
+        if step and number < len(record.actions):
+            try:
+                answer = input_fn("Enter for the next round, q to quit: ")
+            except EOFError:
+                return state
+            if answer.strip().lower() in ("q", "quit"):
+                return state
+    if state.is_terminal:
+        say(show_result(state))
+    else:
+        say(
+            f"the record stops in round {state.round + 1} at {state.phase.value}; "
+            + show_result(state)
+        )
+    return state

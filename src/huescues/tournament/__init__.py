@@ -1,0 +1,20 @@
+"""Tournaments: many games between entrants, seats rotated and seeds drawn up front, played by
+local worker processes or a Dask cluster, with results streamed to a JSON-lines file that a
+killed run resumes from (``docs/tournaments.md``)."""
+
+from ._entrants import BUILTIN_ENTRANTS, Entrant, embedding_agent, entrant
+from ._results import ResultsFileError, TournamentResults
+from ._schedule import GameSpec
+from ._tournament import Tournament, run_tournament
+
+__all__ = [
+    "BUILTIN_ENTRANTS",
+    "Entrant",
+    "GameSpec",
+    "ResultsFileError",
+    "Tournament",
+    "TournamentResults",
+    "embedding_agent",
+    "entrant",
+    "run_tournament",
+]

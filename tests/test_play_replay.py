@@ -1,0 +1,353 @@
+"""The terminal board, playing against bots in a terminal, and replaying records (R1-R27)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from huescues._play import GameAbandoned, play_in_terminal
+from huescues._replay import load_record, replay_file
+from huescues._terminal import render_board
+from huescues.agents import RandomAgent, play_game
+from huescues.engine import Board, Cell, GameRecord, GameState
+from huescues.engine._cell import _LETTERS
+
+ANSI_BG = re.compile(r"\x1b\[48;2;(\d+);(\d+);(\d+)m")
+BOARD = Board.standard()
+
+
+def _rows(text: str) -> list[str]:
+    """The board's square rows (the lines between the two number lines)."""
+    return text.splitlines()[1 : 1 + BOARD.rows]
+
+
+# -- render_board ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("colour", [True, False])
+def test_board_has_row_letters_and_column_numbers(colour: bool) -> None:
+    """R1: rows A-P on both sides, columns 1-30 above and below."""
+    text = render_board(BOARD, colour=colour)
+    lines = text.splitlines()
+    assert lines[0].split() == [str(c) for c in range(1, 31)]
+    assert lines[BOARD.rows + 1].split() == [str(c) for c in range(1, 31)]
+    for r, line in enumerate(_rows(text)):
+        letter = _LETTERS[r]
+        assert line.startswith(letter + " ") and line.endswith(" " + letter)
+    assert [line[0] for line in _rows(text)] == list("ABCDEFGHIJKLMNOP")
+
+
+def test_board_squares_are_painted_in_their_srgb() -> None:
+    text = render_board(BOARD)
+    for r, line in enumerate(_rows(text)):
+        colours = ["#{:02x}{:02x}{:02x}".format(*map(int, m)) for m in ANSI_BG.findall(line)]
+        assert colours == [BOARD.hex(Cell(r, c)) for c in range(BOARD.cols)]
+
+
+def test_plain_board_has_no_escapes_and_lists_marked_hex_codes() -> None:
+    target = Cell.parse("H8")
+    text = render_board(BOARD, marks={target: "*", Cell.parse("B2"): "1"}, colour=False)
+    assert "\x1b" not in text
+    assert f"* H8 {BOARD.hex(target)}" in text
+    assert "1 B2" in text
+    row_h = _rows(text)[7]
+    assert row_h.split()[1:9] == [".."] * 7 + ["*"]
+
+
+def test_marks_are_black_on_light_squares_and_white_on_dark_ones() -> None:
+    light = max(BOARD.cells(), key=lambda c: BOARD.lab[c.row, c.col, 0])
+    dark = min(BOARD.cells(), key=lambda c: BOARD.lab[c.row, c.col, 0])
+    text = render_board(BOARD, marks={light: "1", dark: "2"})
+    assert "38;2;0;0;0m1" in _rows(text)[light.row]
+    assert "38;2;255;255;255m2" in _rows(text)[dark.row]
+
+
+def test_frame_is_clipped_at_a_corner() -> None:
+    """R4, R5: the frame around A1 covers A1, A2, B1, B2 only."""
+    rows = _rows(render_board(BOARD, frame=Cell.parse("A1"), colour=False))
+    assert rows[0].startswith("A [.. ..]..")
+    assert rows[1].startswith("B [.. ..]..")
+    assert "[" not in rows[2] and "]" not in rows[2]
+    rows = _rows(render_board(BOARD, frame=Cell.parse("P30"), colour=False))
+    assert rows[-1].endswith(".. ..] P") and rows[-2].endswith(".. ..] O")
+    assert rows[-1].count("[") == 1 and "[" not in rows[-3]
+
+
+def test_frame_in_the_middle_spans_three_rows() -> None:
+    text = render_board(BOARD, frame=Cell.parse("F12"), colour=True)
+    rows = _rows(re.sub(r"\x1b\[[0-9;]*m", "", text))
+    assert [i for i, line in enumerate(rows) if "[" in line] == [4, 5, 6]
+    assert all(line.count("]") == 1 for line in rows[4:7])
+
+
+def test_a_mark_off_the_board_is_refused() -> None:
+    with pytest.raises(ValueError, match="not on the 16 x 30 board"):
+        render_board(BOARD, marks={Cell(20, 0): "*"})
+
+
+# -- play_in_terminal ------------------------------------------------------------------------------
+class Person:
+    """A scripted person: answers each kind of prompt from its own list, then plays on legally.
+
+    Every prompt and answer is echoed into the output, so the output reads as a transcript.
+    """
+
+    def __init__(self, output: io.StringIO) -> None:
+        self.output = output
+        self.targets: Iterator[str] = iter(["7", "0"])
+        fallback = ["lagoon", "ember", "moss", "sand", "cedar", "velvet", "walnut", "honey"]
+        self.first_clues: Iterator[str] = iter(["reddish", "F12 G13", "meadow", *fallback])
+        self.second_clues: Iterator[str] = iter(["sunny meadow"])
+        names = [str(c) for c in BOARD.cells()]
+        self.squares: Iterator[str] = iter(["Q99", *names])
+        self.last_first: str | None = None
+        #: The square of the person's first pawn, answered again as their second pawn (R13).
+        self.own_square: str | None = None
+        #: ``(round number shown, what the person saw from the round's header to the prompt)``
+        self.guesser_screens: list[tuple[int, str]] = []
+
+    def __call__(self, prompt: str) -> str:
+        if "target" in prompt:
+            answer = next(self.targets, "0")
+        elif "first clue" in prompt:
+            answer = next(self.first_clues)
+        elif "second clue" in prompt:
+            answer = next(self.second_clues, "pass")
+        else:
+            text = self.output.getvalue()
+            header = text.rfind("=== ")
+            number = int(re.findall(r"round (\d+)", text[header:])[0])
+            self.guesser_screens.append((number, text[header:] + prompt))
+            if "second pawn" in prompt and self.own_square is None:
+                answer = self.own_square = self.last_first or "A1"  # R13: their own pawn
+            else:
+                answer = next(self.squares)
+                if "first pawn" in prompt:
+                    self.last_first = answer
+        self.output.write(f"{prompt}{answer}\n")
+        return answer
+
+
+@pytest.fixture(scope="module")
+def scripted_game() -> tuple[Person, str, GameState]:
+    output = io.StringIO()
+    person = Person(output)
+    state = play_in_terminal(
+        players=3, seat=0, seed=3, opponents="random", input_fn=person, output=output, colour=False
+    )
+    return person, output.getvalue(), state
+
+
+def _refusal(transcript: str, answer: str) -> str:
+    """The message printed right after ``answer`` was given."""
+    match = re.search(rf": {re.escape(answer)}\n(Not allowed: [^\n]*)", transcript)
+    assert match is not None, f"no refusal after {answer!r}"
+    return match.group(1)
+
+
+def test_a_whole_game_against_random_bots(scripted_game: tuple[Person, str, GameState]) -> None:
+    _, transcript, state = scripted_game
+    assert state.is_terminal and state.result is not None
+    assert "=== game over ===" in transcript
+    final = ", ".join(
+        ("you" if s == 0 else f"seat {s}") + f" {v}" for s, v in enumerate(state.scores)
+    )
+    assert f"final scores: {final}" in transcript
+    assert transcript.count("the reveal (R14)") == len(state.history) >= 6  # R7
+
+
+def test_illegal_inputs_are_explained_and_asked_again(
+    scripted_game: tuple[Person, str, GameState],
+) -> None:
+    person, transcript, _ = scripted_game
+    assert "(R8)" in _refusal(transcript, "7")
+    assert "(R1)" in _refusal(transcript, "Q99") and "'Q99'" in _refusal(transcript, "Q99")
+    assert "'reddish'" in _refusal(transcript, "reddish")
+    assert "(R19)" in _refusal(transcript, "reddish")
+    assert "(R18" in _refusal(transcript, "F12 G13")
+    assert person.own_square is not None
+    occupied = re.search(
+        rf"second pawn[^\n]*: {person.own_square}\n(Not allowed: [^\n]*)", transcript
+    )
+    assert occupied is not None and "(R13)" in occupied.group(1)
+
+
+def test_the_person_never_sees_the_target_while_guessing(
+    scripted_game: tuple[Person, str, GameState],
+) -> None:
+    """R8: a guesser's screen shows no card and no target."""
+    person, _, state = scripted_game
+    assert len(person.guesser_screens) >= 4
+    for number, screen in person.guesser_screens:
+        result = state.history[number - 1]
+        assert result.giver != 0
+        target = str(result.target)
+        before = [cell for _, cell in result.pawns]
+        assert result.target not in before, "a bot hit the target: pick another seed"
+        assert re.search(rf"\b{target}\b", screen) is None
+        assert BOARD.hex(result.target) not in screen
+        assert "*" not in screen and "card" not in screen
+
+
+@pytest.mark.parametrize("stop", ["quit", " QUIT ", EOFError()])
+def test_quitting_abandons_the_game(stop: str | EOFError) -> None:
+    def answer(prompt: str) -> str:
+        if isinstance(stop, EOFError):
+            raise stop
+        return stop
+
+    with pytest.raises(GameAbandoned):
+        play_in_terminal(
+            players=3, opponents="random", input_fn=answer, output=io.StringIO(), colour=True
+        )
+
+
+def test_colour_play_paints_the_board_and_no_color_turns_it_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for no_color, painted in (("", True), ("1", False)):
+        monkeypatch.setenv("NO_COLOR", no_color)
+        out = io.StringIO()
+        with pytest.raises(GameAbandoned):
+            play_in_terminal(players=3, opponents="random", input_fn=lambda p: "quit", output=out)
+        assert ("\x1b[48;2;" in out.getvalue()) is painted
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"opponents": "clever"}, "opponents 'clever'"),
+        ({"seat": 3}, "seats 0-2"),
+        ({"players": 2}, "R2"),
+    ],
+)
+def test_bad_settings_are_refused(kwargs: dict[str, object], message: str) -> None:
+    settings: dict[str, object] = {"players": 3, "opponents": "random", **kwargs}
+    with pytest.raises(ValueError, match=message):
+        play_in_terminal(input_fn=lambda p: "quit", output=io.StringIO(), **settings)  # type: ignore[arg-type]
+
+
+# -- replay_file -----------------------------------------------------------------------------------
+def _played(seed: int, board: Board | None = None) -> tuple[GameRecord, GameState]:
+    played = play_game([RandomAgent() for _ in range(3)], seed=seed, board=board)
+    return played.record, played.state
+
+
+def test_replay_prints_every_round_and_the_same_scores(tmp_path: Path) -> None:
+    record, played = _played(11)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    out = io.StringIO()
+    state = replay_file(path, output=out, colour=False)
+    text = out.getvalue()
+    assert state == played and state.scores == played.scores
+    for r in played.history:
+        kind = "tie-breaker round" if r.tiebreak else "round"
+        assert f"--- {kind} {r.round + 1}: the reveal (R14) ---" in text
+        assert f"target: {r.target} {BOARD.hex(r.target)}" in text
+    assert text.count("frame: the 3 x 3 squares around") == len(played.history)
+    final = ", ".join(f"seat {s} {v}" for s, v in enumerate(played.scores))
+    assert text.rstrip().splitlines()[-2:][0] == f"final scores: {final}"
+
+
+def test_replay_in_colour_and_under_no_color(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record, _ = _played(12)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json(indent=2))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    out = io.StringIO()
+    replay_file(path, output=out)
+    assert "\x1b[48;2;" in out.getvalue()
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = io.StringIO()
+    replay_file(path, output=out)
+    assert "\x1b" not in out.getvalue()
+
+
+def test_replay_picks_the_game_of_a_results_file(tmp_path: Path) -> None:
+    games = [_played(seed) for seed in (21, 22, 23)]
+    path = tmp_path / "results.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"game": i, "seed": 21 + i, "record": rec.to_dict()}) + "\n"
+            for i, (rec, _) in enumerate(games)
+        )
+    )
+    assert replay_file(path, game=1, output=io.StringIO(), colour=False) == games[1][1]
+    assert replay_file(path, output=io.StringIO(), colour=False) == games[0][1]
+    assert load_record(path, game=2) == games[2][0]
+    with pytest.raises(ValueError, match=r"no game 7 in the file \(it holds games 0-2\)"):
+        load_record(path, game=7)
+
+
+def test_replay_step_waits_between_rounds_and_q_stops(tmp_path: Path) -> None:
+    record, _ = _played(13)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    answers = iter(["", "q"])
+    prompts: list[str] = []
+
+    def enter(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    state = replay_file(path, step=True, input_fn=enter, output=out, colour=False)
+    assert len(prompts) == 2 and "q to quit" in prompts[0]
+    assert len(state.history) == 2 and out.getvalue().count("the reveal (R14)") == 2
+
+
+def test_replay_on_another_board_needs_its_csv(tmp_path: Path) -> None:
+    board = Board.from_rgb(np.ascontiguousarray(BOARD.srgb[:, ::-1]))
+    record, played = _played(14, board)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    with pytest.raises(ValueError, match="not the standard board: give that board's CSV"):
+        replay_file(path, output=io.StringIO())
+    csv = tmp_path / "board.csv"
+    board.to_csv(csv)
+    state = replay_file(path, output=io.StringIO(), board_csv=str(csv), colour=False)
+    assert state.scores == played.scores
+    other = tmp_path / "standard.csv"
+    BOARD.to_csv(other)
+    with pytest.raises(ValueError, match="was played on board"):
+        replay_file(path, output=io.StringIO(), board_csv=str(other))
+
+
+def _bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    record, _ = _played(15)
+    old = record.to_dict() | {"engine_version": 99}
+    files = {
+        "missing": (tmp_path / "nowhere.json", "no such file"),
+        "empty": (tmp_path / "empty.json", "the file is empty"),
+        "not json": (tmp_path / "bad.json", "not JSON"),
+        "bad line": (tmp_path / "bad.jsonl", r"bad.jsonl, line 2: not JSON"),
+        "old engine": (tmp_path / "old.json", "engine version 99"),
+        "no record": (tmp_path / "other.json", "not a game record"),
+        "broken record": (tmp_path / "broken.json", "not a valid game record"),
+        "unfinished": (tmp_path / "unfinished.jsonl", r"game 0 has no record \(it crashed\)"),
+    }
+    files["empty"][0].write_text("\n")
+    files["not json"][0].write_text("{'record': oops")
+    files["bad line"][0].write_text(json.dumps({"game": 0, "record": record.to_dict()}) + "\n{\n")
+    files["old engine"][0].write_text(json.dumps(old))
+    files["no record"][0].write_text(json.dumps({"scores": [1, 2, 3]}))
+    files["broken record"][0].write_text(json.dumps({"actions": [], "engine_version": 1}))
+    files["unfinished"][0].write_text(
+        json.dumps({"game": 0, "record": None, "error": "it crashed"}) + "\n"
+    )
+    return files
+
+
+def test_bad_files_give_one_line_errors(tmp_path: Path) -> None:
+    for kind, (path, message) in _bad_files(tmp_path).items():
+        with pytest.raises(ValueError, match=message) as error:
+            replay_file(path, output=io.StringIO())
+        assert "\n" not in str(error.value), kind
+        assert str(path) in str(error.value), kind

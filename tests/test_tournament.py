@@ -1,0 +1,359 @@
+"""The tournament runner: schedule, determinism across workers and Dask, crash safety, faults."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from huescues.agents import RandomAgent
+from huescues.engine import ChooseTarget, GiveClue, Pass, PlacePawn, View
+from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+from huescues.tournament import (
+    BUILTIN_ENTRANTS,
+    Entrant,
+    ResultsFileError,
+    Tournament,
+    TournamentResults,
+    entrant,
+    run_tournament,
+)
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parent / "src"
+MODULE = Path(__file__).stem  # importable by spawned workers: pytest puts tests/ on sys.path
+
+
+# -- agents that misbehave (module level, so that workers can build them from a string) ----------
+class _Base:
+    """Plays like the random agent unless a method is overridden."""
+
+    def __init__(self) -> None:
+        self.random = RandomAgent()
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        return self.random.choose_target(view, rng)
+
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        return self.random.give_clue(view, rng)
+
+    def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
+        return self.random.give_second_clue(view, rng)
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        return self.random.place_pawn(view, rng)
+
+
+class Raising(_Base):
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        raise RuntimeError("boom")
+
+
+class Illegal(_Base):
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        return ChooseTarget(7)  # a card has four squares (R8)
+
+    def give_clue(self, view: View, rng: np.random.Generator) -> Any:
+        return "not an action"
+
+
+class Slow(_Base):
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        time.sleep(0.1)
+        return self.random.give_clue(view, rng)
+
+
+class Hung(_Base):
+    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
+        with contextlib.suppress(Exception):  # an agent that swallows errors is still stopped
+            time.sleep(30)
+        return self.random.give_clue(view, rng)
+
+
+class Dawdling(_Base):
+    """A little slow, so that a run of it can be killed half way."""
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        time.sleep(0.003)
+        return self.random.choose_target(view, rng)
+
+
+def _e(name: str, cls: str) -> Entrant:
+    return Entrant(name, f"{MODULE}:{cls}")
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+# -- entrants ---------------------------------------------------------------------------------
+def test_entrant_specs() -> None:
+    assert entrant("random") == Entrant("random", "random")
+    assert entrant("r2=huescues.agents:RandomAgent") == Entrant("r2", "huescues.agents:RandomAgent")
+    assert entrant("huescues.agents:RandomAgent").name == "huescues.agents:RandomAgent"
+    assert "oracle" in BUILTIN_ENTRANTS
+    for bad in ("nope", "no_such_module_xyz:f", "huescues.agents:nothing", "a=", "x y"):
+        with pytest.raises(ValueError, match="bad entrant") as info:
+            entrant(bad)
+        assert repr(bad.strip()) in str(info.value)
+
+
+def test_names_must_differ() -> None:
+    with pytest.raises(ValueError, match="repeated"):
+        Tournament(["random", "random"], games=1)
+
+
+# -- the schedule -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("k", "players"), [(2, (4,)), (3, (4,)), (4, (4,)), (5, (3,)), (8, (4,)), (4, (3, 4, 5))]
+)
+def test_every_entrant_plays_every_seat_equally_often(k: int, players: tuple[int, ...]) -> None:
+    entrants = [Entrant(f"e{i}", "random") for i in range(k)]
+    t = Tournament(entrants, games=1, players=players)
+    cycle = t.balanced_games
+    specs = Tournament(entrants, games=2 * cycle, players=players, seed=3).schedule()
+    for n in players:
+        seats = Counter(
+            (name, s) for g in specs if g.n_players == n for s, name in enumerate(g.seats)
+        )
+        assert len(set(seats.values())) == 1, seats
+        assert {name for name, _ in seats} == {e.name for e in entrants}
+
+
+def test_blocks_share_a_seed_and_rotate() -> None:
+    specs = Tournament(["random", "naming", "default"], games=9, players=(3,), seed=5).schedule()
+    for b in range(3):
+        block = specs[3 * b : 3 * b + 3]
+        assert len({g.seed for g in block}) == 1
+        for r in range(1, 3):  # each game moves everyone one seat on
+            assert block[r].seats == block[0].seats[-r:] + block[0].seats[:-r]
+    assert len({g.seed for g in specs}) == 3
+
+
+def test_seeds_are_drawn_up_front_from_the_seed() -> None:
+    long = Tournament(["random", "naming"], games=40, players=(3, 4), seed=7).schedule()
+    short = Tournament(["random", "naming"], games=13, players=(3, 4), seed=7).schedule()
+    assert short == long[:13]
+    other = Tournament(["random", "naming"], games=13, players=(3, 4), seed=8).schedule()
+    assert [g.seed for g in other] != [g.seed for g in short]
+    assert all(0 <= g.seed < 2**53 for g in long)
+    assert [g.index for g in long] == list(range(40))
+
+
+def test_oracle_is_no_default_entrant() -> None:
+    import inspect
+
+    assert "oracle" not in repr(inspect.signature(Tournament).parameters["entrants"].default)
+
+
+# -- determinism ------------------------------------------------------------------------------
+MIXED = [Entrant("random", "random"), _e("raising", "Raising"), _e("illegal", "Illegal")]
+
+
+def test_results_file_is_identical_with_one_or_two_workers(tmp_path: Path) -> None:
+    kw: dict[str, Any] = {"games": 60, "players": (3, 4, 5), "seed": 11}
+    one = run_tournament(MIXED, **kw, workers=1, out=tmp_path / "one.jsonl")
+    two = run_tournament(MIXED, **kw, workers=2, out=tmp_path / "two.jsonl")
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    assert one.lines == two.lines
+    assert [g["game"] for g in one.games] == list(range(60))
+    loaded = TournamentResults.load(tmp_path / "two.jsonl")
+    assert loaded.lines == one.lines
+    assert set(loaded.entrants) == {"random", "raising", "illegal"}
+
+
+def test_same_results_on_a_dask_cluster() -> None:
+    distributed = __import__("distributed")
+    local = run_tournament(MIXED, games=40, players=(4,), seed=2, workers=1)
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster:
+        remote = run_tournament(
+            MIXED, games=40, players=(4,), seed=2, scheduler=cluster.scheduler_address
+        )
+    assert remote.lines == local.lines
+
+
+def test_the_line_format(tmp_path: Path) -> None:
+    results = run_tournament(["random"], games=4, players=(4,), out=tmp_path / "r.jsonl")
+    line = _lines(tmp_path / "r.jsonl")[0]
+    game = json.loads(line)
+    assert line == json.dumps(game, sort_keys=True, separators=(",", ":"))
+    assert set(game) == {
+        "format", "game", "seed", "n_players", "board_id", "seats", "status", "error",
+        "scores", "winners", "tiebreak_rounds", "rounds", "faults", "record",
+    }  # fmt: skip
+    assert game["status"] == "finished" and game["error"] is None and game["faults"] == []
+    assert sum(sum(r["points"]) for r in game["rounds"]) == sum(game["scores"])
+    assert game["record"]["seed"] == game["seed"] == results.games[0]["seed"]
+    assert len(game["rounds"]) == 8 + game["tiebreak_rounds"]
+
+
+# -- files: refusing, resuming, surviving SIGKILL -----------------------------------------------
+def test_refuses_to_overwrite_without_resume(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    run_tournament(["random"], games=4, workers=1, out=out)
+    before = out.read_bytes()
+    with pytest.raises(ResultsFileError, match="resume=True"):
+        run_tournament(["random"], games=4, workers=1, out=out)
+    assert out.read_bytes() == before
+
+
+def test_resume_refuses_another_schedule(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    run_tournament(["random"], games=4, workers=1, out=out)
+    with pytest.raises(ResultsFileError, match="not from this tournament"):
+        run_tournament(["random"], games=8, seed=1, workers=1, out=out, resume=True)
+    with pytest.raises(ResultsFileError, match="other rules"):
+        run_tournament(
+            ["random"], games=8, workers=1, out=out, resume=True, rules={"max_tiebreak_rounds": 3}
+        )
+
+
+def test_resume_after_a_cut_last_line(tmp_path: Path) -> None:
+    full = tmp_path / "full.jsonl"
+    run_tournament(MIXED, games=20, players=(3,), workers=1, out=full)
+    data = full.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    # Completion order, not game order, and a half-written line at the end.
+    lines = data.splitlines(keepends=True)
+    cut.write_bytes(b"".join(lines[7:2:-1]) + lines[9][:40])
+    seen: list[tuple[int, int]] = []
+    run_tournament(
+        MIXED, games=20, players=(3,), workers=1, out=cut, resume=True,
+        progress=lambda d, t: seen.append((d, t)),
+    )  # fmt: skip
+    assert cut.read_bytes() == data
+    assert seen[0] == (5, 20) and seen[-1] == (20, 20)
+    # Resuming a finished run plays nothing and changes nothing.
+    run_tournament(MIXED, games=20, players=(3,), workers=1, out=cut, resume=True)
+    assert cut.read_bytes() == data
+
+
+def test_a_killed_run_resumes_to_the_same_bytes(tmp_path: Path) -> None:
+    entrants = [Entrant("random", "random"), _e("dawdling", "Dawdling")]
+    games = 160
+    out = tmp_path / "killed.jsonl"
+    script = (
+        "from huescues.tournament import Entrant, run_tournament\n"
+        f"entrants = [Entrant('random', 'random'), Entrant('dawdling', '{MODULE}:Dawdling')]\n"
+        f"run_tournament(entrants, games={games}, seed=4, workers=1, out={str(out)!r})\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(HERE)])}
+    proc = subprocess.Popen([sys.executable, "-c", script], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if out.exists() and out.read_bytes().count(b"\n") >= 10:
+                break
+            time.sleep(0.005)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    partial = out.read_bytes().count(b"\n")
+    assert 10 <= partial < games
+    run_tournament(entrants, games=games, seed=4, workers=1, out=out, resume=True)
+    reference = tmp_path / "reference.jsonl"
+    run_tournament(entrants, games=games, seed=4, workers=1, out=reference)
+    assert out.read_bytes() == reference.read_bytes()
+
+
+# -- faults -----------------------------------------------------------------------------------
+def _fault_kinds(results: TournamentResults) -> dict[str, Counter[str]]:
+    return {k: v for k, v in results.fault_counts().items() if v}
+
+
+def test_faults_are_recorded_and_the_games_finish() -> None:
+    results = run_tournament(MIXED, games=12, players=(3,), workers=1)
+    assert all(g["status"] == "finished" for g in results.games)
+    counts = _fault_kinds(results)
+    assert set(counts) == {"raising", "illegal"}
+    assert set(counts["raising"]) == {"exception"}
+    assert set(counts["illegal"]) == {"illegal"}
+    fault = next(f for g in results.games for f in g["faults"] if f["entrant"] == "raising")
+    assert fault["message"] == "RuntimeError: boom"
+    assert fault["phase"] in ("first_guess", "second_guess")
+    for g in results.games:
+        for f in g["faults"]:
+            assert g["seats"][f["seat"]] == f["entrant"]
+        # The fallback moves are in the record: it replays to the same scores.
+        from huescues.engine import GameRecord
+
+        assert list(GameRecord.from_dict(g["record"]).replay().scores) == g["scores"]
+
+
+def test_a_hung_decision_is_interrupted() -> None:
+    start = time.perf_counter()
+    results = run_tournament(
+        ["random", _e("hung", "Hung")], games=1, players=(3,), workers=1, decision_time_limit=0.05
+    )
+    assert time.perf_counter() - start < 10
+    faults = results.games[0]["faults"]
+    assert faults and {f["kind"] for f in faults} == {"timeout"}
+    assert {f["entrant"] for f in faults} == {"hung"}
+    assert faults[0]["message"] == "no decision within 0.05 s"
+    assert results.games[0]["status"] == "finished"
+
+
+def test_a_slow_decision_outside_the_main_thread_is_timed_afterwards() -> None:
+    box: list[TournamentResults] = []
+    thread = threading.Thread(
+        target=lambda: box.append(
+            run_tournament(
+                [_e("slow", "Slow"), "random", "r2=huescues.agents:RandomAgent"],
+                games=1,
+                players=(3,),
+                workers=1,
+                decision_time_limit=0.02,
+            )
+        )
+    )
+    thread.start()
+    thread.join()
+    (game,) = box[0].games
+    kinds = Counter((f["entrant"], f["kind"]) for f in game["faults"])
+    assert kinds[("slow", "timeout")] >= 1 and set(kinds) == {("slow", "timeout")}
+    assert game["status"] == "finished"
+
+
+def test_a_game_that_cannot_finish_is_recorded_as_unfinished(tmp_path: Path) -> None:
+    # Every word the random agent knows is banned, so neither an entrant nor the fallback
+    # can give a clue (R19).
+    rules = {"banned_terms": sorted(set(RANDOM_CLUE_WORDS))}
+    out = tmp_path / "r.jsonl"
+    results = run_tournament(["random"], games=3, players=(3,), workers=1, rules=rules, out=out)
+    assert len(_lines(out)) == 3
+    for g in results.games:
+        assert g["status"] == "unfinished"
+        assert "RuntimeError" in g["error"]
+        assert g["faults"][0]["kind"] == "exception"
+        assert g["winners"] == [] and g["scores"] == [0, 0, 0]
+        assert g["record"]["actions"] == [{"target": g["record"]["actions"][0]["target"]}]
+    assert len(results.unfinished) == 3
+
+
+def test_an_agent_that_cannot_be_built_is_a_fault() -> None:
+    results = run_tournament(
+        ["random", Entrant("broken", f"{MODULE}:_e")], games=3, players=(3,), workers=1
+    )
+    for g in results.games:
+        assert g["status"] == "finished"
+        assert {f["entrant"] for f in g["faults"]} == {"broken"}
+        assert "could not be built" in g["faults"][0]["message"]
+
+
+def test_the_report_counts_faults_by_entrant() -> None:
+    results = run_tournament(MIXED, games=12, players=(3,), workers=1)
+    report = results.report()
+    faults = {s.entrant: s.faults for s in report.entrants}
+    assert faults["random"] == 0 and faults["raising"] > 0 and faults["illegal"] > 0
