@@ -17,6 +17,7 @@ from huescues.agents import (
     RandomAgent,
     evaluate,
 )
+from huescues.agents._players import DEFAULT_GIVER_MODELS, DEFAULT_GUESSER_MODELS
 from huescues.colour import hue_lightness_palette
 from huescues.engine import Board
 
@@ -24,15 +25,19 @@ GIVERS = {
     "random": RandomAgent,
     "naming data": lambda: EmbeddingClueGiver(model="naming"),
     "embedding": lambda: EmbeddingClueGiver(model="embedding"),
-    "default": EmbeddingClueGiver,
+    "combined": EmbeddingClueGiver,
+    "default (ensemble)": lambda: EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS),
 }
 GUESSERS = {
     "random": RandomAgent,
     "naming data": lambda: EmbeddingGuesser(model="naming"),
     "embedding": lambda: EmbeddingGuesser(model="embedding"),
-    "default": EmbeddingGuesser,
-    "default, pawns ignored": lambda: EmbeddingGuesser(use_pawns=False),
-    "default, pragmatic": lambda: EmbeddingGuesser(pragmatic=True),
+    "combined": EmbeddingGuesser,
+    "default (ensemble)": lambda: EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS),
+    "default, pawns ignored": lambda: EmbeddingGuesser(
+        model=DEFAULT_GUESSER_MODELS, use_pawns=False
+    ),
+    "default, pragmatic": lambda: EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
     "oracle (upper bound)": OracleGuesser,
 }
 

@@ -36,6 +36,7 @@ __all__ = [
     "EmbeddingGuesser",
     "OracleGuesser",
     "Player",
+    "combined_agent",
     "default_agent",
     "naming_agent",
     "oracle_agent",
@@ -52,6 +53,8 @@ MODELS: dict[str, Callable[[], ColourTermModel]] = {
 }
 
 ModelSpec = str | ColourTermModel
+#: One model, or several whose readings are averaged (an ensemble of listeners).
+Models = ModelSpec | tuple[ModelSpec, ...]
 
 
 def resolve_model(spec: ModelSpec) -> ColourTermModel:
@@ -63,6 +66,13 @@ def resolve_model(spec: ModelSpec) -> ColourTermModel:
         return MODELS[spec]()
     return spec
 
+
+def _models(spec: Models) -> list[ColourTermModel]:
+    return [resolve_model(m) for m in (spec if isinstance(spec, tuple) else (spec,))]
+
+
+# Averaged frame probabilities of ensembles of listener models, per board.
+_ENSEMBLE_FRAMES: dict[tuple[tuple[int, ...], str], NDArray[np.float32]] = {}
 
 # Per model by identity, the model kept alive with its cache (models live for the process).
 _LOG_L0: dict[int, tuple[object, dict[tuple[str, str], FloatArray]]] = {}
@@ -97,7 +107,7 @@ class EmbeddingGuesser:
     vocabulary describe well is less likely to be the one this clue was chosen for.
     """
 
-    model: ModelSpec = "default"
+    model: Models = "default"
     use_pawns: bool = True
     pragmatic: bool = False
     pawn_spread: float = 2.5
@@ -109,21 +119,26 @@ class EmbeddingGuesser:
         clues: Sequence[str],
         pawns: Sequence[Cell] = (),
     ) -> FloatArray:
-        """The posterior over the target square, shape ``(rows, cols)``, summing to 1."""
-        model = resolve_model(self.model)
-        terms = [_log_l0(model, board, c) for c in clues]
-        if self.pragmatic:
-            total = board_reading(model, board).log_total
-            terms = [t - total for t in terms]
+        """The posterior over the target square, shape ``(rows, cols)``, summing to 1 (with
+        several models, the average of their posteriors)."""
+        pawn_term = None
         if self.use_pawns and pawns:
-            terms.append(
-                pawn_log_likelihood(
-                    pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
-                )
+            pawn_term = pawn_log_likelihood(
+                pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
             )
-        if not terms:
-            return np.full(board.shape, 1.0 / board.size)
-        return posterior(terms)
+        beliefs = []
+        for model in _models(self.model):
+            terms = [_log_l0(model, board, c) for c in clues]
+            if self.pragmatic:
+                total = board_reading(model, board).log_total
+                terms = [t - total for t in terms]
+            if pawn_term is not None:
+                terms.append(pawn_term)
+            if not terms:
+                return np.full(board.shape, 1.0 / board.size)
+            beliefs.append(posterior(terms))
+        out: FloatArray = np.mean(beliefs, axis=0)
+        return out
 
     def rank(
         self,
@@ -166,7 +181,7 @@ class EmbeddingClueGiver:
     :func:`~huescues.validate_clue` (R18-R22) before it is given.
     """
 
-    model: ModelSpec = "default"
+    model: Models = "default"
     competitive: bool = True
     #: How many of the best single words are paired into two-word second clues.
     pair_from: int = 8
@@ -176,18 +191,18 @@ class EmbeddingClueGiver:
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         """The card square the best legal first clue reaches best (R8)."""
         assert view.card is not None, "only the clue giver sees the card"
-        reading = board_reading(resolve_model(self.model), view.board, self.words)
-        usable = self._usable(reading.words, view)
-        values = [float(reading.frame[usable, c.row, c.col].max()) for c in view.card]
+        words, frame = self._frame(view.board)
+        usable = self._usable(words, view)
+        values = [float(frame[usable, c.row, c.col].max()) for c in view.card]
         return ChooseTarget(int(np.argmax(values)))
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = _target(view)
-        reading = board_reading(resolve_model(self.model), view.board, self.words)
-        order = np.argsort(-reading.frame[:, target.row, target.col], kind="stable")
+        words, frame = self._frame(view.board)
+        order = np.argsort(-frame[:, target.row, target.col], kind="stable")
         for i in order:
-            clue = self._legal(reading.words[int(i)], view, second=False)
+            clue = self._legal(words[int(i)], view, second=False)
             if clue is not None:
                 return clue
         return RandomAgent().give_clue(view, rng)
@@ -196,29 +211,34 @@ class EmbeddingClueGiver:
         """One or two words that draw the second guesses into the frame, or a pass when that
         is worth more (R11)."""
         target = _target(view)
-        model = resolve_model(self.model)
         board = view.board
-        reading = board_reading(model, board, self.words)
-        first = _log_l0(model, board, view.clues[0]).ravel()
-        n_squares = board.size
-        empty = np.ones(n_squares, dtype=bool)
+        models = _models(self.model)
+        empty = np.ones(board.size, dtype=bool)
         for c in view.occupied:
             empty[c.row * board.cols + c.col] = False
         frame_idx, ring_pts = _near(target, board, view.rules.points_by_distance)
-        joint = reading.log_belief.reshape(len(reading.words), n_squares).astype(np.float64)
-        joint += first
-        joint -= joint.max(axis=1, keepdims=True)
-        weight = np.exp(joint) * empty
-        weight /= weight.sum(axis=1, keepdims=True)
-        in_frame = weight[:, frame_idx].sum(axis=1)
-        value = self._value(view, in_frame, weight @ ring_pts)
-        order = [int(i) for i in np.argsort(-value, kind="stable")]
+
+        def value_of(log_second: list[FloatArray]) -> FloatArray:
+            """The second clue's worth, averaged over the listener models."""
+            total: FloatArray = np.zeros(len(log_second[0]))
+            for model, log_p in zip(models, log_second, strict=True):
+                joint = log_p + _log_l0(model, board, view.clues[0]).ravel()
+                joint = joint - joint.max(axis=-1, keepdims=True)
+                weight = np.exp(joint) * empty
+                weight /= weight.sum(axis=-1, keepdims=True)
+                total += self._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
+            return total / len(models)
+
+        readings = [board_reading(m, board, self.words) for m in models]
+        words = readings[0].words
+        n = len(words)
+        value = value_of([r.log_belief.reshape(n, board.size).astype(np.float64) for r in readings])
         candidates: list[tuple[float, str]] = []
         singles = []
-        for i in order:
-            clue = self._legal(reading.words[i], view, second=True)
+        for i in np.argsort(-value, kind="stable"):
+            clue = self._legal(words[int(i)], view, second=True)
             if clue is not None:
-                candidates.append((float(value[i]), clue.text))
+                candidates.append((float(value[int(i)]), clue.text))
                 singles.append(clue.text)
                 if len(singles) >= self.pair_from:
                     break
@@ -226,24 +246,29 @@ class EmbeddingClueGiver:
         for a_i, a in enumerate(singles if limit >= 2 else ()):
             for b in singles[a_i + 1 :]:
                 phrase = f"{a} {b}"
-                clue = self._legal(phrase, view, second=True)
-                if clue is None:
+                if self._legal(phrase, view, second=True) is None:
                     continue
-                log_p = _log_l0(model, board, phrase).ravel() + first
-                w = np.exp(log_p - log_p.max()) * empty
-                w /= w.sum()
-                v = self._value(view, np.array([w[frame_idx].sum()]), np.array([w @ ring_pts]))
+                v = value_of([_log_l0(m, board, phrase).ravel()[None, :] for m in models])
                 candidates.append((float(v[0]), phrase))
         if not candidates:
-            return (
-                Pass()
-                if view.rules.second_clue_may_pass
-                else RandomAgent().give_second_clue(view, rng)
-            )
+            if view.rules.second_clue_may_pass:
+                return Pass()
+            return RandomAgent().give_second_clue(view, rng)
         best_value, best = max(candidates, key=lambda vc: vc[0])
         if self.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
             return Pass()
         return GiveClue(best)
+
+    def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
+        """The vocabulary and, for each word and square, the chance a pawn lands in the
+        square's frame, averaged over the listener models."""
+        readings = [board_reading(m, board, self.words) for m in _models(self.model)]
+        if len(readings) == 1:
+            return readings[0].words, readings[0].frame
+        key = (tuple(id(r) for r in readings), board.id)
+        if key not in _ENSEMBLE_FRAMES:
+            _ENSEMBLE_FRAMES[key] = np.mean([r.frame for r in readings], axis=0, dtype=np.float32)
+        return readings[0].words, _ENSEMBLE_FRAMES[key]
 
     def _value(self, view: View, in_frame: FloatArray, guesser_points: FloatArray) -> FloatArray:
         """What the second guesses are worth to the giver: its own expected R16 points, less
@@ -338,9 +363,24 @@ class Player:
         return self.guesser.place_pawn(view, rng)
 
 
+#: The listener models of the default players: the clue giver predicts pawns with all three and
+#: averages; the guesser averages the posteriors of the combined model and the naming data. (An
+#: ensemble reads clues from other players better; measured in docs/agents.md.)
+DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
+DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
+
+
 @functools.cache
 def default_agent() -> Player:
     """The library's best player of both roles (settings chosen in ``docs/agents.md``)."""
+    return Player(
+        EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS),
+        EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS),
+    )
+
+
+def combined_agent() -> Player:
+    """Both roles on the combined model alone (the default players before the ensembles)."""
     return Player(EmbeddingClueGiver(), EmbeddingGuesser())
 
 

@@ -25,6 +25,7 @@ BUILTIN_ENTRANTS: dict[str, str] = {
     "naming": "huescues.agents:naming_agent",
     "random": "huescues.agents:RandomAgent",
     "embedding": "huescues.tournament:embedding_agent",
+    "combined": "huescues.agents:combined_agent",
     "oracle": "huescues.agents:oracle_agent",
 }
 
