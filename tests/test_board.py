@@ -341,3 +341,15 @@ def test_r1_neighbouring_squares_differ_less_than_distant_ones() -> None:
     near = delta_e_2000(lab[:, 1:], lab[:, :-1]).mean()
     far = delta_e_2000(lab[:, 15:], lab[:, :15]).mean()
     assert far > 5 * near
+
+
+def test_r1_cielab_conversion_equals_colour_science() -> None:
+    """The board's sRGB -> CIELAB is done in numpy (no colour-science import to load a board);
+    it must equal colour-science's sRGB_to_XYZ + XYZ_to_Lab (D65)."""
+    from huescues.colour._convert import _srgb_to_lab_colour_science, srgb_to_lab
+
+    rgb = np.random.default_rng(0).random((500, 3))
+    rgb[:5] = 0.0
+    rgb[5:10] = 1.0
+    rgb[10:15] = 0.02  # the linear part of the sRGB curve
+    assert np.allclose(srgb_to_lab(rgb), _srgb_to_lab_colour_science(rgb), atol=1e-9)

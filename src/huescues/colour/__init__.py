@@ -5,16 +5,21 @@ A thin layer over colour-science, imported lazily so that ``import huescues`` st
 
 from ._convert import delta_e_2000, lab_to_srgb, srgb_to_lab
 from ._grid import hue_lightness_palette
+from ._munsell import WCS_BOARD_ID, munsell_to_srgb, wcs_palette, wcs_specifications
 from ._palette import PaletteModel, PaletteStats, palette_srgb, palette_stats, standard_palette
 
 __all__ = [
+    "WCS_BOARD_ID",
     "PaletteModel",
     "PaletteStats",
     "delta_e_2000",
     "hue_lightness_palette",
     "lab_to_srgb",
+    "munsell_to_srgb",
     "palette_srgb",
     "palette_stats",
     "srgb_to_lab",
     "standard_palette",
+    "wcs_palette",
+    "wcs_specifications",
 ]

@@ -25,8 +25,35 @@ def _colour() -> ModuleType:
     return colour
 
 
+# sRGB (IEC 61966-2-1) to CIE XYZ, and the D65 white point (CIE 1931 2 degree observer, xy
+# 0.3127, 0.3290): the same constants colour-science uses, which the tests check.
+_SRGB_TO_XYZ = np.array(
+    [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]
+)
+_D65 = np.array([0.3127 / 0.3290, 1.0, (1.0 - 0.3127 - 0.3290) / 0.3290])
+
+
 def srgb_to_lab(srgb: ArrayLike) -> FloatArray:
-    """CIELAB (D65, L in 0-100) of sRGB colours with components in [0, 1]; last axis 3."""
+    """CIELAB (D65, L in 0-100) of sRGB colours with components in [0, 1]; last axis 3.
+
+    The standard formulas in numpy, equal to colour-science's ``sRGB_to_XYZ`` then
+    ``XYZ_to_Lab`` (a test checks): loading a board should not cost colour-science's import
+    (half a second, and 150 MB when SciPy is installed).
+    """
+    rgb = np.asarray(srgb, dtype=np.float64)
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = linear @ _SRGB_TO_XYZ.T / _D65
+    eps, kappa = 216 / 24389, 24389 / 27
+    f = np.where(xyz > eps, np.cbrt(xyz), (kappa * xyz + 16) / 116)
+    lab = np.stack(
+        [116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])],
+        axis=-1,
+    )
+    return np.asarray(lab, dtype=np.float64)
+
+
+def _srgb_to_lab_colour_science(srgb: ArrayLike) -> FloatArray:
+    """colour-science's own conversion, kept for the test that compares the two."""
     c = _colour()
     rgb = np.asarray(srgb, dtype=np.float64)
     with c.utilities.domain_range_scale("reference"):

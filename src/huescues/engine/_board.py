@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import os
 from collections.abc import Mapping
@@ -62,6 +63,13 @@ class Board:
     def standard(cls) -> Board:
         """The library's own 16 x 30 palette (see ``scripts/make_standard_board.py``)."""
         return _standard_board()
+
+    @classmethod
+    def wcs(cls) -> Board:
+        """A 10 x 41 chart laid out like the World Color Survey's, from Munsell notation (an
+        approximation of the survey's chips; see ``docs/munsell.md``). Built once per process
+        (a few seconds)."""
+        return _wcs_board()
 
     @classmethod
     def from_rgb(cls, rgb: ArrayLike, *, id: str | None = None, source: str = "") -> Self:
@@ -225,3 +233,18 @@ def _standard_board() -> Board:
             raise RuntimeError("the packaged standard board is not 16 x 30")
         _STANDARD.append(board)
     return _STANDARD[0]
+
+
+@functools.cache
+def _wcs_board() -> Board:
+    from huescues.colour._munsell import WCS_BOARD_ID, wcs_palette
+
+    return Board.from_rgb(
+        wcs_palette(),
+        id=WCS_BOARD_ID,
+        source=(
+            "World Color Survey layout (values 9.5-1.5 by 40 Munsell hues and a neutral column) "
+            "at the highest even Munsell chroma inside sRGB; an approximation of the physical "
+            "chips, from colour-science's Munsell renotation"
+        ),
+    )

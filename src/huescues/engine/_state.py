@@ -598,7 +598,9 @@ def _log_of(actions: Iterable[Action]) -> _Log:
 def resolve_board(board_id: str, board: Board | None) -> Board:
     """The board with this id: the one given, or the standard board."""
     if board is None:
-        board = Board.standard()
+        from huescues.colour._munsell import WCS_BOARD_ID
+
+        board = Board.wcs() if board_id == WCS_BOARD_ID else Board.standard()
     if board.id != board_id:
         raise ValueError(
             f"the game was played on board {board_id!r}; pass that board, not {board.id!r}"

@@ -1,0 +1,350 @@
+"""Model against human: how well a player or a colour-term model agrees with human picks, in
+the game's own points (R15), in likelihood and in top-k hits, with bootstrap intervals over
+clues."""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from huescues.agents._points import expected_points
+from huescues.engine import Board, Cell, Rules
+from huescues.language import ColourTermModel
+
+from ._responses import HumanResponses, Response
+
+__all__ = ["Agreement", "ClueAgreement", "Estimate", "human_agreement"]
+
+FloatArray = NDArray[np.float64]
+
+
+class Estimate(NamedTuple):
+    """A mean and its bootstrap confidence interval (``low``, ``high``; NaN when not
+    bootstrapped)."""
+
+    mean: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.mean:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+@dataclass(frozen=True, slots=True)
+class ClueAgreement:
+    """The measures for one clue: ``n`` human picks; the square the model chose and its mean
+    R15 points against the picks; the humans' leave-one-out points (None with fewer than two
+    picks); the mean log-probability of the picks under the model (None when it gives no
+    belief); the share of picks among the model's k best squares."""
+
+    clue: str
+    n: int
+    model_square: Cell
+    model_points: float
+    human_points: float | None
+    log_likelihood: float | None
+    top_k: float
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """How a player agrees with human picks (see :func:`human_agreement`)."""
+
+    #: A short name of the player measured.
+    player: str
+    #: Mean R15 points of the model's square against each human pick.
+    model_points: Estimate
+    #: Mean R15 points of the other humans' picks against each human pick (leave-one-out),
+    #: over clues with at least two picks: the human reference.
+    human_points: Estimate
+    #: ``model_points - human_points`` paired on the clues with at least two picks.
+    gap: Estimate
+    #: Mean log p(human square | clue) under the model's belief over squares (natural log);
+    #: None for a player that only ranks squares.
+    log_likelihood: Estimate | None
+    #: Share of human picks among the model's ``k`` best squares.
+    top_k: Estimate
+    k: int
+    #: One row per clue, in the order the clues first appear.
+    per_clue: tuple[ClueAgreement, ...]
+    n_picks: int
+    #: ``log(1 / squares)``: the log-likelihood of a model that knows nothing.
+    uniform_log_likelihood: float
+
+    @property
+    def n_clues(self) -> int:
+        """Number of distinct clues measured."""
+        return len(self.per_clue)
+
+    def summary(self) -> str:
+        """The overall measures as a small Markdown table."""
+        ll = "n/a" if self.log_likelihood is None else str(self.log_likelihood)
+        human, gap = str(self.human_points), str(self.gap)
+        if math.isnan(self.human_points.mean):
+            human = gap = "n/a (no clue has two picks)"
+        return "\n".join(
+            [
+                f"**{self.player}**: {self.n_picks} picks of {self.n_clues} clues "
+                "(mean [95% bootstrap interval over clues])",
+                "",
+                "| measure | value |",
+                "|---|---|",
+                f"| model points (R15) | {self.model_points} |",
+                f"| human points, leave-one-out (R15) | {human} |",
+                f"| model - human | {gap} |",
+                f"| log-likelihood per pick | {ll} (uniform: {self.uniform_log_likelihood:.3f}) |",
+                f"| top-{self.k} hit rate | {self.top_k} |",
+            ]
+        )
+
+    def table(self, *, max_rows: int | None = None) -> str:
+        """The summary and the per-clue table, as Markdown (the first ``max_rows`` clues)."""
+        rows = self.per_clue if max_rows is None else self.per_clue[:max_rows]
+        lines = [
+            self.summary(),
+            "",
+            "| clue | picks | model square | model points | human points | log-lik "
+            f"| top-{self.k} |",
+            "|---|---:|---|---:|---:|---:|---:|",
+        ]
+        for r in rows:
+            lines.append(
+                f"| {r.clue} | {r.n} | {r.model_square} | {r.model_points:.2f} | "
+                f"{_fmt(r.human_points)} | {_fmt(r.log_likelihood)} | {r.top_k:.2f} |"
+            )
+        if len(rows) < len(self.per_clue):
+            lines.append(f"| ... {len(self.per_clue) - len(rows)} more clues | | | | | | |")
+        return "\n".join(lines)
+
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write the per-clue table as CSV (empty cells where a measure is not defined)."""
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(
+                [
+                    "clue",
+                    "n",
+                    "model_square",
+                    "model_points",
+                    "human_points",
+                    "log_likelihood",
+                    f"top_{self.k}",
+                ]
+            )
+            for r in self.per_clue:
+                w.writerow(
+                    [
+                        r.clue,
+                        r.n,
+                        str(r.model_square),
+                        repr(r.model_points),
+                        "" if r.human_points is None else repr(r.human_points),
+                        "" if r.log_likelihood is None else repr(r.log_likelihood),
+                        repr(r.top_k),
+                    ]
+                )
+
+
+def _fmt(x: float | None) -> str:
+    return "" if x is None else f"{x:.2f}"
+
+
+# A reading of one clue: the log-belief over squares (or None) and the squares, best first.
+#: The smallest probability a square is given, so that log-likelihoods stay finite.
+_TINY = 1e-300
+
+_Reader = Callable[[str], tuple[FloatArray | None, Sequence[Cell]]]
+
+
+def _reader(player: object, board: Board, rules: Rules) -> tuple[str, _Reader]:
+    """How ``player`` reads a clue on ``board``: a guesser's belief (or ranking), or a
+    colour-term model's scores normalised over the squares."""
+    if (
+        not callable(getattr(player, "belief", None))
+        and not callable(getattr(player, "rank", None))
+        and not isinstance(player, ColourTermModel)
+        and hasattr(player, "guesser")
+    ):
+        player = player.guesser  # a seat playing both roles: measure its guesser
+    name = type(player).__name__
+    model = getattr(player, "model", None)
+    if model is not None:
+        name += f"({model!r})" if isinstance(model, str | tuple) else f"({type(model).__name__})"
+    cells = board.cells()
+
+    def ranked(belief: FloatArray) -> list[Cell]:
+        points = expected_points(belief, rules)
+        return [cells[int(i)] for i in np.argsort(-points, axis=None, kind="stable")]
+
+    belief_of = getattr(player, "belief", None)
+    if callable(belief_of):
+
+        def read_guesser(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
+            b = np.asarray(belief_of(board, [clue]), dtype=np.float64)
+            b = b / b.sum()
+            return np.log(np.maximum(b, _TINY)), ranked(b)
+
+        return name, read_guesser
+    if isinstance(player, ColourTermModel):
+        term_model = player
+
+        def read_model(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
+            s = np.asarray(term_model.score(clue, board.lab), dtype=np.float64)
+            s = s - s.max()
+            log_b = s - math.log(float(np.exp(s).sum()))
+            return log_b, ranked(np.exp(log_b))
+
+        return name, read_model
+    rank = getattr(player, "rank", None)
+    if callable(rank):
+
+        def read_ranking(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
+            return None, list(rank(board, [clue]))
+
+        return name, read_ranking
+    raise TypeError(
+        f"cannot measure a {type(player).__name__}: give a guesser with belief(board, clues) "
+        "or rank(board, clues), or a ColourTermModel"
+    )
+
+
+def _points(rules: Rules, pawn: Cell, target: Cell) -> int:
+    return rules.points_at(pawn.distance(target))
+
+
+def human_agreement(
+    player: object,
+    responses: HumanResponses,
+    *,
+    k: int = 5,
+    n_boot: int = 2000,
+    seed: int = 0,
+    level: float = 0.95,
+    rules: Rules | None = None,
+    name: str | None = None,
+) -> Agreement:
+    """Measure how ``player`` agrees with the human picks in ``responses``.
+
+    ``player`` is a guesser (an object with ``belief(board, clues)``, such as
+    :class:`~huescues.agents.EmbeddingGuesser`, or only ``rank(board, clues)``; a seat such as
+    :func:`~huescues.agents.default_agent` is measured by its guesser) or a
+    :class:`~huescues.language.ColourTermModel`, whose scores over the board's squares are
+    normalised into a belief. For each clue the model chooses the square with the most expected
+    R15 points under its belief (a ranking player: its best square).
+
+    Measures, each a mean over human picks with a percentile bootstrap interval at ``level``
+    from ``n_boot`` resamples of the clues (``seed`` fixes them): the R15 points of the model's
+    square against each pick; the humans' own leave-one-out points (for a pick, the mean R15
+    points of every other pick of the same clue against it; clues with one pick are left out);
+    their difference, paired by clue; the log-likelihood of the picks; the top-``k`` hit rate.
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, not {k}")
+    if n_boot < 0:
+        raise ValueError(f"n_boot must not be negative, not {n_boot}")
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie strictly between 0 and 1, not {level}")
+    groups = responses.by_clue()
+    if not groups:
+        raise ValueError(f"{responses.source or 'the responses'}: no responses to measure")
+    board = responses.board
+    r15 = rules if rules is not None else Rules.standard(4)
+    label, read = _reader(player, board, r15)
+
+    per_clue: list[ClueAgreement] = []
+    # Per clue: picks, and the sums of each measure over them (for ratio bootstraps).
+    n = np.zeros(len(groups))
+    model_sum = np.zeros(len(groups))
+    human_n = np.zeros(len(groups))
+    human_sum = np.zeros(len(groups))
+    paired_model_sum = np.zeros(len(groups))
+    ll_sum = np.zeros(len(groups))
+    hit_sum = np.zeros(len(groups))
+    has_belief = True
+    for c, (clue, picks) in enumerate(groups.items()):
+        log_belief, order = read(clue)
+        chosen = order[0]
+        best_k = set(order[:k])
+        squares = [p.square for p in picks]
+        m = len(squares)
+        model_pts = [_points(r15, chosen, t) for t in squares]
+        loo = _leave_one_out(r15, picks)
+        hits = sum(s in best_k for s in squares)
+        ll: float | None = None
+        if log_belief is None:
+            has_belief = False
+        else:
+            logs = [float(log_belief[s.row, s.col]) for s in squares]
+            ll = sum(logs) / m
+            ll_sum[c] = sum(logs)
+        n[c] = m
+        model_sum[c] = sum(model_pts)
+        hit_sum[c] = hits
+        if loo is not None:
+            human_n[c] = m
+            human_sum[c] = loo * m
+            paired_model_sum[c] = sum(model_pts)
+        per_clue.append(ClueAgreement(clue, m, chosen, sum(model_pts) / m, loo, ll, hits / m))
+
+    boot = _Bootstrap(len(groups), n_boot, seed, level)
+    return Agreement(
+        player=name or label,
+        model_points=boot.ratio(model_sum, n),
+        human_points=boot.ratio(human_sum, human_n),
+        gap=boot.ratio(paired_model_sum - human_sum, human_n),
+        log_likelihood=boot.ratio(ll_sum, n) if has_belief else None,
+        top_k=boot.ratio(hit_sum, n),
+        k=k,
+        per_clue=tuple(per_clue),
+        n_picks=int(n.sum()),
+        uniform_log_likelihood=-math.log(board.size),
+    )
+
+
+def _leave_one_out(rules: Rules, picks: Sequence[Response]) -> float | None:
+    """Mean over ordered pairs (i, j), i != j, of the R15 points of pick j against target
+    pick i; None with fewer than two picks."""
+    m = len(picks)
+    if m < 2:
+        return None
+    total = sum(
+        _points(rules, b.square, a.square)
+        for i, a in enumerate(picks)
+        for j, b in enumerate(picks)
+        if i != j
+    )
+    return total / (m * (m - 1))
+
+
+class _Bootstrap:
+    """Resamples of the clues, drawn once and shared by every measure (so differences are
+    paired)."""
+
+    def __init__(self, n_clues: int, n_boot: int, seed: int, level: float) -> None:
+        rng = np.random.default_rng(seed)
+        idx = rng.integers(0, n_clues, size=(n_boot, n_clues))
+        # How often each clue is drawn in each resample.
+        self.counts = np.zeros((n_boot, n_clues))
+        np.add.at(self.counts, (np.arange(n_boot)[:, None], idx), 1.0)
+        self.tail = 100.0 * (1.0 - level) / 2.0
+
+    def ratio(self, total: FloatArray, weight: FloatArray) -> Estimate:
+        """sum(total) / sum(weight), with its interval over the resamples."""
+        w = float(weight.sum())
+        if w == 0.0:
+            return Estimate(math.nan, math.nan, math.nan)
+        mean = float(total.sum()) / w
+        if len(self.counts) == 0:
+            return Estimate(mean, math.nan, math.nan)
+        tw = self.counts @ weight
+        keep = tw > 0
+        values = (self.counts[keep] @ total) / tw[keep]
+        lo, hi = np.percentile(values, [self.tail, 100.0 - self.tail])
+        return Estimate(mean, float(lo), float(hi))

@@ -1,0 +1,224 @@
+"""Human responses: the square a person chose for a clue on a board, read from a table."""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Self
+
+from huescues.engine import Board, Cell
+
+__all__ = ["SYNTHETIC_RESPONSES", "HumanResponses", "Response", "synthetic_responses"]
+
+#: The packaged synthetic dataset (made by ``scripts/make_synthetic_responses.py``): simulated
+#: picks, not human data, for tests and examples only.
+SYNTHETIC_RESPONSES = "research/synthetic_responses.csv"
+
+#: Longest clue read (the colour-term models refuse longer texts).
+MAX_CLUE_LENGTH = 200
+
+
+def normalise_clue_text(text: str) -> str:
+    """A clue as it is grouped: spaces collapsed, lower case (``" Sky  Blue"`` is
+    ``"sky blue"``)."""
+    return " ".join(text.split()).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """One person's guess: the ``square`` they chose for ``clue``.
+
+    ``participant`` is who chose it, when the table says; ``extra`` holds the table's other
+    columns (language, colour blindness, ...) as text; ``line`` is the line of the file it came
+    from (0 when it did not come from a file).
+    """
+
+    clue: str
+    square: Cell
+    participant: str | None = None
+    extra: dict[str, str] = field(default_factory=dict, hash=False)
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HumanResponses:
+    """A table of human guesses on one board: the rows read, and the rows skipped with why.
+
+    ``skipped`` holds ``(line, reason)`` for every row left out, so nothing is dropped silently.
+    Clues are grouped without regard to case or spacing (see :meth:`by_clue`).
+    """
+
+    board: Board
+    rows: tuple[Response, ...]
+    skipped: tuple[tuple[int, str], ...] = ()
+    #: Where the rows came from (a path, or ``"records"``), for messages and reports.
+    source: str = ""
+
+    # -- reading -----------------------------------------------------------------------------
+    @classmethod
+    def from_csv(
+        cls,
+        path: str | os.PathLike[str],
+        board: Board,
+        *,
+        clue_column: str = "clue",
+        square_column: str = "square",
+        participant_column: str = "participant",
+        strict: bool = False,
+    ) -> Self:
+        """Read a CSV file with a header row: one guess per row, the clue in ``clue_column`` and
+        the chosen square's name (such as ``"F12"``) in ``square_column``.
+
+        A ``participant_column`` is optional; every other column is kept in
+        :attr:`Response.extra`. A bad row (a square not on ``board``, an empty clue, a missing
+        value) is skipped and listed in :attr:`skipped` with its line number and the reason, or
+        with ``strict=True`` raises a :class:`ValueError` naming the first bad row. A file
+        without the named columns is an error either way.
+        """
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.reader(f)
+            lines = [(reader.line_num, row) for row in reader]
+        return cls._parse(
+            lines,
+            board,
+            name=str(path),
+            clue_column=clue_column,
+            square_column=square_column,
+            participant_column=participant_column,
+            strict=strict,
+        )
+
+    @classmethod
+    def from_records(
+        cls,
+        records: Iterable[Mapping[str, str]],
+        board: Board,
+        *,
+        clue_column: str = "clue",
+        square_column: str = "square",
+        participant_column: str = "participant",
+        strict: bool = False,
+    ) -> Self:
+        """The same as :meth:`from_csv` for rows already in memory (dicts of column to text);
+        rows are numbered from 1."""
+        recs = list(records)
+        header: list[str] = []
+        for r in recs:
+            header.extend(k for k in r if k not in header)
+        lines: list[tuple[int, list[str]]] = [(0, header)]
+        for i, r in enumerate(recs, start=1):
+            lines.append((i, [str(r.get(k, "")) for k in header]))
+        return cls._parse(
+            lines,
+            board,
+            name="records",
+            clue_column=clue_column,
+            square_column=square_column,
+            participant_column=participant_column,
+            strict=strict,
+            word="row",
+        )
+
+    @classmethod
+    def _parse(
+        cls,
+        lines: Sequence[tuple[int, list[str]]],
+        board: Board,
+        *,
+        name: str,
+        clue_column: str,
+        square_column: str,
+        participant_column: str,
+        strict: bool,
+        word: str = "line",
+    ) -> Self:
+        if not lines:
+            raise ValueError(f"{name}: the table is empty (a header row is needed)")
+        header = [h.strip() for h in lines[0][1]]
+        missing = [c for c in (clue_column, square_column) if c not in header]
+        if missing:
+            raise ValueError(
+                f"{name}: no column named {', '.join(repr(m) for m in missing)} "
+                f"(the columns are {header}); pass clue_column= / square_column= to choose others"
+            )
+        if len(set(header)) != len(header):
+            raise ValueError(f"{name}: the header names a column twice: {header}")
+        i_clue, i_square = header.index(clue_column), header.index(square_column)
+        i_part = header.index(participant_column) if participant_column in header else None
+        others = [(i, h) for i, h in enumerate(header) if i not in (i_clue, i_square, i_part) and h]
+        rows: list[Response] = []
+        skipped: list[tuple[int, str]] = []
+        for lineno, values in lines[1:]:
+            if not values or all(not v.strip() for v in values):
+                continue  # blank lines are not rows
+            reason = None
+            if len(values) != len(header):
+                reason = f"{len(values)} values for {len(header)} columns"
+            else:
+                clue = normalise_clue_text(values[i_clue])
+                square_text = values[i_square].strip()
+                if not clue:
+                    reason = "empty clue"
+                elif len(clue) > MAX_CLUE_LENGTH:
+                    reason = f"clue longer than {MAX_CLUE_LENGTH} characters"
+                elif not square_text:
+                    reason = "no square given"
+                else:
+                    try:
+                        square = board.cell(square_text)
+                    except ValueError:
+                        reason = (
+                            f"unknown square {square_text!r} (not a square of the "
+                            f"{board.rows} x {board.cols} board {board.id})"
+                        )
+            if reason is not None:
+                if strict:
+                    raise ValueError(f"{name}, {word} {lineno}: {reason}")
+                skipped.append((lineno, reason))
+                continue
+            participant = (values[i_part].strip() or None) if i_part is not None else None
+            extra = {h: values[i].strip() for i, h in others}
+            rows.append(Response(clue, square, participant, extra, lineno))
+        return cls(board, tuple(rows), tuple(skipped), name)
+
+    # -- views -------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def clues(self) -> tuple[str, ...]:
+        """The distinct clues, in the order they first appear."""
+        return tuple(self.by_clue())
+
+    def by_clue(self) -> dict[str, tuple[Response, ...]]:
+        """The responses grouped by clue (in order of first appearance)."""
+        groups: dict[str, list[Response]] = {}
+        for r in self.rows:
+            groups.setdefault(r.clue, []).append(r)
+        return {c: tuple(rs) for c, rs in groups.items()}
+
+    def participants(self) -> tuple[str, ...]:
+        """The distinct participants named (in order of first appearance)."""
+        return tuple(dict.fromkeys(r.participant for r in self.rows if r.participant))
+
+    def where(self, keep: Callable[[Response], bool]) -> HumanResponses:
+        """The responses for which ``keep`` is true (the skip report is kept as it was)."""
+        return HumanResponses(
+            self.board, tuple(r for r in self.rows if keep(r)), self.skipped, self.source
+        )
+
+    def skip_report(self) -> str:
+        """A few lines saying how many rows were read and which were skipped, and why."""
+        lines = [f"{len(self.rows)} responses read, {len(self.skipped)} rows skipped"]
+        lines += [f"  line {n}: {why}" for n, why in self.skipped]
+        return "\n".join(lines)
+
+
+def synthetic_responses(*, strict: bool = False) -> HumanResponses:
+    """The packaged synthetic dataset on the standard board: SIMULATED picks (drawn around the
+    default model's colours with noise), not human data; for tests and examples only."""
+    path = resources.files("huescues.data").joinpath(SYNTHETIC_RESPONSES)
+    with resources.as_file(path) as p:
+        return HumanResponses.from_csv(p, Board.standard(), strict=strict)
