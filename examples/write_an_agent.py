@@ -12,6 +12,7 @@ import numpy as np
 import huescues as hc
 from huescues.agents import RandomAgent
 from huescues.testing import check_games
+from huescues.tournament import run_tournament
 
 
 class FollowerAgent(RandomAgent):
@@ -28,6 +29,9 @@ class FollowerAgent(RandomAgent):
 def main() -> None:
     report = check_games(n_players=4, games=10, agents=lambda n: [FollowerAgent()] * n)
     print(f"checker: {report}")
+    # Enter it in a tournament by its module:factory path (this script is the module __main__).
+    results = run_tournament([f"follower={__name__}:FollowerAgent", "random"], games=8, workers=1)
+    results.report().print()
     wins = 0
     for seed in range(50):
         agents = [FollowerAgent(), RandomAgent(), RandomAgent(), RandomAgent()]
