@@ -14,6 +14,7 @@ import numpy as np
 
 from huescues import ChooseTarget, GiveClue, Phase, PlacePawn, new_game, play_game
 from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, default_agent
+from huescues.agents._players import DEFAULT_GIVER_MODELS, DEFAULT_GUESSER_MODELS
 from huescues.agents._vocabulary import clue_vocabulary
 from huescues.engine._clues import common_words
 from huescues.language import default_model
@@ -43,8 +44,9 @@ def main() -> None:
     vocab = clue_vocabulary()
     extra = tuple(sorted(w for w in common_words() if w.isalpha() and w not in set(vocab)))
     five_k = (*vocab, *extra[: 5000 - len(vocab)])
+    models = DEFAULT_GIVER_MODELS
     for label, words in ((f"{len(vocab)} words (shipped)", None), ("5,000 words", five_k)):
-        giver = EmbeddingClueGiver(words=words)
+        giver = EmbeddingClueGiver(model=models, words=words)
         state = new_game(4, seed=1)
         view = state.view(state.giver)
         giver.choose_target(view, rng)  # the board's reading of these words, once
@@ -56,14 +58,15 @@ def main() -> None:
               f"{clue * 1e3:.1f} ms")  # fmt: skip
 
     state = new_game(4, seed=2).apply(ChooseTarget(0)).apply(GiveClue("lagoon"))
-    guesser = EmbeddingGuesser()
+    guesser = EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS)
     first = state.view(state.current_player or 0)
     guess = timed(lambda: guesser.place_pawn(first, rng), 200)
     while state.phase is Phase.FIRST_GUESS:
         state = state.apply(guesser.place_pawn(state.view(state.current_player or 0), rng))
     giver_view = state.view(state.giver)
-    second = timed(lambda: EmbeddingClueGiver().give_second_clue(giver_view, rng), 20)
-    state = state.apply(EmbeddingClueGiver().give_second_clue(giver_view, rng))
+    default_giver = EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS)
+    second = timed(lambda: default_giver.give_second_clue(giver_view, rng), 20)
+    state = state.apply(default_giver.give_second_clue(giver_view, rng))
     later = state.view(state.current_player or 0)
     guess2 = timed(lambda: guesser.place_pawn(later, rng), 200)
     print(f"guess: first {guess * 1e3:.2f} ms, second (two clues and the pawns) "
@@ -75,6 +78,7 @@ def main() -> None:
           f"({1 / statistics.median(games):.1f} games/s on one core)")  # fmt: skip
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this process (models, readings, numpy): {rss:.0f} MiB")
+    print("(the default players: the giver's three listener models, the guesser's two)")
     del model
 
 
