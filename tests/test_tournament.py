@@ -357,3 +357,40 @@ def test_the_report_counts_faults_by_entrant() -> None:
     report = results.report()
     faults = {s.entrant: s.faults for s in report.entrants}
     assert faults["random"] == 0 and faults["raising"] > 0 and faults["illegal"] > 0
+
+
+def _shard_bytes(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def test_parquet_shards_are_the_same_with_one_or_two_workers(tmp_path: Path) -> None:
+    from huescues.tournament import Tournament, TournamentResults
+
+    t = Tournament(["random", "naming"], games=12, seed=4)
+    one = t.run(workers=1, out=tmp_path / "one.parquet")
+    two = t.run(workers=2, out=tmp_path / "two.parquet")
+    assert one.lines == two.lines
+    assert _shard_bytes(tmp_path / "one.parquet") == _shard_bytes(tmp_path / "two.parquet")
+    assert TournamentResults.load(tmp_path / "one.parquet").lines == one.lines
+    jsonl = t.run(workers=1, out=tmp_path / "same.jsonl")
+    assert jsonl.lines == one.lines  # the same lines as the JSON-lines file
+
+
+def test_parquet_shards_resume_after_a_killed_run(tmp_path: Path) -> None:
+    from huescues.tournament import Tournament
+    from huescues.tournament._shards import write_shard
+
+    t = Tournament(["random"], games=12, seed=5)
+    full = t.run(workers=1, out=tmp_path / "full.parquet")
+    # A run killed after two batches: two whole shards, and a temporary file half written.
+    part = tmp_path / "part.parquet"
+    part.mkdir()
+    games = [(i, line) for i, line in enumerate(full.lines)]
+    write_shard(part, 0, games[5:8])
+    write_shard(part, 1, games[:2])
+    (part / ".part-000002.parquet.tmp").write_bytes(b"PAR1 cut short")
+    with pytest.raises(ValueError, match="resume"):
+        t.run(workers=1, out=part)
+    resumed = t.run(workers=2, out=part, resume=True)
+    assert resumed.lines == full.lines
+    assert _shard_bytes(part) == _shard_bytes(tmp_path / "full.parquet")

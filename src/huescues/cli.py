@@ -163,7 +163,11 @@ def _parser() -> argparse.ArgumentParser:
     tour.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="a Dask scheduler address (needs huescues[dask])")
     tour.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
-    tour.add_argument("--out", help="write the results as JSON lines here (crash-safe)")
+    tour.add_argument(
+        "--out",
+        help="write the results here as they finish (crash-safe): JSON lines, or Parquet shards "
+        "in a directory when the name ends in .parquet (needs huescues[export])",
+    )
     tour.add_argument("--resume", action="store_true", help="finish the run in --out")
     tour.add_argument("--report-json", help="also write the report as JSON here")
     tour.add_argument("--plot", help="also draw the report as a PNG here (needs huescues[plot])")

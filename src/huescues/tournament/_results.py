@@ -113,9 +113,15 @@ class TournamentResults:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> TournamentResults:
-        """The results in a results file (a last line cut short is left out)."""
+        """The results in a results file (a last line cut short is left out), or in a directory
+        of Parquet shards (a path ending in ``.parquet``)."""
         p = Path(path)
-        lines, _ = read_results_file(p)
+        if p.suffix == ".parquet":
+            from ._shards import read_shards
+
+            lines, _ = read_shards(p)
+        else:
+            lines, _ = read_results_file(p)
         ordered = [lines[i] for i in sorted(lines)]
         names: dict[str, None] = {}
         for line in ordered:

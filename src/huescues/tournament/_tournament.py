@@ -21,6 +21,7 @@ from ._entrants import Entrant, entrant
 from ._play import ChunkTask, play_chunk, play_chunk_in_worker, rules_for
 from ._results import ResultsFileError, TournamentResults, read_results_file, write_atomically
 from ._schedule import GameSpec, balanced_games, make_schedule
+from ._shards import is_shard_directory, read_shards, write_final_shards, write_shard
 
 __all__ = ["Tournament", "run_tournament"]
 
@@ -125,7 +126,11 @@ class Tournament:
         specs = self.schedule()
         path = None if out is None else Path(out)
         done: dict[int, str] = {}
-        if path is not None:
+        shards = path is not None and is_shard_directory(path)
+        next_shard = 0
+        if path is not None and shards:
+            done, next_shard = self._prepare_shards(path, specs, resume=resume)
+        elif path is not None:
             done = self._prepare_file(path, specs, resume=resume)
         todo = [s for s in specs if s.index not in done]
         total = len(specs)
@@ -139,7 +144,7 @@ class Tournament:
         lines = dict(done)
         with contextlib.ExitStack() as stack:
             f = None
-            if path is not None:
+            if path is not None and not shards:
                 f = stack.enter_context(open(path, "a", encoding="utf-8", newline="\n"))
             sink = _Sink(f)
             stack.callback(sink.sync)
@@ -150,12 +155,17 @@ class Tournament:
             else:
                 stream = _run_processes(tasks, n_workers)
             for batch in stream:
+                if shards and path is not None and batch:
+                    write_shard(path, next_shard, batch)
+                    next_shard += 1
                 sink.write(line for _, line in batch)
                 lines.update(batch)
                 if progress is not None:
                     progress(len(lines), total)
         ordered = [lines[s.index] for s in specs]
-        if path is not None:
+        if path is not None and shards:
+            write_final_shards(path, [(s.index, lines[s.index]) for s in specs])
+        elif path is not None:
             write_atomically(path, ordered)
         return TournamentResults(ordered, entrants=[e.name for e in self.entrants], out=path)
 
@@ -178,6 +188,22 @@ class Tournament:
         with open(path, "r+b") as f:
             f.truncate(end)
         return done
+
+    def _prepare_shards(
+        self, path: Path, specs: list[GameSpec], *, resume: bool
+    ) -> tuple[dict[int, str], int]:
+        """The games already in the shard directory (when resuming), checked, and the next
+        shard number."""
+        done, next_shard = read_shards(path)
+        if done and not resume:
+            raise ResultsFileError(
+                f"results directory {path} already holds games; pass resume=True to finish that "
+                f"run, or choose another place"
+            )
+        path.mkdir(parents=True, exist_ok=True)
+        for index, line in done.items():
+            self._check(path, index, json.loads(line), specs)
+        return done, next_shard
 
     def _check(self, path: Path, index: int, game: dict[str, Any], specs: list[GameSpec]) -> None:
         """Refuse to resume from a file of another tournament."""
