@@ -25,12 +25,14 @@ def test_tournament_runs_and_reports(tmp_path: Path) -> None:
     done = huescues(
         "tournament", "--games", "8", "--entrants", "random", "naming", "--workers", "1",
         "--out", str(out), "--report-json", str(tmp_path / "report.json"),
+        "--report-csv", str(tmp_path / "tables"),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Paired comparisons" in done.stdout and "naming" in done.stdout
     lines = out.read_text().splitlines()
     assert len(lines) == 8 and json.loads(lines[0])["game"] == 0
     assert json.loads((tmp_path / "report.json").read_text())
+    assert (tmp_path / "tables" / "entrants.csv").read_text().startswith("entrant")
     again = huescues("tournament", "--games", "8", "--entrants", "random", "--out", str(out))
     assert again.returncode != 0 and "Traceback" not in again.stderr  # no overwrite
 

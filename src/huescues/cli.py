@@ -87,6 +87,9 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.report_json:
         report.to_json(args.report_json)
         print(f"report: {args.report_json}")
+    if args.report_csv:
+        written = report.to_csv(args.report_csv)
+        print(f"report tables: {', '.join(str(p) for p in written)}")
     if args.plot:
         report.plot(args.plot)
         print(f"plot: {args.plot}")
@@ -170,6 +173,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--resume", action="store_true", help="finish the run in --out")
     tour.add_argument("--report-json", help="also write the report as JSON here")
+    tour.add_argument("--report-csv", help="also write the report's tables as CSV files here")
     tour.add_argument("--plot", help="also draw the report as a PNG here (needs huescues[plot])")
     tour.set_defaults(run=_tournament)
 
