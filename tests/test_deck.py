@@ -48,9 +48,7 @@ def test_r3_a_drawn_card_is_not_reused() -> None:
 
 
 def test_r3_shuffle_depends_on_the_seed() -> None:
-    assert new_game(4, seed=1).card != new_game(4, seed=2).card or (
-        new_game(4, seed=1).setup.order != new_game(4, seed=2).setup.order
-    )
+    assert new_game(4, seed=1).setup.order != new_game(4, seed=2).setup.order
     assert new_game(4, seed=5).setup.order == new_game(4, seed=5).setup.order
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._embedding import EmbeddingModel
-from ._naming import FLOOR, Modifier, NamingModel, name_key
+from ._naming import Modifier, NamingModel, floored, gaussian_product, name_key
 from ._protocol import (
     FLAT_LOG_DENSITY,
     FloatArray,
@@ -68,11 +68,7 @@ class CombinedModel:
         colours = as_lab(lab)
         if not reading.known:
             return np.full(colours.shape[:-1], FLAT_LOG_DENSITY)
-        log_p = gaussian_log_density(colours, reading.lab, reading.cov)
-        out: FloatArray = np.logaddexp(
-            math.log1p(-FLOOR) + log_p, math.log(FLOOR) + FLAT_LOG_DENSITY
-        )
-        return out
+        return floored(gaussian_log_density(colours, reading.lab, reading.cov))
 
     def predict_many(self, texts: Sequence[str]) -> list[Prediction]:
         """:meth:`predict` for many texts, reading new ones in one batch (much faster for a
@@ -103,7 +99,7 @@ class CombinedModel:
             maha = np.einsum("kij,kij->kj", z, z)
             log_det = 2.0 * np.log(np.diagonal(chol, axis1=1, axis2=2)).sum(axis=1)
             log_p = -0.5 * (maha + log_det[:, None] + 3.0 * math.log(2.0 * math.pi))
-            out[rows] = np.logaddexp(math.log1p(-FLOOR) + log_p, math.log(FLOOR) + FLAT_LOG_DENSITY)
+            out[rows] = floored(log_p)
         return out.reshape(len(texts), *colours.shape[:-1])
 
     def known(self, text: str) -> bool:
@@ -127,17 +123,9 @@ def _modified(mod: Modifier, p: Prediction) -> Prediction:
 
 
 def _product(parts: Sequence[Prediction]) -> Prediction:
-    """The product of Gaussians: where all the words agree (two nouns intersect)."""
-    precision = np.zeros((3, 3))
-    weighted = np.zeros(3)
-    for p in parts:
-        inv = np.linalg.inv(p.cov)
-        precision += inv
-        weighted += inv @ p.lab
-    cov = np.linalg.inv(precision)
-    cov = 0.5 * (cov + cov.T)
-    source = " x ".join(p.source for p in parts)
-    return Prediction(cov @ weighted, cov, True, source)
+    """The product of Gaussians: where all the readings agree (two nouns intersect)."""
+    mean, cov = gaussian_product((p.lab, p.cov) for p in parts)
+    return Prediction(mean, cov, True, " x ".join(p.source for p in parts))
 
 
 @functools.cache

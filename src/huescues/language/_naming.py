@@ -277,17 +277,27 @@ class _Belief:
         return out
 
 
-def _product(beliefs: Iterable[_Belief]) -> tuple[FloatArray, FloatArray]:
-    """Mean and covariance of the (normalised) product of Gaussians: where they all agree."""
+def gaussian_product(
+    parts: Iterable[tuple[FloatArray, FloatArray]],
+) -> tuple[FloatArray, FloatArray]:
+    """Mean and covariance of the (normalised) product of Gaussians given as (mean, cov): where
+    they all agree."""
     precision = np.zeros((3, 3))
     weighted = np.zeros(3)
-    for b in beliefs:
-        p = np.linalg.inv(b.cov)
+    for m, c in parts:
+        p = np.linalg.inv(c)
         precision += p
-        weighted += p @ b.mean
+        weighted += p @ m
     cov = np.linalg.inv(precision)
     mean: FloatArray = cov @ weighted
     return mean, _symmetric(cov)
+
+
+def floored(log_p: FloatArray) -> FloatArray:
+    """A log density mixed with the flat floor (weight :data:`FLOOR`), so that no colour is ever
+    ruled out and every value is finite."""
+    out: FloatArray = np.logaddexp(math.log1p(-FLOOR) + log_p, math.log(FLOOR) + FLAT_LOG_DENSITY)
+    return out
 
 
 def _symmetric(cov: NDArray[np.floating]) -> FloatArray:
@@ -400,10 +410,7 @@ class NamingModel:
             # share x Gaussian + (1 - share) x smoothed histogram (zero outside c3's bins).
             hist = self._c3_density(belief.term)[self._c3_grid.bins(colours)]
             log_p = np.logaddexp(math.log(C3_GAUSSIAN_SHARE) + log_p, hist)
-        out: FloatArray = np.logaddexp(
-            math.log1p(-FLOOR) + log_p, math.log(FLOOR) + FLAT_LOG_DENSITY
-        )
-        return out
+        return floored(log_p)
 
     def predict(self, text: str) -> Prediction:
         """The text's colour and spread; for a text with no known word, the data's mean colour
@@ -494,7 +501,7 @@ class NamingModel:
             return self._flat
         if len(parts) == 1:
             return parts[0]
-        mean, cov = _product(parts)
+        mean, cov = gaussian_product((b.mean, b.cov) for b in parts)
         return _Belief(mean, cov, "words")
 
     def _pieces(self, tokens: list[str]) -> list[str]:
