@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from huescues import ChooseTarget, GiveClue, Phase, PlacePawn, new_game, play_game
+from huescues import ChooseTarget, GiveClue, Phase, PlacePawn, View, new_game, play_game
 from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, default_agent
-from huescues.agents._players import DEFAULT_GIVER_MODELS, DEFAULT_GUESSER_MODELS
+from huescues.agents._players import DEFAULT_GIVER_MODELS
 from huescues.agents._vocabulary import clue_vocabulary
 from huescues.engine._clues import common_words
 from huescues.language import default_model
@@ -28,6 +28,23 @@ def timed(fn: Callable[[], object], repeat: int) -> float:
         fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
+
+
+def late_guess_view() -> View:
+    """A guesser's view at the first guess of a game's last regular round, default players."""
+    agent, rng = default_agent(), np.random.default_rng(0)
+    state = new_game(4, seed=3)
+    last = state.rules.regular_rounds - 1
+    while not (state.round == last and state.phase is Phase.FIRST_GUESS):
+        seat = state.current_player or 0
+        view = state.view(seat)
+        act = {
+            Phase.CHOOSE_TARGET: agent.choose_target,
+            Phase.FIRST_CLUE: agent.give_clue,
+            Phase.SECOND_CLUE: agent.give_second_clue,
+        }.get(state.phase, agent.place_pawn)
+        state = state.apply(act(view, rng))
+    return state.view(state.current_player or 0)
 
 
 def main() -> None:
@@ -58,7 +75,8 @@ def main() -> None:
               f"{clue * 1e3:.1f} ms")  # fmt: skip
 
     state = new_game(4, seed=2).apply(ChooseTarget(0)).apply(GiveClue("lagoon"))
-    guesser = EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS)
+    guesser = default_agent().guesser
+    assert isinstance(guesser, EmbeddingGuesser) and guesser.pragmatic
     first = state.view(state.current_player or 0)
     guess = timed(lambda: guesser.place_pawn(first, rng), 200)
     while state.phase is Phase.FIRST_GUESS:
@@ -72,6 +90,12 @@ def main() -> None:
     print(f"guess: first {guess * 1e3:.2f} ms, second (two clues and the pawns) "
           f"{guess2 * 1e3:.2f} ms; second clue or pass {second * 1e3:.1f} ms")  # fmt: skip
     assert isinstance(guesser.place_pawn(later, rng), PlacePawn)
+
+    # Late in a game the pragmatic guesser also weighs its readings by the giver's earlier rounds.
+    late = late_guess_view()
+    guess3 = timed(lambda: guesser.place_pawn(late, rng), 200)
+    print(f"guess late in a game (round {late.round + 1}, {len(late.history)} rounds of "
+          f"history): {guess3 * 1e3:.2f} ms")  # fmt: skip
 
     games = [timed(lambda s=s: play_game([default_agent()] * 4, seed=s), 1) for s in range(10, 30)]
     print(f"a 4-player game of default players: median {statistics.median(games):.2f} s "

@@ -1,7 +1,8 @@
 """The players' evaluation (the tables of docs/agents.md): every clue giver with every guesser,
-4 players, the same fixed seeds for every pair, on the standard board and a second board.
+4 players, the same fixed seeds for every pair, on the standard board and a second board; then
+the default players' self-play against the others', paired game by game.
 
-    python scripts/evaluate_agents.py             # about five minutes
+    python scripts/evaluate_agents.py             # about fifteen minutes on 2 cores
     python scripts/evaluate_agents.py --games 4   # a quick look
 """
 
@@ -33,23 +34,33 @@ GUESSERS = {
     "naming data": lambda: EmbeddingGuesser(model="naming"),
     "embedding": lambda: EmbeddingGuesser(model="embedding"),
     "combined": EmbeddingGuesser,
-    "default (ensemble)": lambda: EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS),
+    "default (ensemble)": lambda: EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
+    "default, literal": lambda: EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS),
     "default, pawns ignored": lambda: EmbeddingGuesser(
-        model=DEFAULT_GUESSER_MODELS, use_pawns=False
+        model=DEFAULT_GUESSER_MODELS, pragmatic=True, use_pawns=False
     ),
-    "default, pragmatic": lambda: EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
+    "naming data, pragmatic": lambda: EmbeddingGuesser(
+        model="naming", pragmatic=True, speakers=("naming",)
+    ),
     "oracle (upper bound)": OracleGuesser,
 }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12, help="games per pair (default 12)")
+    parser.add_argument("--games", type=int, default=24, help="games per pair (default 24)")
+    parser.add_argument(
+        "--board",
+        choices=["standard", "hue-lightness", "both"],
+        default="both",
+        help="which board (default both; run one per process to use two cores)",
+    )
     args = parser.parse_args()
-    boards = [
-        Board.standard(),
-        Board.from_rgb(hue_lightness_palette(), id="hue-lightness-16x30"),
-    ]
+    boards = []
+    if args.board in ("standard", "both"):
+        boards.append(Board.standard())
+    if args.board in ("hue-lightness", "both"):
+        boards.append(Board.from_rgb(hue_lightness_palette(), id="hue-lightness-16x30"))
     for board in boards:
         start = time.perf_counter()
         result = evaluate(
@@ -57,6 +68,16 @@ def main() -> None:
         )
         print()
         print(result.table())
+        print()
+        print("Self-play, paired by seed: the default pair minus another pair")
+        print("| other pair | giver points / round | guesser points / pawn |")
+        print("| --- | ---: | ---: |")
+        mine = ("default (ensemble)", "default (ensemble)")
+        for other in ("naming data", "combined", "embedding", "random"):
+            giver, guesser = result.difference(mine, (other, other))
+            print(f"| {other} | {giver.signed()} | {guesser.signed()} |")
+        giver, guesser = result.difference(mine, ("naming data", "naming data, pragmatic"))
+        print(f"| naming data, pragmatic guessers | {giver.signed()} | {guesser.signed()} |")
         print(f"({time.perf_counter() - start:.0f} s)\n")
 
 

@@ -159,6 +159,13 @@ def test_default_players_score_well_above_random_in_self_play() -> None:
     assert default.guesser_points_per_pawn.mean > random.guesser_points_per_pawn.mean + 0.8
     assert default.giver_points_per_round.mean > random.giver_points_per_round.mean + 1.0
     assert "| default | default |" in result.table()
+    # Paired by seed: the default pair minus the random pair, and a pair minus itself.
+    giver_gain, guesser_gain = result.difference(("default", "default"), ("random", "random"))
+    assert guesser_gain.low > 0.5 and giver_gain.low > 1.0
+    same = result.difference(("default", "random"), ("default", "random"))
+    assert same[0].mean == same[1].mean == 0.0
+    with pytest.raises(KeyError, match="no pair"):
+        result.pair("oracle", "default")
 
 
 def test_the_oracle_is_an_upper_bound_and_only_it_sees_the_target() -> None:

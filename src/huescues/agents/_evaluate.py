@@ -28,6 +28,10 @@ class Estimate:
     def __str__(self) -> str:
         return f"{self.mean:.2f} [{self.low:.2f}, {self.high:.2f}]"
 
+    def signed(self) -> str:
+        """The estimate with signs, for differences: ``+0.04 [+0.01, +0.07]``."""
+        return f"{self.mean:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
+
 
 @dataclass(frozen=True, slots=True)
 class PairResult:
@@ -40,6 +44,8 @@ class PairResult:
     giver_points_per_round: Estimate
     #: A guesser's R15 points per pawn.
     guesser_points_per_pawn: Estimate
+    #: Per game, in seed order: the giver's points per round and the guessers' per pawn.
+    per_game: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +56,23 @@ class AgentEvaluation:
     n_players: int
     board_id: str
     seeds: tuple[int, int]
+
+    def pair(self, giver: str, guesser: str) -> PairResult:
+        """The result for one clue giver with one guesser (names as given to :func:`evaluate`)."""
+        for p in self.pairs:
+            if (p.giver, p.guesser) == (giver, guesser):
+                return p
+        names = sorted({(p.giver, p.guesser) for p in self.pairs})
+        raise KeyError(f"no pair ({giver!r}, {guesser!r}) in this evaluation; it has {names}")
+
+    def difference(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[Estimate, Estimate]:
+        """Pair ``a`` minus pair ``b`` (each ``(giver, guesser)``), game by game on the same
+        seeds: the giver's points per round and the guessers' points per pawn, with 95%
+        bootstrap intervals over the games. Pairing removes what the seeds share (the cards,
+        the order of givers), so it shows smaller differences than two separate intervals."""
+        pa, pb = self.pair(*a), self.pair(*b)
+        da = np.asarray(pa.per_game) - np.asarray(pb.per_game)
+        return _bootstrap(list(da[:, 0]), self.seeds[0]), _bootstrap(list(da[:, 1]), self.seeds[0])
 
     def table(self) -> str:
         """A Markdown table, self-play first."""
@@ -114,6 +137,7 @@ def evaluate(
                     games,
                     _bootstrap(per_round, seed),
                     _bootstrap(per_pawn, seed),
+                    tuple(zip(per_round, per_pawn, strict=True)),
                 )
             )
     return AgentEvaluation(tuple(out), n_players, board.id, (seed, seed + games - 1))

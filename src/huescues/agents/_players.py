@@ -29,7 +29,8 @@ from ._listener import log_literal, pawn_log_likelihood, posterior
 from ._points import expected_points
 from ._protocol import ClueGiver, Guesser
 from ._random import RandomAgent
-from ._vocabulary import board_reading
+from ._speaker import log_pragmatic, speaker_reading
+from ._vocabulary import board_reading, frame_table
 
 __all__ = [
     "EmbeddingClueGiver",
@@ -57,6 +58,12 @@ ModelSpec = str | ColourTermModel
 Models = ModelSpec | tuple[ModelSpec, ...]
 
 
+#: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal).
+PRAGMATIC_SHARE = 0.2
+#: How much of an imagined giver's reading is the literal one, for words it would not choose.
+_LITERAL_SHARE = 0.2
+
+
 def resolve_model(spec: ModelSpec) -> ColourTermModel:
     """A model from its name in :data:`MODELS` (``"default"``, ``"naming"``, ``"embedding"``),
     or the model itself."""
@@ -70,9 +77,6 @@ def resolve_model(spec: ModelSpec) -> ColourTermModel:
 def _models(spec: Models) -> list[ColourTermModel]:
     return [resolve_model(m) for m in (spec if isinstance(spec, tuple) else (spec,))]
 
-
-# Averaged frame probabilities of ensembles of listener models, per board.
-_ENSEMBLE_FRAMES: dict[tuple[tuple[int, ...], str], NDArray[np.float32]] = {}
 
 # Per model by identity, the model kept alive with its cache (models live for the process).
 _LOG_L0: dict[int, tuple[object, dict[tuple[str, str], FloatArray]]] = {}
@@ -103,8 +107,10 @@ class EmbeddingGuesser:
 
     ``use_pawns``: the other players' pawns this round count as noisy readings of the clues
     (``pawn_spread`` squares of fall-off, ``pawn_floor`` chance a pawn says nothing).
-    ``pragmatic``: a pragmatic listener (Rational Speech Acts): a square that many words of the
-    vocabulary describe well is less likely to be the one this clue was chosen for.
+    ``pragmatic``: reasons about the clue giver (Rational Speech Acts). Besides reading the first
+    clue literally with each of its models, it imagines the clue givers in ``speakers`` and asks
+    which squares each would have chosen to clue with that word (a pragmatic listener); it weighs
+    these readings by how well each explained the same giver's earlier targets in the game.
     """
 
     model: Models = "default"
@@ -112,32 +118,85 @@ class EmbeddingGuesser:
     pragmatic: bool = False
     pawn_spread: float = 2.5
     pawn_floor: float = 0.5
+    #: The clue givers a pragmatic guesser imagines: each the listener models of an
+    #: :class:`EmbeddingClueGiver`.
+    speakers: tuple[Models, ...] = (
+        ("default", "naming", "embedding"),
+        "naming",
+        "default",
+        "embedding",
+    )
+
+    def readings(self, board: Board, clue: str) -> list[FloatArray]:
+        """The ways this guesser reads a first clue, each a distribution over the squares (flat):
+        literally with each of its models, then (when ``pragmatic``) as each imagined giver
+        would have meant it."""
+        literal = [posterior([_log_l0(m, board, clue)]).ravel() for m in _models(self.model)]
+        if not self.pragmatic:
+            return literal
+        plain = np.mean(literal, axis=0)
+        out = list(literal)
+        for spec in self.speakers:
+            log_l1 = log_pragmatic(speaker_reading(_models(spec), board), clue)
+            # A giver may say what the imagined one never would: keep some literal reading.
+            out.append(
+                plain
+                if log_l1 is None
+                else _LITERAL_SHARE * plain + (1 - _LITERAL_SHARE) * np.exp(log_l1)
+            )
+        return out
+
+    def prior(self) -> FloatArray:
+        """The weights of :meth:`readings` before any evidence: the literal readings share
+        equally, the imagined givers' readings share :data:`PRAGMATIC_SHARE`."""
+        n = len(_models(self.model))
+        if not self.pragmatic:
+            return np.full(n, 1.0 / n)
+        k = len(self.speakers)
+        return np.array([(1 - PRAGMATIC_SHARE) / n] * n + [PRAGMATIC_SHARE / k] * k)
+
+    def weights(self, view: View) -> FloatArray:
+        """The weights of :meth:`readings` for this round's giver: the prior, times how well
+        each reading predicted the target of that giver's earlier rounds (R14: targets are
+        public once scored). Without ``pragmatic``, the prior."""
+        log_w = np.log(self.prior())
+        if self.pragmatic:
+            board = view.board
+            for r in view.history:
+                if r.giver == view.giver and r.clues:
+                    t = r.target.row * board.cols + r.target.col
+                    seen = [h[t] for h in self.readings(board, r.clues[0])]
+                    log_w += np.log(np.maximum(seen, 1e-12))
+        w = np.exp(log_w - log_w.max())
+        out: FloatArray = w / w.sum()
+        return out
 
     def belief(
         self,
         board: Board,
         clues: Sequence[str],
         pawns: Sequence[Cell] = (),
+        *,
+        weights: FloatArray | None = None,
     ) -> FloatArray:
-        """The posterior over the target square, shape ``(rows, cols)``, summing to 1 (with
-        several models, the average of their posteriors)."""
-        pawn_term = None
+        """The posterior over the target square, shape ``(rows, cols)``, summing to 1: a mixture
+        of the :meth:`readings` of the first clue (``weights``, by default the prior), times the
+        later clues read literally (the models averaged) and the pawns' evidence."""
+        if not clues:
+            return np.full(board.shape, 1.0 / board.size)
+        models = _models(self.model)
+        w = self.prior() if weights is None else weights
+        joint = np.zeros(board.size)
+        for wi, reading in zip(w, self.readings(board, clues[0]), strict=True):
+            joint += wi * reading
+        for clue in clues[1:]:
+            joint *= np.mean([posterior([_log_l0(m, board, clue)]).ravel() for m in models], axis=0)
         if self.use_pawns and pawns:
-            pawn_term = pawn_log_likelihood(
+            term = pawn_log_likelihood(
                 pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
             )
-        beliefs = []
-        for model in _models(self.model):
-            terms = [_log_l0(model, board, c) for c in clues]
-            if self.pragmatic:
-                total = board_reading(model, board).log_total
-                terms = [t - total for t in terms]
-            if pawn_term is not None:
-                terms.append(pawn_term)
-            if not terms:
-                return np.full(board.shape, 1.0 / board.size)
-            beliefs.append(posterior(terms))
-        out: FloatArray = np.mean(beliefs, axis=0)
+            joint *= np.exp(term - term.max()).ravel()
+        out: FloatArray = (joint / joint.sum()).reshape(board.shape)
         return out
 
     def rank(
@@ -161,7 +220,8 @@ class EmbeddingGuesser:
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The empty square with the most expected points (R13, R15)."""
         others = [c for s, c in view.pawns if s != view.seat]
-        points = expected_points(self.belief(view.board, view.clues, others), view.rules)
+        belief = self.belief(view.board, view.clues, others, weights=self.weights(view))
+        points = expected_points(belief, view.rules)
         flat = points.ravel().copy()
         cells = view.board.cells()
         for c in view.occupied:
@@ -262,13 +322,7 @@ class EmbeddingClueGiver:
     def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
         """The vocabulary and, for each word and square, the chance a pawn lands in the
         square's frame, averaged over the listener models."""
-        readings = [board_reading(m, board, self.words) for m in _models(self.model)]
-        if len(readings) == 1:
-            return readings[0].words, readings[0].frame
-        key = (tuple(id(r) for r in readings), board.id)
-        if key not in _ENSEMBLE_FRAMES:
-            _ENSEMBLE_FRAMES[key] = np.mean([r.frame for r in readings], axis=0, dtype=np.float32)
-        return readings[0].words, _ENSEMBLE_FRAMES[key]
+        return frame_table(_models(self.model), board, self.words)
 
     def _value(self, view: View, in_frame: FloatArray, guesser_points: FloatArray) -> FloatArray:
         """What the second guesses are worth to the giver: its own expected R16 points, less
@@ -375,7 +429,7 @@ def default_agent() -> Player:
     """The library's best player of both roles (settings chosen in ``docs/agents.md``)."""
     return Player(
         EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS),
-        EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS),
+        EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
     )
 
 

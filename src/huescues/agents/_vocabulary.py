@@ -15,7 +15,7 @@ from huescues.language import ColourTermModel
 
 from ._points import frame_probability
 
-__all__ = ["BoardReading", "board_reading", "clue_vocabulary"]
+__all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table"]
 
 #: Words whose frame probabilities are computed together.
 _CHUNK = 256
@@ -43,8 +43,6 @@ class BoardReading:
     log_belief: NDArray[np.float32]
     #: P(a pawn lands within distance 1 of square t | word), shape (words, rows, cols), float32.
     frame: NDArray[np.float32]
-    #: log sum over words of L0(t | word): the pragmatic listener's normaliser per square.
-    log_total: FloatArray
 
 
 # Per model (by identity; the model is kept with its readings, as models live for the process).
@@ -66,7 +64,6 @@ def board_reading(
             scores = np.stack([model.score(w, board.lab) for w in words])
         flat = scores.reshape(len(words), -1)
         log_belief = flat - _logsumexp(flat, axis=1)[:, None]
-        log_total = _logsumexp(log_belief, axis=0).reshape(board.shape)
         # Frame probabilities in chunks, kept as float32: a few MB per board, not a hundred.
         frame = np.empty(scores.shape, dtype=np.float32)
         for start in range(0, len(words), _CHUNK):
@@ -77,9 +74,26 @@ def board_reading(
             {w: i for i, w in enumerate(words)},
             log_belief.reshape(scores.shape).astype(np.float32),
             frame,
-            log_total,
         )
     return per_model[key]
+
+
+# Averaged frame probabilities of ensembles of listener models, per board and vocabulary.
+_ENSEMBLE_FRAMES: dict[tuple[tuple[int, ...], str], NDArray[np.float32]] = {}
+
+
+def frame_table(
+    models: list[ColourTermModel], board: Board, words: tuple[str, ...] | None = None
+) -> tuple[tuple[str, ...], NDArray[np.float32]]:
+    """The vocabulary and, for each word and square, the chance that a pawn placed by the
+    literal listener lands in the square's frame, averaged over ``models``; cached."""
+    readings = [board_reading(m, board, words) for m in models]
+    if len(readings) == 1:
+        return readings[0].words, readings[0].frame
+    key = (tuple(id(r) for r in readings), board.id)
+    if key not in _ENSEMBLE_FRAMES:
+        _ENSEMBLE_FRAMES[key] = np.mean([r.frame for r in readings], axis=0, dtype=np.float32)
+    return readings[0].words, _ENSEMBLE_FRAMES[key]
 
 
 def _logsumexp(a: FloatArray, axis: int) -> FloatArray:
