@@ -4,6 +4,7 @@ the default players' self-play against the others', paired game by game.
 
     python scripts/evaluate_agents.py             # about fifteen minutes on 2 cores
     python scripts/evaluate_agents.py --games 4   # a quick look
+    python scripts/evaluate_agents.py --self-play --seed 1000 --games 48   # fresh seeds
 """
 
 from __future__ import annotations
@@ -55,7 +56,16 @@ def main() -> None:
         default="both",
         help="which board (default both; run one per process to use two cores)",
     )
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument(
+        "--self-play",
+        action="store_true",
+        help="only the pairs of the self-play comparison (each giver with its own guessers)",
+    )
     args = parser.parse_args()
+    pairs = None
+    if args.self_play:
+        pairs = [(g, g) for g in GIVERS] + [("naming data", "naming data, pragmatic")]
     boards = []
     if args.board in ("standard", "both"):
         boards.append(Board.standard())
@@ -64,7 +74,13 @@ def main() -> None:
     for board in boards:
         start = time.perf_counter()
         result = evaluate(
-            GIVERS, GUESSERS, games=args.games, board=board, progress=lambda m: print(m, flush=True)
+            GIVERS,
+            GUESSERS,
+            games=args.games,
+            seed=args.seed,
+            board=board,
+            pairs=pairs,
+            progress=lambda m: print(m, flush=True),
         )
         print()
         print(result.table())

@@ -168,6 +168,15 @@ def test_default_players_score_well_above_random_in_self_play() -> None:
         result.pair("oracle", "default")
 
 
+def test_evaluate_can_play_only_the_pairs_asked_for() -> None:
+    agents = {"random": RandomAgent, "oracle": OracleGuesser}
+    result = evaluate({"random": RandomAgent}, agents, games=2, pairs=[("random", "oracle")])
+    assert [(p.giver, p.guesser) for p in result.pairs] == [("random", "oracle")]
+    assert len(result.pair("random", "oracle").per_game) == 2
+    with pytest.raises(ValueError, match="not given to evaluate"):
+        evaluate({"random": RandomAgent}, agents, games=2, pairs=[("naming", "oracle")])
+
+
 def test_the_oracle_is_an_upper_bound_and_only_it_sees_the_target() -> None:
     assert oracle_agent().sees_target and not default_agent().sees_target
     seen: list[Cell | None] = []

@@ -3,7 +3,7 @@ givers, in self-play and cross-play, with bootstrap confidence intervals over ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,21 +102,28 @@ def evaluate(
     n_players: int = 4,
     seed: int = 0,
     board: Board | None = None,
+    pairs: Collection[tuple[str, str]] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> AgentEvaluation:
     """Play ``games`` games (seeds ``seed`` to ``seed + games - 1``, the same for every pair) for
     each clue giver with each guesser, every seat playing that pair, and measure both roles.
 
     Self-play is a giver with the guesser built on the same model; cross-play pairs a giver with
-    listeners it was not built with.
+    listeners it was not built with. ``pairs``: only these ``(giver, guesser)`` names.
     """
     if games < 2:
         raise ValueError(f"evaluation needs at least 2 games, not {games}")
+    if pairs is not None:
+        unknown = [p for p in pairs if p[0] not in givers or p[1] not in guessers]
+        if unknown:
+            raise ValueError(f"pairs {unknown} name a giver or guesser not given to evaluate")
     rules = Rules.standard(n_players)
     board = Board.standard() if board is None else board
     out = []
     for g_name, make_giver in givers.items():
         for l_name, make_guesser in guessers.items():
+            if pairs is not None and (g_name, l_name) not in pairs:
+                continue
             if progress is not None:
                 progress(f"{g_name} with {l_name}")
             per_round: list[float] = []
