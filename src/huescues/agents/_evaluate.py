@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from huescues._bootstrap import ratio_interval, resample
 from huescues.engine import Board, Rules
 
 from ._loop import play_game
@@ -151,8 +152,8 @@ def evaluate(
 
 
 def _bootstrap(values: list[float], seed: int, n: int = 2000) -> Estimate:
-    data = np.asarray(values)
-    rng = np.random.default_rng(seed)
-    means = data[rng.integers(0, len(data), size=(n, len(data)))].mean(axis=1)
-    low, high = np.quantile(means, [0.025, 0.975])
-    return Estimate(float(data.mean()), float(low), float(high))
+    data = np.asarray(values, dtype=np.float64)
+    draws = resample(len(data), n, np.random.default_rng(seed))
+    found = ratio_interval(data, np.ones_like(data), draws)
+    assert found is not None, "an evaluation has at least 2 games"
+    return Estimate(*found)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from huescues._bootstrap import ratio_interval, resample
 from huescues.agents._points import expected_points
 from huescues.engine import Board, Cell, Rules
 from huescues.language import ColourTermModel
@@ -328,23 +329,10 @@ class _Bootstrap:
     paired)."""
 
     def __init__(self, n_clues: int, n_boot: int, seed: int, level: float) -> None:
-        rng = np.random.default_rng(seed)
-        idx = rng.integers(0, n_clues, size=(n_boot, n_clues))
-        # How often each clue is drawn in each resample.
-        self.counts = np.zeros((n_boot, n_clues))
-        np.add.at(self.counts, (np.arange(n_boot)[:, None], idx), 1.0)
-        self.tail = 100.0 * (1.0 - level) / 2.0
+        self.draws = resample(n_clues, n_boot, np.random.default_rng(seed))
+        self.level = level
 
     def ratio(self, total: FloatArray, weight: FloatArray) -> Estimate:
         """sum(total) / sum(weight), with its interval over the resamples."""
-        w = float(weight.sum())
-        if w == 0.0:
-            return Estimate(math.nan, math.nan, math.nan)
-        mean = float(total.sum()) / w
-        if len(self.counts) == 0:
-            return Estimate(mean, math.nan, math.nan)
-        tw = self.counts @ weight
-        keep = tw > 0
-        values = (self.counts[keep] @ total) / tw[keep]
-        lo, hi = np.percentile(values, [self.tail, 100.0 - self.tail])
-        return Estimate(mean, float(lo), float(hi))
+        found = ratio_interval(total, weight, self.draws, self.level)
+        return Estimate(math.nan, math.nan, math.nan) if found is None else Estimate(*found)

@@ -28,6 +28,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from huescues._bootstrap import ratio_interval, resample
 from huescues.engine import Cell
 
 __all__ = [
@@ -321,12 +322,10 @@ def _bootstrap(sums: _Sums, *, seed: int, key: str, n_boot: int) -> Estimate:
         return Estimate(None, None, None, 0, 0)
     s = np.array([sums.sums[b] for b in blocks], dtype=np.float64)
     c = np.array([sums.counts[b] for b in blocks], dtype=np.float64)
-    mean = float(s.sum() / c.sum())
     rng = np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
-    idx = rng.integers(0, len(blocks), size=(n_boot, len(blocks)))
-    boot = s[idx].sum(axis=1) / c[idx].sum(axis=1)
-    low, high = np.percentile(boot, [2.5, 97.5])
-    return Estimate(mean, float(low), float(high), round(float(c.sum())), len(blocks))
+    found = ratio_interval(s, c, resample(len(blocks), n_boot, rng))
+    assert found is not None, "only blocks with a count are kept"
+    return Estimate(*found, round(float(c.sum())), len(blocks))
 
 
 def _block_key(game: Mapping[str, Any]) -> _BlockKey:
