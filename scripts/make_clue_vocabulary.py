@@ -3,7 +3,8 @@
 Words people use to name colours and that are common English: every word of the XKCD and
 color-name-list names that appears in at least two names, is in the common-word list of the clue
 rules (SCOWL sizes 10-35), has three letters or more and passes the standard clue rules
-(R18-R22), the 5,000 most used. ``--check`` exits non-zero if the shipped file differs.
+(R18-R22) and is not on the short list below of words unfit for a family game; the 5,000 most
+used. ``--check`` exits non-zero if the shipped file differs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ from huescues.language import colornames, words_of, xkcd_names
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "huescues" / "data" / "clue_vocabulary.txt"
 SIZE = 5000
+#: Words from paint names that a clue giver in a family game should not say (sexual or violent
+#: words with no colour of their own; "blood", "wine" or "nude" name colours and stay).
+UNFIT = frozenset(
+    ("babe", "climax", "kinky", "lust", "lusty", "murder", "naked", "naughty", "opium",
+     "seduction", "sensual")
+)  # fmt: skip
 
 
 def make() -> str:
@@ -30,7 +37,7 @@ def make() -> str:
     common = common_words()
     chosen = []
     for word, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        if n < 2 or len(word) < 3 or not word.isalpha() or word not in common:
+        if n < 2 or len(word) < 3 or not word.isalpha() or word not in common or word in UNFIT:
             continue
         try:
             validate_clue(word)

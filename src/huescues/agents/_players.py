@@ -245,7 +245,7 @@ class EmbeddingClueGiver:
     competitive: bool = True
     #: How many of the best single words are paired into two-word second clues.
     pair_from: int = 8
-    #: The words to choose clues from (default: the shipped vocabulary of 3,736 words).
+    #: The words to choose clues from (default: the shipped vocabulary of 3,725 words).
     words: tuple[str, ...] | None = None
 
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:

@@ -25,7 +25,7 @@ FloatArray = NDArray[np.float64]
 
 @functools.cache
 def clue_vocabulary() -> tuple[str, ...]:
-    """The shipped vocabulary: 3,736 common English words people use in colour names, most used
+    """The shipped vocabulary: 3,725 common English words people use in colour names, most used
     first (made by ``scripts/make_clue_vocabulary.py``)."""
     text = resources.files("huescues.data").joinpath("clue_vocabulary.txt").read_text()
     return tuple(text.split())
