@@ -58,6 +58,12 @@ ModelSpec = str | ColourTermModel
 Models = ModelSpec | tuple[ModelSpec, ...]
 
 
+#: The listener models of the default players: the clue giver predicts pawns with all three and
+#: averages; the guesser reads with the combined model and the naming data, pragmatically. (An
+#: ensemble reads clues from other players better; measured in docs/agents.md.)
+DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
+DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
+
 #: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal).
 PRAGMATIC_SHARE = 0.2
 #: How much of an imagined giver's reading is the literal one, for words it would not choose.
@@ -120,12 +126,7 @@ class EmbeddingGuesser:
     pawn_floor: float = 0.5
     #: The clue givers a pragmatic guesser imagines: each the listener models of an
     #: :class:`EmbeddingClueGiver`.
-    speakers: tuple[Models, ...] = (
-        ("default", "naming", "embedding"),
-        "naming",
-        "default",
-        "embedding",
-    )
+    speakers: tuple[Models, ...] = (DEFAULT_GIVER_MODELS, "naming", "default", "embedding")
 
     def readings(self, board: Board, clue: str) -> list[FloatArray]:
         """The ways this guesser reads a first clue, each a distribution over the squares (flat):
@@ -415,13 +416,6 @@ class Player:
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The guesser's pawn (R10, R12)."""
         return self.guesser.place_pawn(view, rng)
-
-
-#: The listener models of the default players: the clue giver predicts pawns with all three and
-#: averages; the guesser averages the posteriors of the combined model and the naming data. (An
-#: ensemble reads clues from other players better; measured in docs/agents.md.)
-DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
-DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
 
 
 @functools.cache
