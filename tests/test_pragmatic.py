@@ -4,6 +4,7 @@ and learns during a game which reading fits each clue giver."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from huescues import Board, Cell, ChooseTarget, GiveClue, RoundResult, new_game
 from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser
@@ -74,3 +75,11 @@ def test_the_weights_move_to_the_reading_that_found_this_givers_targets() -> Non
     prior = guesser.prior()
     assert int(np.argmax(w / prior)) == 1
     assert w[1] > prior[1]
+
+
+def test_weights_of_the_wrong_length_are_a_clear_error() -> None:
+    guesser = EmbeddingGuesser(model=("default", "naming"), pragmatic=True)
+    with pytest.raises(ValueError, match="give 6 non-negative weights"):
+        guesser.belief(BOARD, ["ocean"], weights=np.ones(2))
+    with pytest.raises(ValueError, match="not all zero"):
+        guesser.belief(BOARD, ["ocean"], weights=np.zeros(6))

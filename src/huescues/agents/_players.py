@@ -186,9 +186,15 @@ class EmbeddingGuesser:
         if not clues:
             return np.full(board.shape, 1.0 / board.size)
         models = _models(self.model)
-        w = self.prior() if weights is None else weights
+        w = self.prior() if weights is None else np.asarray(weights, dtype=np.float64)
+        readings = self.readings(board, clues[0])
+        if w.shape != (len(readings),) or not np.all(w >= 0) or not w.sum() > 0:
+            raise ValueError(
+                f"weights {w.tolist()} refused: give {len(readings)} non-negative weights, one "
+                "per reading of the first clue (see readings()), not all zero"
+            )
         joint = np.zeros(board.size)
-        for wi, reading in zip(w, self.readings(board, clues[0]), strict=True):
+        for wi, reading in zip(w, readings, strict=True):
             joint += wi * reading
         for clue in clues[1:]:
             joint *= np.mean([posterior([_log_l0(m, board, clue)]).ravel() for m in models], axis=0)
