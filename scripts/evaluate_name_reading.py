@@ -1,0 +1,77 @@
+"""How the guessers read people's colour names outside a game: each held-out name is a clue, the
+square nearest its colour the target, and the guesser's best square (most expected R15 points)
+earns the R15 points against it. Models are refitted without the fold's names (five folds, as
+in ``scripts/evaluate_language.py``); so are the imagined clue givers of the pragmatic guesser.
+
+    python scripts/evaluate_name_reading.py                # the XKCD names, about a minute
+    python scripts/evaluate_name_reading.py --second-set   # 1,000 color-name-list names
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from huescues.agents import EmbeddingGuesser
+from huescues.colour import delta_e_2000
+from huescues.engine import Board, Rules
+from huescues.engine._scoring import points_array
+from huescues.language import CombinedModel, xkcd_names
+from huescues.language._splits import fold_of, normalise_name
+from huescues.language._standard import second_test_set, standard_models
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--second-set", action="store_true", help="the second held-out set")
+    args = parser.parse_args()
+    if args.second_set:
+        names, lab = second_test_set()
+    else:
+        xkcd = xkcd_names()
+        names, lab = list(xkcd.names), xkcd.lab
+    board, rules = Board.standard(), Rules.standard(4)
+    norm = [normalise_name(n) for n in names]
+    cells = np.array([(c.row, c.col) for c in board.cells()])
+    points = points_array(rules, cells[:, None, :], cells[None, :, :]).astype(float)
+    squares = board.lab.reshape(-1, 3)
+    nearest = np.argmin(delta_e_2000(np.asarray(lab)[:, None, :], squares[None, :, :]), axis=1)
+    fold = np.array([fold_of(n) for n in norm])
+    factories = standard_models()
+    labels = ["combined (EmbeddingGuesser())", "naming data", "default, literal", "default"]
+    earned = {label: np.full(len(norm), np.nan) for label in labels}
+    for k in range(5):
+        held = np.flatnonzero(fold == k)
+        out = frozenset(norm[i] for i in held)
+        naming, embedding = factories["naming data"](out), factories["embedding"](out)
+        combined = CombinedModel(naming, embedding)
+        speakers = ((combined, naming, embedding), naming, combined, embedding)
+        guessers = {
+            labels[0]: EmbeddingGuesser(model=combined),
+            labels[1]: EmbeddingGuesser(model=naming),
+            labels[2]: EmbeddingGuesser(model=(combined, naming)),
+            labels[3]: EmbeddingGuesser(
+                model=(combined, naming), pragmatic=True, speakers=speakers
+            ),
+        }
+        for i in held:
+            for label, guesser in guessers.items():
+                best = int(np.argmax(points @ guesser.belief(board, [norm[i]]).ravel()))
+                earned[label][i] = points[best, nearest[i]]
+        print(f"fold {k + 1}/5", flush=True)
+    rng = np.random.default_rng(0)
+    draws = rng.integers(0, len(norm), size=(2000, len(norm)))
+    print(f"\n{len(norm)} names; R15 points of the best square; 95% bootstrap intervals over names")
+    print("| guesser | points | minus the default guesser's |")
+    print("| --- | ---: | ---: |")
+    for label in labels:
+        v, d = earned[label], earned[label] - earned["default"]
+        lo, hi = np.quantile(v[draws].mean(axis=1), [0.025, 0.975])
+        dlo, dhi = np.quantile(d[draws].mean(axis=1), [0.025, 0.975])
+        print(f"| {label} | {v.mean():.3f} [{lo:.3f}, {hi:.3f}] | "
+              f"{d.mean():+.3f} [{dlo:+.3f}, {dhi:+.3f}] |")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
