@@ -178,6 +178,8 @@ def _reader(player: object, board: Board, rules: Rules) -> tuple[str, _Reader]:
     model = getattr(player, "model", None)
     if model is not None:
         name += f"({model!r})" if isinstance(model, str | tuple) else f"({type(model).__name__})"
+    if getattr(player, "pragmatic", False):
+        name += ", pragmatic"
     cells = board.cells()
 
     def ranked(belief: FloatArray) -> list[Cell]:
