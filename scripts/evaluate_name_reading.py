@@ -39,7 +39,12 @@ def main() -> None:
     nearest = np.argmin(delta_e_2000(np.asarray(lab)[:, None, :], squares[None, :, :]), axis=1)
     fold = np.array([fold_of(n) for n in norm])
     factories = standard_models()
-    labels = ["combined (EmbeddingGuesser())", "naming data", "default, literal", "default"]
+    labels = [
+        "combined (EmbeddingGuesser())",
+        "naming data",
+        "default (outside a game: literal)",
+        "default, in a game's first round (its prior)",
+    ]
     earned = {label: np.full(len(norm), np.nan) for label in labels}
     for k in range(5):
         held = np.flatnonzero(fold == k)
@@ -50,23 +55,25 @@ def main() -> None:
         guessers = {
             labels[0]: EmbeddingGuesser(model=combined),
             labels[1]: EmbeddingGuesser(model=naming),
-            labels[2]: EmbeddingGuesser(model=(combined, naming)),
-            labels[3]: EmbeddingGuesser(
+            labels[2]: EmbeddingGuesser(
                 model=(combined, naming), pragmatic=True, speakers=speakers
             ),
         }
+        first_round = guessers[labels[2]]
         for i in held:
-            for label, guesser in guessers.items():
-                best = int(np.argmax(points @ guesser.belief(board, [norm[i]]).ravel()))
+            beliefs = {label: g.belief(board, [norm[i]]) for label, g in guessers.items()}
+            beliefs[labels[3]] = first_round.belief(board, [norm[i]], weights=first_round.prior())
+            for label, belief in beliefs.items():
+                best = int(np.argmax(points @ belief.ravel()))
                 earned[label][i] = points[best, nearest[i]]
         print(f"fold {k + 1}/5", flush=True)
     rng = np.random.default_rng(0)
     draws = rng.integers(0, len(norm), size=(2000, len(norm)))
     print(f"\n{len(norm)} names; R15 points of the best square; 95% bootstrap intervals over names")
-    print("| guesser | points | minus the default guesser's |")
+    print("| guesser | points | minus the default guesser's (outside a game) |")
     print("| --- | ---: | ---: |")
     for label in labels:
-        v, d = earned[label], earned[label] - earned["default"]
+        v, d = earned[label], earned[label] - earned[labels[2]]
         lo, hi = np.quantile(v[draws].mean(axis=1), [0.025, 0.975])
         dlo, dhi = np.quantile(d[draws].mean(axis=1), [0.025, 0.975])
         print(f"| {label} | {v.mean():.3f} [{lo:.3f}, {hi:.3f}] | "

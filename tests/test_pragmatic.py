@@ -83,3 +83,16 @@ def test_weights_of_the_wrong_length_are_a_clear_error() -> None:
         guesser.belief(BOARD, ["ocean"], weights=np.ones(2))
     with pytest.raises(ValueError, match="not all zero"):
         guesser.belief(BOARD, ["ocean"], weights=np.zeros(6))
+
+
+def test_outside_a_game_a_pragmatic_guesser_reads_literally() -> None:
+    # rank() and human_agreement() have no giver to reason about: people's clues are read
+    # literally, as the same guesser without the pragmatic step reads them.
+    pragmatic = EmbeddingGuesser(model=("default", "naming"), pragmatic=True)
+    literal = EmbeddingGuesser(model=("default", "naming"))
+    for clue in (["dandelion"], ["lagoon", "deep"]):
+        assert np.allclose(pragmatic.belief(BOARD, clue), literal.belief(BOARD, clue))
+        assert pragmatic.rank(BOARD, clue)[:5] == literal.rank(BOARD, clue)[:5]
+    # In a game the imagined givers count from the first round (the prior).
+    in_game = pragmatic.belief(BOARD, ["dandelion"], weights=pragmatic.prior())
+    assert not np.allclose(in_game, literal.belief(BOARD, ["dandelion"]))

@@ -181,13 +181,22 @@ class EmbeddingGuesser:
         weights: FloatArray | None = None,
     ) -> FloatArray:
         """The posterior over the target square, shape ``(rows, cols)``, summing to 1: a mixture
-        of the :meth:`readings` of the first clue (``weights``, by default the prior), times the
-        later clues read literally (the models averaged) and the pawns' evidence."""
+        of the :meth:`readings` of the first clue with ``weights``, times the later clues read
+        literally (the models averaged) and the pawns' evidence.
+
+        Without ``weights`` (outside a game, as :meth:`rank` and
+        :func:`~huescues.research.human_agreement` ask), the literal readings alone, equally:
+        the imagined givers are this library's players, and a clue from outside a game most
+        likely comes from a person. In a game, :meth:`place_pawn` passes :meth:`weights`."""
         if not clues:
             return np.full(board.shape, 1.0 / board.size)
         models = _models(self.model)
-        w = self.prior() if weights is None else np.asarray(weights, dtype=np.float64)
         readings = self.readings(board, clues[0])
+        if weights is None:
+            w = np.zeros(len(readings))
+            w[: len(models)] = 1.0 / len(models)
+        else:
+            w = np.asarray(weights, dtype=np.float64)
         if w.shape != (len(readings),) or not np.all(w >= 0) or not w.sum() > 0:
             raise ValueError(
                 f"weights {w.tolist()} refused: give {len(readings)} non-negative weights, one "
