@@ -70,9 +70,11 @@ def test_the_weights_move_to_the_reading_that_found_this_givers_targets() -> Non
         history.append(RoundResult(i, view.giver, False, target, (clue,), (), (0, 0, 0, 0)))
     # Another giver's rounds say nothing about this one.
     other = (view.giver + 1) % 4
-    history.append(RoundResult(3, other, False, Cell(0, 0), ("snow",), (), (0, 0, 0, 0)))
-    w = guesser.weights(view._replace(history=tuple(history)))
+    theirs = RoundResult(3, other, False, Cell(0, 0), ("snow",), (), (0, 0, 0, 0))
     prior = guesser.prior()
+    assert np.allclose(guesser.weights(view._replace(history=(theirs,))), prior)
+    history.append(theirs)
+    w = guesser.weights(view._replace(history=tuple(history)))
     assert int(np.argmax(w / prior)) == 1
     assert w[1] > prior[1]
 
