@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from huescues import Cell, ChooseTarget, GameState, GiveClue, Pass, Phase, PlacePawn
-from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+from huescues.agents import RANDOM_CLUE_WORDS
 
 Placement = Callable[[GameState], Cell]
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+from huescues.agents import RANDOM_CLUE_WORDS
 from huescues.engine._clues import (
     COLOUR_ENDINGS,
     NUMBER_WORDS,

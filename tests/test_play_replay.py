@@ -15,8 +15,7 @@ from huescues._play import GameAbandoned, play_in_terminal
 from huescues._replay import load_record, replay_file
 from huescues._terminal import render_board
 from huescues.agents import RandomAgent, play_game
-from huescues.engine import Board, Cell, GameRecord, GameState
-from huescues.engine._cell import _LETTERS
+from huescues.engine import ROW_LETTERS, Board, Cell, GameRecord, GameState
 
 ANSI_BG = re.compile(r"\x1b\[48;2;(\d+);(\d+);(\d+)m")
 BOARD = Board.standard()
@@ -36,7 +35,7 @@ def test_board_has_row_letters_and_column_numbers(colour: bool) -> None:
     assert lines[0].split() == [str(c) for c in range(1, 31)]
     assert lines[BOARD.rows + 1].split() == [str(c) for c in range(1, 31)]
     for r, line in enumerate(_rows(text)):
-        letter = _LETTERS[r]
+        letter = ROW_LETTERS[r]
         assert line.startswith(letter + " ") and line.endswith(" " + letter)
     assert [line[0] for line in _rows(text)] == list("ABCDEFGHIJKLMNOP")
 

@@ -16,7 +16,7 @@ from huescues import (
     PlacePawn,
     new_game,
 )
-from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+from huescues.agents import RANDOM_CLUE_WORDS
 
 actions = st.one_of(
     st.builds(ChooseTarget, st.integers(-1, 5)),

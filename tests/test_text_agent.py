@@ -27,7 +27,7 @@ from huescues import (
     new_game,
     validate_clue,
 )
-from huescues.agents import Agent, RandomAgent, play_game
+from huescues.agents import RANDOM_CLUE_WORDS, Agent, RandomAgent, play_game
 from huescues.agents._text import (
     TextAgent,
     TextFailure,
@@ -36,7 +36,6 @@ from huescues.agents._text import (
     parse_target,
     prompt_for,
 )
-from huescues.engine._clue_words import RANDOM_CLUE_WORDS
 
 F12 = Cell.parse("F12")
 

@@ -17,9 +17,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from huescues.agents import RandomAgent
+from huescues.agents import RANDOM_CLUE_WORDS, RandomAgent
 from huescues.engine import ChooseTarget, GiveClue, Pass, PlacePawn, View
-from huescues.engine._clue_words import RANDOM_CLUE_WORDS
 from huescues.tournament import (
     BUILTIN_ENTRANTS,
     Entrant,

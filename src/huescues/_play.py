@@ -27,8 +27,8 @@ from huescues.engine import (
     RoundResult,
     View,
     new_game,
+    seat_generators,
 )
-from huescues.engine._random import seat_generators
 
 from ._terminal import colour_wanted, render_board
 

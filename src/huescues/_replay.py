@@ -14,8 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from huescues.engine import STANDARD_BOARD_ID, Board, GameRecord, GameState, new_game
-from huescues.engine._state import ENGINE_VERSION
+from huescues.engine import (
+    ENGINE_VERSION,
+    STANDARD_BOARD_ID,
+    Board,
+    GameRecord,
+    GameState,
+    new_game,
+)
 
 from ._play import show_result, show_reveal
 from ._terminal import colour_wanted

@@ -9,8 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from huescues.engine import Board, Cell
-from huescues.engine._cell import _LETTERS
+from huescues.engine import ROW_LETTERS, Board, Cell
 
 __all__ = ["colour_wanted", "render_board"]
 
@@ -53,7 +52,7 @@ def render_board(
         if cell not in board:
             raise ValueError(f"square {cell} is not on the {rows} x {cols} board (R1)")
     width = max(2, len(str(cols)))
-    label = max(1, len(_LETTERS[rows - 1]))
+    label = max(1, len(ROW_LETTERS[rows - 1]))
     srgb = (board.srgb * 255.0).round().astype(int).tolist()
     lightness = board.lab[..., 0]
 
@@ -66,7 +65,7 @@ def render_board(
     numbers = " " * (label + 1) + "".join(f"{c + 1:>{width + 1}}" for c in range(cols))
     lines = [numbers]
     for r in range(rows):
-        letter = _LETTERS[r]
+        letter = ROW_LETTERS[r]
         framed = top <= r <= bottom
         parts = [f"{letter:>{label}} "]
         for c in range(cols + 1):

@@ -14,8 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from huescues.engine import Board, Cell, GameRecord, GameState, Rules, pawn_points
-from huescues.engine._board import STANDARD_BOARD_ID
+from huescues.engine import (
+    STANDARD_BOARD_ID,
+    Board,
+    Cell,
+    GameRecord,
+    GameState,
+    Rules,
+    pawn_points,
+)
 
 __all__ = ["COLUMNS", "load_rounds", "rounds_table", "save_rounds", "to_dataframe"]
 
@@ -80,7 +87,7 @@ class _Boards:
             if board_id == STANDARD_BOARD_ID:
                 board = Board.standard()
             else:
-                from huescues.colour._munsell import WCS_BOARD_ID
+                from huescues.colour import WCS_BOARD_ID
 
                 if board_id != WCS_BOARD_ID:
                     raise ValueError(

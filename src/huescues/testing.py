@@ -35,9 +35,9 @@ from huescues.engine import (
     Rules,
     new_game,
     points_array,
+    seat_generators,
     validate_clue,
 )
-from huescues.engine._random import seat_generators
 
 __all__ = ["CheckFailed", "CheckReport", "check_games"]
 

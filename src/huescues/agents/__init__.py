@@ -1,6 +1,7 @@
 """Players: the Agent protocol, the random agent, players built on colour-term models, and the
 game loop."""
 
+from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
 from ._loop import PlayedGame, play_game
 from ._players import (
@@ -14,11 +15,14 @@ from ._players import (
     oracle_agent,
     resolve_model,
 )
+from ._points import expected_points
 from ._protocol import Agent, ClueGiver, Guesser
 from ._random import RandomAgent
 from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_target, prompt_for
+from ._vocabulary import clue_vocabulary
 
 __all__ = [
+    "RANDOM_CLUE_WORDS",
     "Agent",
     "AgentEvaluation",
     "ClueGiver",
@@ -32,9 +36,11 @@ __all__ = [
     "RandomAgent",
     "TextAgent",
     "TextFailure",
+    "clue_vocabulary",
     "combined_agent",
     "default_agent",
     "evaluate",
+    "expected_points",
     "naming_agent",
     "oracle_agent",
     "parse_clue",

@@ -14,8 +14,8 @@ from huescues.engine import (
     Phase,
     Rules,
     new_game,
+    seat_generators,
 )
-from huescues.engine._random import seat_generators
 
 from ._protocol import Agent
 

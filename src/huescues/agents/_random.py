@@ -15,7 +15,8 @@ from huescues.engine import (
     View,
     validate_clue,
 )
-from huescues.engine._clue_words import RANDOM_CLUE_WORDS
+
+from ._clue_words import RANDOM_CLUE_WORDS
 
 __all__ = ["RandomAgent"]
 

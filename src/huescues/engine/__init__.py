@@ -2,7 +2,7 @@
 
 from ._actions import Action, ChooseTarget, GiveClue, Pass, PlacePawn
 from ._board import STANDARD_BOARD_ID, Board
-from ._cell import Cell
+from ._cell import ROW_LETTERS, Cell
 from ._clues import normalise_clue, validate_clue
 from ._deck import STANDARD_DECK_ID, Card, Deck
 from ._errors import (
@@ -17,16 +17,19 @@ from ._errors import (
     PassNotAllowed,
     WrongPhase,
 )
+from ._random import seat_generators
 from ._record import GameRecord
 from ._render import render_board
 from ._rules import BASIC_COLOUR_TERMS, RELATIVE_WORDS, Rules
 from ._scoring import giver_points, pawn_points, points_array, points_map, round_points
-from ._state import GameSetup, GameState, Phase, Result, RoundResult, View, new_game
+from ._state import ENGINE_VERSION, GameSetup, GameState, Phase, Result, RoundResult, View, new_game
 from ._text import describe_game
 
 __all__ = [
     "BASIC_COLOUR_TERMS",
+    "ENGINE_VERSION",
     "RELATIVE_WORDS",
+    "ROW_LETTERS",
     "STANDARD_BOARD_ID",
     "STANDARD_DECK_ID",
     "Action",
@@ -65,5 +68,6 @@ __all__ = [
     "points_map",
     "render_board",
     "round_points",
+    "seat_generators",
     "validate_clue",
 ]

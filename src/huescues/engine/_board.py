@@ -15,7 +15,7 @@ from typing import Self
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._cell import _LETTERS, STANDARD_COLS, STANDARD_ROWS, Cell, all_cells
+from ._cell import ROW_LETTERS, STANDARD_COLS, STANDARD_ROWS, Cell, all_cells
 
 __all__ = ["STANDARD_BOARD_ID", "Board"]
 
@@ -82,8 +82,8 @@ class Board:
         if arr.ndim != 3 or arr.shape[2] != 3:
             raise ValueError(f"a board's colours must have shape (rows, cols, 3), not {arr.shape}")
         rows, cols = arr.shape[:2]
-        if not (1 <= rows <= len(_LETTERS)) or cols < 1:
-            raise ValueError(f"a board has 1 to {len(_LETTERS)} rows and at least 1 column (R1)")
+        if not (1 <= rows <= len(ROW_LETTERS)) or cols < 1:
+            raise ValueError(f"a board has 1 to {len(ROW_LETTERS)} rows and at least 1 column (R1)")
         if np.issubdtype(arr.dtype, np.integer):
             if arr.min() < 0 or arr.max() > 255:
                 raise ValueError("integer colours must lie in 0-255")
@@ -134,7 +134,7 @@ class Board:
                 )
             letter, col_text, *rgb_text = (x.strip() for x in line)
             try:
-                cell = Cell.parse(f"{letter}{col_text}", rows=len(_LETTERS), cols=999)
+                cell = Cell.parse(f"{letter}{col_text}", rows=len(ROW_LETTERS), cols=999)
                 rgb = tuple(int(v) for v in rgb_text)
             except ValueError as e:
                 raise ValueError(f"{name}, line {lineno}: {e}") from None
@@ -193,7 +193,7 @@ class Board:
             w.writerow(["row", "column", "red", "green", "blue"])
             rgb = np.round(self.srgb * 255.0).astype(int)
             for cell in self.cells():
-                w.writerow([_LETTERS[cell.row], cell.col + 1, *rgb[cell.row, cell.col].tolist()])
+                w.writerow([ROW_LETTERS[cell.row], cell.col + 1, *rgb[cell.row, cell.col].tolist()])
 
     def to_png(
         self,
@@ -237,7 +237,7 @@ def _standard_board() -> Board:
 
 @functools.cache
 def _wcs_board() -> Board:
-    from huescues.colour._munsell import WCS_BOARD_ID, wcs_palette
+    from huescues.colour import WCS_BOARD_ID, wcs_palette
 
     return Board.from_rgb(
         wcs_palette(),

@@ -7,11 +7,12 @@ import re
 from dataclasses import dataclass
 from typing import Self
 
-__all__ = ["STANDARD_COLS", "STANDARD_ROWS", "Cell", "all_cells"]
+__all__ = ["ROW_LETTERS", "STANDARD_COLS", "STANDARD_ROWS", "Cell", "all_cells"]
 
 STANDARD_ROWS = 16
 STANDARD_COLS = 30
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The row letters, top to bottom (R1): a board has at most 26 rows.
+ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _NAME = re.compile(r"([A-Za-z])([0-9]{1,3})")
 
 
@@ -26,7 +27,7 @@ class Cell:
     col: int
 
     def __post_init__(self) -> None:
-        if not (0 <= self.row < len(_LETTERS)) or self.col < 0:
+        if not (0 <= self.row < len(ROW_LETTERS)) or self.col < 0:
             raise ValueError(
                 f"Cell(row={self.row!r}, col={self.col!r}) has no name: rows run 0-25 (A-Z), "
                 "columns from 0 (R1)"
@@ -47,12 +48,12 @@ class Cell:
                 f"{text!r} is not a square: a square is a row letter and a column number, "
                 f"such as 'F12' (R1)"
             )
-        row = _LETTERS.index(match.group(1).upper())
+        row = ROW_LETTERS.index(match.group(1).upper())
         col = int(match.group(2)) - 1
         if row >= rows or not 0 <= col < cols:
             raise ValueError(
                 f"{text!r} is not a square of a {rows} x {cols} board: rows run "
-                f"A-{_LETTERS[rows - 1]} and columns 1-{cols} (R1)"
+                f"A-{ROW_LETTERS[rows - 1]} and columns 1-{cols} (R1)"
             )
         return cls(row, col)
 
@@ -61,7 +62,7 @@ class Cell:
         return self.row << 16 | self.col
 
     def __str__(self) -> str:
-        return f"{_LETTERS[self.row]}{self.col + 1}"
+        return f"{ROW_LETTERS[self.row]}{self.col + 1}"
 
     def __repr__(self) -> str:
         return f"Cell.parse({str(self)!r})"

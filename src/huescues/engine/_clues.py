@@ -16,7 +16,6 @@ import unicodedata
 from collections.abc import Iterable
 from importlib import resources
 
-from ._clue_words import RANDOM_CLUE_WORDS
 from ._errors import IllegalClue
 from ._rules import Rules
 
@@ -24,7 +23,6 @@ __all__ = [
     "COLOUR_ENDINGS",
     "NUMBER_WORDS",
     "POSITION_WORDS",
-    "RANDOM_CLUE_WORDS",
     "colour_term_forms",
     "common_words",
     "normalise_clue",

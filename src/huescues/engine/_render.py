@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._board import Board
-from ._cell import _LETTERS, Cell
+from ._cell import ROW_LETTERS, Cell
 
 __all__ = ["render_board"]
 
@@ -83,7 +83,9 @@ def render_board(
     font = 7.5
     for r in range(rows):
         for x in (-0.4, cols + 0.4):
-            ax.text(x, r + 0.5, _LETTERS[r], ha="center", va="center", color=_LABEL, fontsize=font)
+            ax.text(
+                x, r + 0.5, ROW_LETTERS[r], ha="center", va="center", color=_LABEL, fontsize=font
+            )
     for c in range(cols):
         for y in (-0.4, rows + 0.4):
             ax.text(c + 0.5, y, str(c + 1), ha="center", va="center", color=_LABEL, fontsize=font)

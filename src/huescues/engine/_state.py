@@ -6,7 +6,7 @@ import enum
 import functools
 import json
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -20,7 +20,7 @@ from ._actions import (
     action_to_dict,
 )
 from ._board import Board
-from ._cell import _LETTERS, Cell
+from ._cell import ROW_LETTERS, Cell
 from ._clues import validate_clue
 from ._deck import Card, Deck
 from ._errors import (
@@ -101,6 +101,31 @@ class RoundResult:
     def passed(self) -> bool:
         """Whether the clue giver passed instead of giving a second clue (R11)."""
         return len(self.clues) < 2
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data: squares by name (``"F12"``)."""
+        return {
+            "round": self.round,
+            "giver": self.giver,
+            "tiebreak": self.tiebreak,
+            "target": str(self.target),
+            "clues": list(self.clues),
+            "pawns": [[seat, str(c)] for seat, c in self.pawns],
+            "points": list(self.points),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], board: Board) -> RoundResult:
+        """The round of :meth:`to_dict`, its squares read on ``board``."""
+        return cls(
+            int(data["round"]),
+            int(data["giver"]),
+            bool(data["tiebreak"]),
+            board.cell(data["target"]),
+            tuple(data["clues"]),
+            tuple((int(seat), board.cell(n)) for seat, n in data["pawns"]),
+            tuple(data["points"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,7 +477,7 @@ class GameState(NamedTuple):
         board = setup.board
         if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
             raise OffBoard(
-                f"pawn on {cell} refused: the board has rows A-{_LETTERS[board.rows - 1]}"
+                f"pawn on {cell} refused: the board has rows A-{ROW_LETTERS[board.rows - 1]}"
                 f" and columns 1-{board.cols} (R1)"
             )
         if cell in occupied:
@@ -525,7 +550,7 @@ class GameState(NamedTuple):
             "pawns": [[seat, str(c)] for seat, c in self.pawns],
             "scores": list(self.scores),
             "clues_given": list(self.clues_given),
-            "history": [_round_to_dict(r) for r in self.history],
+            "history": [r.to_dict() for r in self.history],
             "tiebreak_rounds": self.tiebreak_rounds,
             "result": None if self.result is None else _result_to_dict(self.result),
             "actions": [action_to_dict(a) for a in self.actions],
@@ -574,7 +599,7 @@ class GameState(NamedTuple):
             frozenset(c for _, c in pawns),
             tuple(data["scores"]),
             tuple(data["clues_given"]),
-            tuple(_round_from_dict(r, board) for r in data["history"]),
+            tuple(RoundResult.from_dict(r, board) for r in data["history"]),
             int(data["tiebreak_rounds"]),
             None if result is None else _result_from_dict(result),
             _log_of(action_from_dict(a) for a in data["actions"]),
@@ -598,7 +623,7 @@ def _log_of(actions: Iterable[Action]) -> _Log:
 def resolve_board(board_id: str, board: Board | None) -> Board:
     """The board with this id: the one given, or the standard board."""
     if board is None:
-        from huescues.colour._munsell import WCS_BOARD_ID
+        from huescues.colour import WCS_BOARD_ID
 
         board = Board.wcs() if board_id == WCS_BOARD_ID else Board.standard()
     if board.id != board_id:
@@ -617,30 +642,6 @@ def resolve_deck(deck_id: str, deck: Deck | None) -> Deck:
             f"the game was played with deck {deck_id!r}; pass that deck, not {deck.id!r}"
         )
     return deck
-
-
-def _round_to_dict(r: RoundResult) -> dict[str, Any]:
-    return {
-        "round": r.round,
-        "giver": r.giver,
-        "tiebreak": r.tiebreak,
-        "target": str(r.target),
-        "clues": list(r.clues),
-        "pawns": [[seat, str(c)] for seat, c in r.pawns],
-        "points": list(r.points),
-    }
-
-
-def _round_from_dict(d: dict[str, Any], board: Board) -> RoundResult:
-    return RoundResult(
-        int(d["round"]),
-        int(d["giver"]),
-        bool(d["tiebreak"]),
-        board.cell(d["target"]),
-        tuple(d["clues"]),
-        tuple((int(seat), board.cell(n)) for seat, n in d["pawns"]),
-        tuple(d["points"]),
-    )
 
 
 def _result_to_dict(r: Result) -> dict[str, Any]:

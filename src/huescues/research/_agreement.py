@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from huescues._bootstrap import ratio_interval, resample
-from huescues.agents._points import expected_points
+from huescues.agents import expected_points
 from huescues.engine import Board, Cell, Rules
 from huescues.language import ColourTermModel
 

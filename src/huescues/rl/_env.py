@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.agents import ClueGiver
-from huescues.agents._vocabulary import clue_vocabulary
+from huescues.agents import RANDOM_CLUE_WORDS, ClueGiver, clue_vocabulary
 from huescues.engine import (
     Board,
     GameState,
@@ -23,9 +22,8 @@ from huescues.engine import (
     describe_game,
     new_game,
     pawn_points,
+    seat_generators,
 )
-from huescues.engine._clue_words import RANDOM_CLUE_WORDS
-from huescues.engine._random import seat_generators
 
 _pettingzoo: Any = importlib.import_module("pettingzoo")
 _spaces: Any = importlib.import_module("gymnasium.spaces")

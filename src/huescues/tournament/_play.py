@@ -31,9 +31,8 @@ from huescues.engine import (
     PlacePawn,
     Rules,
     new_game,
+    seat_generators,
 )
-from huescues.engine._random import seat_generators
-from huescues.engine._state import _round_to_dict
 
 from ._entrants import build_agent
 from ._schedule import GameSpec
@@ -226,7 +225,7 @@ def _line(
         scores = list(state.scores)
         winners = list(state.result.winners) if state.result is not None else []
         tiebreaks = state.tiebreak_rounds
-        rounds = [_round_to_dict(r) for r in state.history]
+        rounds = [r.to_dict() for r in state.history]
         record = GameRecord.of(state).to_dict()
         board_id = state.board.id
     return {

@@ -2,7 +2,7 @@
 
 Every word passes the standard clue rules as a first clue, and any two distinct ones pass together
 as a second clue. The random agent draws from it; an agent playing a stricter variant (a longer
-banned list, R19) should still check its clue with :func:`huescues.engine._clues.validate_clue`.
+banned list, R19) should still check its clue with :func:`huescues.validate_clue`.
 """
 
 from __future__ import annotations
