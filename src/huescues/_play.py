@@ -11,9 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-import numpy as np
-
-from huescues.agents import Agent, RandomAgent, default_agent
+from huescues.agents import Agent, GameLoop, RandomAgent, default_agent
 from huescues.engine import (
     Action,
     Board,
@@ -26,8 +24,6 @@ from huescues.engine import (
     PlacePawn,
     RoundResult,
     View,
-    new_game,
-    seat_generators,
 )
 
 from ._terminal import colour_wanted, render_board
@@ -278,52 +274,53 @@ def play_in_terminal(
     """
     if opponents not in OPPONENTS:
         raise ValueError(f"opponents {opponents!r}: choose one of {', '.join(OPPONENTS)}")
-    state = new_game(players, seed=seed, board=board)
+    if type(players) is not int or not 3 <= players <= 10:
+        raise ValueError(f"players={players!r}: Hues and Cues is for 3 to 10 players (R2)")
     if type(seat) is not int or not 0 <= seat < players:
         raise ValueError(f"seat {seat!r}: a {players}-player game has seats 0-{players - 1}")
     out = sys.stdout if output is None else output
     session = _Session(seat, input_fn, out, colour_wanted(colour))
     bot = _opponent(opponents)
-    rngs = seat_generators(seed, players)
+    agents: list[Agent | None] = [None if s == seat else bot for s in range(players)]
+    loop = _TerminalGame(session, agents, seed=seed)
     session.say(
         f"Hues and Cues: {players} players, seed {seed}; you are seat {seat}, the others are "
         f"{opponents} bots. Type 'quit' to stop, a square's name then '?' to see its colour."
     )
-    seen = 0
-    while not state.is_terminal:
-        current = state.current_player
-        assert current is not None
-        if current == seat:
-            action = session.decide(state)
-        else:
-            action = _bot_action(bot, state, current, rngs[current])
-            _announce(session, state, current, action)
-        state = state.apply(action, seat=current)
-        if len(state.history) > seen:
-            seen = len(state.history)
-            session.say(
-                show_reveal(
-                    state.history[-1],
-                    state.board,
-                    state.scores,
-                    you=seat,
-                    colour=session.colour,
-                )
-            )
+    state = loop.run(loop.start(board=board))
     session.say(show_result(state, you=seat))
     return state
 
 
-def _bot_action(bot: Agent, state: GameState, seat: int, rng: np.random.Generator) -> Action:
-    view = state.view(seat)
-    phase = state.phase
-    if phase is Phase.CHOOSE_TARGET:
-        return bot.choose_target(view, rng)
-    if phase is Phase.FIRST_CLUE:
-        return bot.give_clue(view, rng)
-    if phase is Phase.SECOND_CLUE:
-        return bot.give_second_clue(view, rng)
-    return bot.place_pawn(view, rng)
+class _TerminalGame(GameLoop):
+    """The game loop with a person at one seat: the person is asked, the bots' moves are
+    announced as the table would see them, and every round ends with its reveal."""
+
+    def __init__(self, session: _Session, agents: Sequence[Agent | None], *, seed: int) -> None:
+        super().__init__(agents, seed=seed)
+        self.session = session
+
+    def decide(self, state: GameState, seat: int) -> Action:
+        if seat == self.session.seat:
+            return self.session.decide(state)
+        action = super().decide(state, seat)
+        _announce(self.session, state, seat, action)
+        return action
+
+    def turn(self, state: GameState, seat: int) -> GameState:
+        after = super().turn(state, seat)
+        if len(after.history) > len(state.history):
+            session = self.session
+            session.say(
+                show_reveal(
+                    after.history[-1],
+                    after.board,
+                    after.scores,
+                    you=session.seat,
+                    colour=session.colour,
+                )
+            )
+        return after
 
 
 def _announce(session: _Session, state: GameState, seat: int, action: Action) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huescues.agents import Agent, RandomAgent
+from huescues.agents import Agent, GameLoop, RandomAgent
 from huescues.engine import (
     Action,
     Board,
@@ -35,7 +35,6 @@ from huescues.engine import (
     Rules,
     new_game,
     points_array,
-    seat_generators,
     validate_clue,
 )
 
@@ -101,58 +100,42 @@ def check_games(
     return CheckReport(games, *totals)
 
 
-class _GameChecker:
+class _GameChecker(GameLoop):
+    """The game loop, checking every turn against the rules with code of its own."""
+
     def __init__(
         self, rules: Rules, board: Board | None, seed: int, agents: Sequence[Agent]
     ) -> None:
         if len(agents) != rules.n_players:
             raise ValueError(f"{len(agents)} agents for {rules.n_players} players")
+        super().__init__(agents, seed=seed)
         self.rules = rules
         self.board = board
-        self.seed = seed
-        self.agents = agents
 
     def require(self, ok: bool, what: str) -> None:
         if not ok:
             raise CheckFailed(f"game with seed {self.seed}: {what}")
 
     def play(self) -> tuple[GameRecord, GameState]:
-        rules = self.rules
-        state = new_game(rules.n_players, seed=self.seed, rules=rules, board=self.board)
-        rngs = seat_generators(self.seed, rules.n_players)
-        n_rounds = 0
-        while not state.is_terminal:
-            seat = state.current_player
-            self.require(seat is not None, "no player to act in a running game")
-            assert seat is not None
-            self.check_turn(state)
-            self.check_views(state)
-            view = state.view(seat)
-            agent = self.agents[seat]
-            rng = rngs[seat]
-            action: Action
-            phase = state.phase
-            if phase is Phase.CHOOSE_TARGET:
-                action = agent.choose_target(view, rng)
-            elif phase is Phase.FIRST_CLUE:
-                action = agent.give_clue(view, rng)
-            elif phase is Phase.SECOND_CLUE:
-                action = agent.give_second_clue(view, rng)
-            else:
-                action = agent.place_pawn(view, rng)
-            self.check_legal(state, action)
-            after = state.apply(action, seat=seat)
-            self.require(
-                all(b >= a for a, b in zip(state.scores, after.scores, strict=True)),
-                f"scores went down from {state.scores} to {after.scores} (R17)",
-            )
-            if len(after.history) > n_rounds:
-                n_rounds = len(after.history)
-                self.check_round(state, after)
-            else:
-                self.require(after.scores == state.scores, "points added before the reveal (R17)")
-            state = after
+        state = self.run(self.start(rules=self.rules, board=self.board))
+        self.require(state.is_terminal, "the game stopped before its end")
         return GameRecord.of(state), state
+
+    def turn(self, state: GameState, seat: int) -> GameState:
+        self.check_turn(state)
+        self.check_views(state)
+        action = self.decide(state, seat)
+        self.check_legal(state, action)
+        after = state.apply(action, seat=seat)
+        self.require(
+            all(b >= a for a, b in zip(state.scores, after.scores, strict=True)),
+            f"scores went down from {state.scores} to {after.scores} (R17)",
+        )
+        if len(after.history) > len(state.history):
+            self.check_round(state, after)
+        else:
+            self.require(after.scores == state.scores, "points added before the reveal (R17)")
+        return after
 
     def check_turn(self, state: GameState) -> None:
         """The current player is who R6, R10, R12 and R25 say, computed independently."""

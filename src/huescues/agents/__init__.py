@@ -3,7 +3,7 @@ game loop."""
 
 from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
-from ._loop import PlayedGame, play_game
+from ._loop import GameLoop, PlayedGame, decide, play_game, prepare, sees_target
 from ._players import (
     EmbeddingClueGiver,
     EmbeddingGuesser,
@@ -28,6 +28,7 @@ __all__ = [
     "ClueGiver",
     "EmbeddingClueGiver",
     "EmbeddingGuesser",
+    "GameLoop",
     "Guesser",
     "OracleGuesser",
     "PairResult",
@@ -38,6 +39,7 @@ __all__ = [
     "TextFailure",
     "clue_vocabulary",
     "combined_agent",
+    "decide",
     "default_agent",
     "evaluate",
     "expected_points",
@@ -47,6 +49,8 @@ __all__ = [
     "parse_square",
     "parse_target",
     "play_game",
+    "prepare",
     "prompt_for",
     "resolve_model",
+    "sees_target",
 ]

@@ -1,9 +1,16 @@
-"""The game loop: agents play one game from a seed (R27), seeing only their views."""
+"""The one game loop: agents play from a seed (R27), each seeing only its seat's view (R8).
+
+:func:`decide` asks an agent for the decision its view calls for; :class:`GameLoop` steps a game
+with it. Everything that plays games (``play_game``, the tournament, the checker, the terminal
+game, the RL environment) is a :class:`GameLoop`, changing one hook for what it does differently.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
+
+import numpy as np
 
 from huescues.engine import (
     Action,
@@ -13,13 +20,45 @@ from huescues.engine import (
     IllegalAction,
     Phase,
     Rules,
+    View,
     new_game,
     seat_generators,
 )
 
 from ._protocol import Agent
 
-__all__ = ["PlayedGame", "play_game"]
+__all__ = ["GameLoop", "PlayedGame", "decide", "play_game", "prepare", "sees_target"]
+
+# Enum members are slow to look up on Python 3.11: fetch them once.
+_CHOOSE_TARGET, _FIRST_CLUE, _SECOND_CLUE = Phase.CHOOSE_TARGET, Phase.FIRST_CLUE, Phase.SECOND_CLUE
+
+
+def decide(agent: Agent, view: View, rng: np.random.Generator) -> Action:
+    """Ask ``agent`` for the decision ``view.phase`` calls for: the target (R8), the first clue
+    (R9), the second clue or a pass (R11), or a pawn (R10, R12)."""
+    phase = view.phase
+    if phase is _CHOOSE_TARGET:
+        return agent.choose_target(view, rng)
+    if phase is _FIRST_CLUE:
+        return agent.give_clue(view, rng)
+    if phase is _SECOND_CLUE:
+        return agent.give_second_clue(view, rng)
+    return agent.place_pawn(view, rng)
+
+
+def prepare(agent: object, board: Board, rules: Rules) -> None:
+    """Let ``agent`` do its one-time work for a game on ``board`` under ``rules`` (load models,
+    read its vocabulary on the board) before its first decision, if it has a ``prepare``
+    method. Runners call it outside any decision time limit."""
+    method = getattr(agent, "prepare", None)
+    if method is not None:
+        method(board, rules)
+
+
+def sees_target(agent: object) -> bool:
+    """Whether ``agent`` declares ``sees_target``: it is then shown the target in every view, as
+    an oracle (an upper bound, never a fair player)."""
+    return bool(getattr(agent, "sees_target", False))
 
 
 class PlayedGame(NamedTuple):
@@ -27,6 +66,73 @@ class PlayedGame(NamedTuple):
 
     record: GameRecord
     state: GameState
+
+
+class GameLoop:
+    """Steps games between ``agents``, one per seat, each with its own generator from ``seed``.
+
+    :meth:`turn` plays one decision: :meth:`decide` asks the seat's agent with its
+    :meth:`view`, and the engine applies the answer. A runner that needs more (time limits,
+    checks, a person at a seat, announcements) overrides one of these three; :meth:`run` stays
+    the same. An agent may be ``None`` for a runner that decides that seat itself.
+    """
+
+    def __init__(self, agents: Sequence[Agent | None], *, seed: int) -> None:
+        self.agents: list[Agent | None] = list(agents)
+        self.seed = seed
+        self.rngs = seat_generators(seed, len(self.agents))
+        self._sees_target = [sees_target(a) for a in self.agents]
+
+    def start(self, *, rules: Rules | None = None, board: Board | None = None) -> GameState:
+        """The game of ``seed`` (R27) with every agent prepared for it (:func:`prepare`)."""
+        state = new_game(len(self.agents), seed=self.seed, rules=rules, board=board)
+        self.prepare(state)
+        return state
+
+    def prepare(self, state: GameState) -> None:
+        """Prepare every agent for the game of ``state`` (before any decision)."""
+        board, rules = state.board, state.rules
+        for agent in self.agents:
+            if agent is not None:
+                prepare(agent, board, rules)
+
+    def view(self, state: GameState, seat: int) -> View:
+        """What ``seat``'s agent is shown: its view (R8), with the target for an agent that
+        declares ``sees_target``."""
+        view = state.view(seat)
+        if self._sees_target[seat] and state.target is not None:
+            view = view._replace(target=state.target)
+        return view
+
+    def decide(self, state: GameState, seat: int) -> Action:
+        """The action ``seat``'s agent chooses (:func:`decide`)."""
+        agent = self.agents[seat]
+        if agent is None:
+            raise ValueError(f"seat {seat} has no agent to ask")
+        return decide(agent, self.view(state, seat), self.rngs[seat])
+
+    def turn(self, state: GameState, seat: int) -> GameState:
+        """One decision of ``seat``, applied. An illegal action raises the engine's
+        :class:`~huescues.IllegalAction`, with the seat and agent named."""
+        action = self.decide(state, seat)
+        try:
+            return state.apply(action, seat=seat)
+        except IllegalAction as e:
+            agent = type(self.agents[seat]).__name__
+            e.add_note(f"played by seat {seat} ({agent}) in phase {state.phase.value}")
+            raise
+
+    def run(
+        self, state: GameState, *, until: Callable[[GameState], bool] | None = None
+    ) -> GameState:
+        """Play from ``state`` to the end of the game, or to the first state where ``until``
+        holds, and return that state."""
+        turn = self.turn
+        while True:
+            seat = state.current_player
+            if seat is None or (until is not None and until(state)):
+                return state
+            state = turn(state, seat)
 
 
 def play_game(
@@ -38,44 +144,10 @@ def play_game(
 ) -> PlayedGame:
     """Play a whole game, one agent per seat, and return its record and final state.
 
-    Every agent gets its own generator from ``seed`` and only its seat's view (R8, R27), so
-    the same agents and seed give the same game. An agent's illegal action raises the
-    engine's :class:`~huescues.IllegalAction`, with the seat and agent named.
+    Every agent is prepared for the game, then gets its own generator from ``seed`` and only its
+    seat's view (R8, R27), so the same agents and seed give the same game. An agent's illegal
+    action raises the engine's :class:`~huescues.IllegalAction`, with the seat and agent named.
     """
-    n = len(agents)
-    state = new_game(n, seed=seed, rules=rules, board=board)
-    rngs = seat_generators(seed, n)
-    # Each seat's decision methods, looked up once per game.
-    targets = [a.choose_target for a in agents]
-    first_clues = [a.give_clue for a in agents]
-    second_clues = [a.give_second_clue for a in agents]
-    pawns = [a.place_pawn for a in agents]
-    seers = [bool(getattr(a, "sees_target", False)) for a in agents]
-    # Enum members are slow to look up on Python 3.11: fetch them once.
-    first_guess, second_guess = Phase.FIRST_GUESS, Phase.SECOND_GUESS
-    first_clue, second_clue = Phase.FIRST_CLUE, Phase.SECOND_CLUE
-    while True:
-        seat = state.current_player
-        if seat is None:
-            return PlayedGame(GameRecord.of(state), state)
-        phase = state.phase
-        # The seat is the engine's own, so the view needs no check.
-        view, rng = state._view(seat), rngs[seat]
-        if seers[seat] and state.target is not None:
-            # An oracle (an upper bound, never a fair entrant) is shown the target.
-            view = view._replace(target=state.target)
-        action: Action
-        if phase is first_guess or phase is second_guess:
-            action = pawns[seat](view, rng)
-        elif phase is first_clue:
-            action = first_clues[seat](view, rng)
-        elif phase is second_clue:
-            action = second_clues[seat](view, rng)
-        else:
-            action = targets[seat](view, rng)
-        try:
-            state = state.apply(action, seat=seat)
-        except IllegalAction as e:
-            agent = type(agents[seat]).__name__
-            e.add_note(f"played by seat {seat} ({agent}) in phase {phase.value}")
-            raise
+    loop = GameLoop(agents, seed=seed)
+    state = loop.run(loop.start(rules=rules, board=board))
+    return PlayedGame(GameRecord.of(state), state)

@@ -14,7 +14,16 @@ __all__ = ["Agent", "ClueGiver", "Guesser"]
 @runtime_checkable
 class Agent(Protocol):
     """A player. Each method gets the seat's :class:`~huescues.View` (never the full state) and
-    a ``numpy.random.Generator`` from the game's seed (R27), and returns the action to take."""
+    a ``numpy.random.Generator`` from the game's seed (R27), and returns the action to take.
+
+    Two optional members, read by every runner (:class:`~huescues.agents.GameLoop`):
+
+    - ``prepare(board, rules) -> None``: called once before the agent's first decision in a
+      game, outside any decision time limit: the place to load models and read a vocabulary on
+      the board, so that decisions are quick. It must not change what the agent decides.
+    - ``sees_target: bool``: an agent that declares it true is shown the target in every view
+      (an oracle: an upper bound for calibration, never a fair player).
+    """
 
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         """As clue giver, pick one of the four squares of ``view.card`` (R8)."""

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.agents import RANDOM_CLUE_WORDS, ClueGiver, clue_vocabulary
+from huescues.agents import RANDOM_CLUE_WORDS, ClueGiver, GameLoop, clue_vocabulary
 from huescues.engine import (
     Board,
     GameState,
@@ -22,7 +22,6 @@ from huescues.engine import (
     describe_game,
     new_game,
     pawn_points,
-    seat_generators,
 )
 
 _pettingzoo: Any = importlib.import_module("pettingzoo")
@@ -135,7 +134,7 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         #: The game being played (the full state, target included: not for the agents).
         self.game: GameState | None = None
-        self._rngs: list[np.random.Generator] = []
+        self._loop: GameLoop | None = None
 
     # -- PettingZoo API ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> Any:
@@ -162,7 +161,10 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
         else:
             self._seeds = np.random.default_rng(seed)
         self.game = new_game(self.n_players, seed=seed, rules=self.rules, board=self.board)
-        self._rngs = seat_generators(seed, self.n_players)
+        # The giver bot plays every seat's clue-giving turns, with that seat's generator (R27).
+        giver: Any = self.giver
+        self._loop = GameLoop([giver] * self.n_players, seed=seed)
+        self._loop.prepare(self.game)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -250,16 +252,8 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
         """Let the giver bot act until a guesser is to act or the game is over; reward every
         round revealed meanwhile (R14, R15)."""
         game = self._require_game()
-        giver = self.giver
-        while not game.is_terminal and game.phase not in (Phase.FIRST_GUESS, Phase.SECOND_GUESS):
-            seat = game.giver
-            view, rng = game.view(seat), self._rngs[seat]
-            if game.phase is Phase.CHOOSE_TARGET:
-                game = game.apply(giver.choose_target(view, rng), seat=seat)
-            elif game.phase is Phase.FIRST_CLUE:
-                game = game.apply(giver.give_clue(view, rng), seat=seat)
-            else:
-                game = game.apply(giver.give_second_clue(view, rng), seat=seat)
+        assert self._loop is not None
+        game = self._loop.run(game, until=_guessing)
         self.game = game
         for done in game.history[rounds_before:]:
             self._reward(done)
@@ -278,3 +272,8 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
             return
         assert game.current_player is not None
         self.agent_selection = self.possible_agents[game.current_player]
+
+
+def _guessing(state: GameState) -> bool:
+    """Whether a guesser is to act: the agents' turn (R10, R12)."""
+    return state.phase is Phase.FIRST_GUESS or state.phase is Phase.SECOND_GUESS

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from huescues.agents import Agent, RandomAgent
+from huescues.agents import Agent, GameLoop, RandomAgent, decide, prepare
 from huescues.engine import (
     Action,
     Board,
@@ -27,11 +27,8 @@ from huescues.engine import (
     GiveClue,
     IllegalAction,
     Pass,
-    Phase,
     PlacePawn,
     Rules,
-    new_game,
-    seat_generators,
 )
 
 from ._entrants import build_agent
@@ -92,18 +89,18 @@ class _Timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._previous)
 
-    def call(self, fn: Callable[[Any, np.random.Generator], Action], view: Any, rng: Any) -> Any:
-        """``fn(view, rng)``, and the seconds it took."""
+    def call(self, fn: Callable[[], Action]) -> tuple[Action, float]:
+        """``fn()``, and the seconds it took."""
         if self.armed:
             signal.setitimer(signal.ITIMER_REAL, self.limit)
             start = time.perf_counter()
             try:
-                action = fn(view, rng)
+                action = fn()
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             return action, time.perf_counter() - start
         start = time.perf_counter()
-        action = fn(view, rng)
+        action = fn()
         return action, time.perf_counter() - start
 
 
@@ -111,82 +108,91 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     raise DecisionTimeout
 
 
-def _method(agent: Agent, phase: Phase) -> Callable[[Any, np.random.Generator], Any]:
-    if phase is Phase.CHOOSE_TARGET:
-        return agent.choose_target
-    if phase is Phase.FIRST_CLUE:
-        return agent.give_clue
-    if phase is Phase.SECOND_CLUE:
-        return agent.give_second_clue
-    return agent.place_pawn
+class _GuardedGame(GameLoop):
+    """The game loop with guarded agents: a decision that raises, is not a legal action or runs
+    past the time limit is a fault, and the random agent's move is played instead (with the
+    seat's own generator, so the game stays the seed's). Agents are built and prepared before
+    the first decision, outside the clock: a failure there makes every decision of that seat a
+    fault."""
+
+    def __init__(self, spec: GameSpec, timer: _Timer) -> None:
+        agents: list[Agent | None] = []
+        self.broken: list[str] = []
+        for factory in spec.factories:
+            try:
+                agents.append(build_agent(factory))
+                self.broken.append("")
+            except Exception as e:
+                agents.append(None)
+                self.broken.append(f"the agent could not be built: {_err(e)}")
+        super().__init__(agents, seed=spec.seed)
+        self.spec = spec
+        self.timer = timer
+        self.faults: list[dict[str, Any]] = []
+        #: The last state reached: kept for the results line if the game cannot go on.
+        self.state: GameState | None = None
+
+    def prepare(self, state: GameState) -> None:
+        for seat, agent in enumerate(self.agents):
+            if agent is None:
+                continue
+            try:
+                prepare(agent, state.board, state.rules)
+            except Exception as e:
+                self.agents[seat] = None
+                self.broken[seat] = f"the agent could not be prepared: {_err(e)}"
+
+    def turn(self, state: GameState, seat: int) -> GameState:
+        self.state = state
+        kind, message = self._attempt(state, seat)
+        if kind is None:
+            assert isinstance(message, GameState)
+            after = message
+        else:
+            self.faults.append(_fault(self.spec, seat, state, kind, str(message)))
+            # The penalty: the random agent's move for this decision, with the seat's generator.
+            after = state.apply(decide(_FALLBACK, state.view(seat), self.rngs[seat]), seat=seat)
+        self.state = after
+        return after
+
+    def _attempt(self, state: GameState, seat: int) -> tuple[str | None, GameState | str]:
+        """The state after the agent's decision, or the kind of fault and its message."""
+        if self.agents[seat] is None:
+            return "exception", self.broken[seat]
+        limit = self.timer.limit
+        try:
+            action, took = self.timer.call(lambda: self.decide(state, seat))
+        except DecisionTimeout:
+            return "timeout", f"no decision within {limit:g} s"
+        except Exception as e:
+            return "exception", _err(e)
+        if took > limit:
+            return "timeout", f"no decision within {limit:g} s"
+        if not isinstance(action, _ACTIONS):
+            return "illegal", f"not an action: {action!r}"[:500]
+        try:
+            return None, state.apply(action, seat=seat)
+        except IllegalAction as e:
+            return "illegal", str(e)
+        except Exception as e:
+            return "illegal", f"{action} refused: {_err(e)}"
 
 
 def play_spec(
     spec: GameSpec, *, rules: Rules, board: Board | None, timer: _Timer
 ) -> dict[str, Any]:
     """Play one scheduled game and return its results line (a dict)."""
-    n = spec.n_players
-    faults: list[dict[str, Any]] = []
-    state: GameState | None = None
     error: str | None = None
     try:
-        state = new_game(n, seed=spec.seed, rules=rules, board=board)
-        agents: list[Agent | None] = []
-        broken: list[str] = []
-        for factory in spec.factories:
-            try:
-                agents.append(build_agent(factory))
-                broken.append("")
-            except Exception as e:
-                # A factory that fails: every decision of that seat is a fault.
-                agents.append(None)
-                broken.append(f"the agent could not be built: {_err(e)}")
-        rngs = seat_generators(spec.seed, n)
-        seers = [bool(getattr(a, "sees_target", False)) for a in agents]
-        limit = timer.limit
-        while True:
-            seat = state.current_player
-            if seat is None:
-                break
-            phase = state.phase
-            view = state._view(seat)
-            if seers[seat] and state.target is not None:
-                view = view._replace(target=state.target)
-            rng = rngs[seat]
-            agent = agents[seat]
-            kind: str | None = None
-            message = ""
-            action: Any = None
-            if agent is None:
-                kind, message = "exception", broken[seat]
-            else:
-                try:
-                    action, took = timer.call(_method(agent, phase), view, rng)
-                except DecisionTimeout:
-                    kind, message = "timeout", f"no decision within {limit:g} s"
-                except Exception as e:
-                    kind, message = "exception", _err(e)
-                else:
-                    if took > limit:
-                        kind, message = "timeout", f"no decision within {limit:g} s"
-                    elif not isinstance(action, _ACTIONS):
-                        kind, message = "illegal", f"not an action: {action!r}"[:500]
-                    else:
-                        try:
-                            state = state.apply(action, seat=seat)
-                        except IllegalAction as e:
-                            kind, message = "illegal", str(e)
-                        except Exception as e:
-                            kind, message = "illegal", f"{action} refused: {_err(e)}"
-                        else:
-                            continue
-            faults.append(_fault(spec, seat, state, kind, message))
-            # The penalty: the random agent's move for this decision, with the seat's generator.
-            fallback = _method(_FALLBACK, phase)(state._view(seat), rng)
-            state = state.apply(fallback, seat=seat)
+        loop = _GuardedGame(spec, timer)
+    except Exception as e:  # an agent whose attributes cannot even be read
+        return _line(spec, None, _err(e), [], board)
+    try:
+        loop.state = loop.start(rules=rules, board=board)
+        loop.run(loop.state)
     except Exception as e:
         error = _err(e)
-    return _line(spec, state, error, faults, board)
+    return _line(spec, loop.state, error, loop.faults, board)
 
 
 def _err(e: BaseException) -> str:
