@@ -4,7 +4,11 @@ A typed, immutable rules engine (``new_game``, ``GameState``), boards and decks,
 game records, and players (``huescues.agents``). The rules are numbered R1-R27 in the docs.
 """
 
-from huescues.agents import PlayedGame, play_game
+from __future__ import annotations
+
+from importlib import metadata
+from typing import TYPE_CHECKING
+
 from huescues.engine import (
     BASIC_COLOUR_TERMS,
     RELATIVE_WORDS,
@@ -43,7 +47,25 @@ from huescues.engine import (
     validate_clue,
 )
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:
+    from huescues.agents import PlayedGame, play_game
+
+try:
+    __version__ = metadata.version("huescues")
+except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
+
+# The players are loaded on first use, so that ``import huescues.engine`` stays small.
+_FROM_AGENTS = frozenset({"PlayedGame", "play_game"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _FROM_AGENTS:
+        from huescues import agents
+
+        return getattr(agents, name)
+    raise AttributeError(f"module 'huescues' has no attribute {name!r}")
+
 
 __all__ = [
     "BASIC_COLOUR_TERMS",

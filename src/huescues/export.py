@@ -57,7 +57,7 @@ COLUMNS: tuple[tuple[str, type], ...] = (
 _NAMES = tuple(name for name, _ in COLUMNS)
 _TYPES = dict(COLUMNS)
 
-BoardsArg = Board | Iterable[Board] | None
+_BoardsArg = Board | Iterable[Board] | None
 
 
 def _extra(module: str) -> ModuleType:
@@ -72,7 +72,7 @@ def _extra(module: str) -> ModuleType:
 class _Boards:
     """Boards by id: those given, then the standard board and the WCS chart on demand."""
 
-    def __init__(self, boards: BoardsArg) -> None:
+    def __init__(self, boards: _BoardsArg) -> None:
         if boards is None:
             given: list[Board] = []
         elif isinstance(boards, Board):
@@ -176,7 +176,7 @@ def _state_rounds(state: GameState) -> list[dict[str, Any]]:
 def rounds_table(
     source: Any,
     *,
-    board: BoardsArg = None,
+    board: _BoardsArg = None,
     agents: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Every pawn of every round as one row (see :data:`COLUMNS`), in game, round and placing
@@ -239,7 +239,7 @@ def rounds_table(
 
 
 def to_dataframe(
-    source: Any, *, board: BoardsArg = None, agents: Sequence[str] | None = None
+    source: Any, *, board: _BoardsArg = None, agents: Sequence[str] | None = None
 ) -> Any:
     """:func:`rounds_table` as a ``pandas.DataFrame`` (needs the ``export`` extra)."""
     pd = _extra("pandas")
@@ -251,7 +251,7 @@ def save_rounds(
     source: Any,
     path: str | os.PathLike[str],
     *,
-    board: BoardsArg = None,
+    board: _BoardsArg = None,
     agents: Sequence[str] | None = None,
 ) -> Path:
     """Write :func:`rounds_table` to ``path``: CSV for ``.csv`` (standard library only), Parquet

@@ -38,8 +38,9 @@ from huescues.engine import (
     validate_clue,
 )
 
-__all__ = ["CheckFailed", "CheckReport", "check_games"]
+__all__ = ["AgentFactory", "CheckFailed", "CheckReport", "check_games"]
 
+#: Makes the players of a game: given the number of seats, one agent per seat.
 AgentFactory = Callable[[int], Sequence[Agent]]
 
 

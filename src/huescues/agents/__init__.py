@@ -54,3 +54,8 @@ __all__ = [
     "resolve_model",
     "sees_target",
 ]
+
+# Public objects name the public module they are used from (as httpx's do), not a private one.
+for _obj in map(globals().__getitem__, __all__):
+    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
+        _obj.__module__ = __name__

@@ -71,3 +71,8 @@ __all__ = [
     "seat_generators",
     "validate_clue",
 ]
+
+# Public objects name the public module they are used from (as httpx's do), not a private one.
+for _obj in map(globals().__getitem__, __all__):
+    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
+        _obj.__module__ = __name__

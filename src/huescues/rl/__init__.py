@@ -7,7 +7,7 @@ Needs the ``rl`` extra (``pip install huescues[rl]``); PettingZoo is imported on
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._env import GuessingEnv, clue_indices, default_clue_vocabulary
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["GuessingEnv", "clue_indices", "default_clue_vocabulary"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in __all__:
         try:
             module = importlib.import_module("huescues.rl._env")
@@ -25,5 +25,8 @@ def __getattr__(name: str) -> Any:
                     f"huescues.rl.{name} needs PettingZoo and Gymnasium: pip install 'huescues[rl]'"
                 ) from e
             raise
-        return getattr(module, name)
+        obj = getattr(module, name)
+        if getattr(obj, "__qualname__", "") and obj.__module__ == module.__name__:
+            obj.__module__ = __name__  # shown where it is used from, as the other packages do
+        return obj
     raise AttributeError(f"module 'huescues.rl' has no attribute {name!r}")
