@@ -1,6 +1,7 @@
 """Players: the Agent protocol, the random agent, players built on colour-term models, and the
 game loop."""
 
+from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
 from ._loop import PlayedGame, play_game
@@ -36,6 +37,7 @@ __all__ = [
     "RandomAgent",
     "TextAgent",
     "TextFailure",
+    "clue_probabilities",
     "clue_vocabulary",
     "combined_agent",
     "default_agent",
@@ -49,4 +51,5 @@ __all__ = [
     "play_game",
     "prompt_for",
     "resolve_model",
+    "top_squares",
 ]
