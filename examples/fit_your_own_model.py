@@ -7,8 +7,9 @@ import tempfile
 from pathlib import Path
 
 from huescues import Board
+from huescues.agents import top_squares
 from huescues.colour import srgb_to_lab
-from huescues.language import EmbeddingModel, top_squares, xkcd_names
+from huescues.language import EmbeddingModel, xkcd_names
 
 
 def main() -> None:

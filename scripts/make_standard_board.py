@@ -73,8 +73,8 @@ def main() -> int:
     print(f"wrote {OUT.relative_to(ROOT)}")
     print(report(rgb))
     if args.picture:
-        from huescues.engine._board import Board
-        from huescues.engine._render import render_board
+        from huescues.engine import Board
+        from huescues.render import render_board
 
         render_board(Board.standard(), args.picture)
         print(f"drew {args.picture}")

@@ -1,10 +1,9 @@
-"""The board (R1): the standard palette and its statistics, CSV and array boards, pictures."""
+"""The board (R1): the standard palette and its statistics, CSV and array boards."""
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -21,7 +20,6 @@ from huescues.colour._palette import (
 )
 from huescues.engine._board import STANDARD_BOARD_ID, Board
 from huescues.engine._cell import Cell
-from huescues.engine._render import render_board
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_CSV = ROOT / "src" / "huescues" / "data" / "standard_board.csv"
@@ -296,43 +294,6 @@ def test_r1_from_rgb_refuses_wrong_shapes(shape: tuple[int, ...]) -> None:
 def test_r1_from_rgb_refuses_other_types() -> None:
     with pytest.raises(TypeError):
         Board.from_rgb(np.full((1, 1, 3), "x"))
-
-
-# -- pictures ----------------------------------------------------------------------------------
-
-
-def test_r1_render_board_writes_a_png(tmp_path: Path) -> None:
-    board = Board.standard()
-    path = render_board(board, tmp_path / "board.png", dpi=40)
-    assert path == tmp_path / "board.png"
-    assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-
-
-def test_r1_render_board_with_marks_frame_and_title(tmp_path: Path) -> None:
-    """Pawns and a target drawn on squares, and the R4 frame clipped at the board's corner."""
-    board = Board.standard()
-    marks = {board.cell("A1"): "T", board.cell("B2"): "1", board.cell("P30"): "2"}
-    out = render_board(
-        board, str(tmp_path / "marked.png"), marks=marks, frame=board.cell("A1"), title="R4"
-    )
-    assert out.read_bytes()[:4] == b"\x89PNG"
-
-
-def test_r1_render_board_refuses_squares_off_the_board(tmp_path: Path) -> None:
-    board = Board.from_rgb(np.zeros((2, 2, 3)))
-    with pytest.raises(ValueError, match="not on the 2 x 2 board"):
-        render_board(board, tmp_path / "x.png", marks={Cell(2, 0): "1"})
-    with pytest.raises(ValueError, match="not on the 2 x 2 board"):
-        render_board(board, tmp_path / "x.png", frame=Cell(0, 5))
-    assert not (tmp_path / "x.png").exists()
-
-
-def test_r1_render_board_without_matplotlib(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
-    with pytest.raises(ImportError, match=r"pip install 'huescues\[plot\]'"):
-        render_board(Board.standard(), tmp_path / "x.png")
 
 
 def test_r1_neighbouring_squares_differ_less_than_distant_ones() -> None:

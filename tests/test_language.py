@@ -1,5 +1,5 @@
-"""The language layer's public face: the default (combined) model's contract, the clue heat
-map, the evaluation harness and the ``huescues clue`` command."""
+"""The language layer's public face: the default (combined) model's contract, the evaluation
+harness and the ``huescues clue`` command."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from huescues import Board
+from huescues.agents import top_squares
 from huescues.colour import delta_e_2000, srgb_to_lab
 from huescues.language import (
     FLAT_LOG_DENSITY,
@@ -24,9 +25,7 @@ from huescues.language import (
     default_model,
     evaluate,
     fold_of,
-    render_clue,
     standard_models,
-    top_squares,
     xkcd_names,
 )
 
@@ -160,15 +159,6 @@ def test_default_model_is_one_object_and_pickles(model: CombinedModel) -> None:
     again = pickle.loads(pickle.dumps(model))
     lab = Board.standard().lab
     assert np.allclose(again.score("pumpkin", lab), model.score("pumpkin", lab))
-
-
-def test_top_squares_and_heat_map(model: CombinedModel, tmp_path: Path) -> None:
-    board = Board.standard()
-    best = top_squares(model, "ocean", board, 4)
-    probs = [p for _, p in best]
-    assert probs == sorted(probs, reverse=True) and 0 < sum(probs) <= 1
-    out = render_clue(model, "ocean", board, tmp_path / "ocean.png")
-    assert out.read_bytes().startswith(b"\x89PNG")
 
 
 def test_evaluate_ranks_a_real_model_above_the_mean_colour() -> None:

@@ -1,4 +1,4 @@
-"""The terminal board, playing against bots in a terminal, and replaying records (R1-R27)."""
+"""Playing against bots in a terminal, and replaying records (R1-R27)."""
 
 from __future__ import annotations
 
@@ -13,79 +13,10 @@ import pytest
 
 from huescues._play import GameAbandoned, play_in_terminal
 from huescues._replay import load_record, replay_file
-from huescues._terminal import render_board
 from huescues.agents import RandomAgent, play_game
-from huescues.engine import ROW_LETTERS, Board, Cell, GameRecord, GameState
+from huescues.engine import Board, GameRecord, GameState
 
-ANSI_BG = re.compile(r"\x1b\[48;2;(\d+);(\d+);(\d+)m")
 BOARD = Board.standard()
-
-
-def _rows(text: str) -> list[str]:
-    """The board's square rows (the lines between the two number lines)."""
-    return text.splitlines()[1 : 1 + BOARD.rows]
-
-
-# -- render_board ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("colour", [True, False])
-def test_board_has_row_letters_and_column_numbers(colour: bool) -> None:
-    """R1: rows A-P on both sides, columns 1-30 above and below."""
-    text = render_board(BOARD, colour=colour)
-    lines = text.splitlines()
-    assert lines[0].split() == [str(c) for c in range(1, 31)]
-    assert lines[BOARD.rows + 1].split() == [str(c) for c in range(1, 31)]
-    for r, line in enumerate(_rows(text)):
-        letter = ROW_LETTERS[r]
-        assert line.startswith(letter + " ") and line.endswith(" " + letter)
-    assert [line[0] for line in _rows(text)] == list("ABCDEFGHIJKLMNOP")
-
-
-def test_board_squares_are_painted_in_their_srgb() -> None:
-    text = render_board(BOARD)
-    for r, line in enumerate(_rows(text)):
-        colours = ["#{:02x}{:02x}{:02x}".format(*map(int, m)) for m in ANSI_BG.findall(line)]
-        assert colours == [BOARD.hex(Cell(r, c)) for c in range(BOARD.cols)]
-
-
-def test_plain_board_has_no_escapes_and_lists_marked_hex_codes() -> None:
-    target = Cell.parse("H8")
-    text = render_board(BOARD, marks={target: "*", Cell.parse("B2"): "1"}, colour=False)
-    assert "\x1b" not in text
-    assert f"* H8 {BOARD.hex(target)}" in text
-    assert "1 B2" in text
-    row_h = _rows(text)[7]
-    assert row_h.split()[1:9] == [".."] * 7 + ["*"]
-
-
-def test_marks_are_black_on_light_squares_and_white_on_dark_ones() -> None:
-    light = max(BOARD.cells(), key=lambda c: BOARD.lab[c.row, c.col, 0])
-    dark = min(BOARD.cells(), key=lambda c: BOARD.lab[c.row, c.col, 0])
-    text = render_board(BOARD, marks={light: "1", dark: "2"})
-    assert "38;2;0;0;0m1" in _rows(text)[light.row]
-    assert "38;2;255;255;255m2" in _rows(text)[dark.row]
-
-
-def test_frame_is_clipped_at_a_corner() -> None:
-    """R4, R5: the frame around A1 covers A1, A2, B1, B2 only."""
-    rows = _rows(render_board(BOARD, frame=Cell.parse("A1"), colour=False))
-    assert rows[0].startswith("A [.. ..]..")
-    assert rows[1].startswith("B [.. ..]..")
-    assert "[" not in rows[2] and "]" not in rows[2]
-    rows = _rows(render_board(BOARD, frame=Cell.parse("P30"), colour=False))
-    assert rows[-1].endswith(".. ..] P") and rows[-2].endswith(".. ..] O")
-    assert rows[-1].count("[") == 1 and "[" not in rows[-3]
-
-
-def test_frame_in_the_middle_spans_three_rows() -> None:
-    text = render_board(BOARD, frame=Cell.parse("F12"), colour=True)
-    rows = _rows(re.sub(r"\x1b\[[0-9;]*m", "", text))
-    assert [i for i, line in enumerate(rows) if "[" in line] == [4, 5, 6]
-    assert all(line.count("]") == 1 for line in rows[4:7])
-
-
-def test_a_mark_off_the_board_is_refused() -> None:
-    with pytest.raises(ValueError, match="not on the 16 x 30 board"):
-        render_board(BOARD, marks={Cell(20, 0): "*"})
 
 
 # -- play_in_terminal ------------------------------------------------------------------------------

@@ -25,8 +25,7 @@ from huescues.engine import (
     RoundResult,
     View,
 )
-
-from ._terminal import colour_wanted, render_board
+from huescues.render import board_text, colour_wanted
 
 __all__ = ["OPPONENTS", "GameAbandoned", "play_in_terminal", "show_result", "show_reveal"]
 
@@ -77,7 +76,7 @@ def show_reveal(
     lines.append(f"{giver} gave {clues}" + (", then passed (R11)" if result.passed else ""))
     marks = {cell: str(seat) for seat, cell in result.pawns}
     marks[result.target] = "*" + marks.get(result.target, "")
-    lines.append(render_board(board, marks=marks, frame=result.target, colour=colour))
+    lines.append(board_text(board, marks=marks, frame=result.target, colour=colour))
     lines.append(f"target: {result.target} {board.hex(result.target)}")
     pawns = ", ".join(
         f"{_seat_name(seat, you) if you is not None else f'seat {seat}'} on {cell} "
@@ -151,7 +150,7 @@ class _Session:
                     marks[cell] = str(i)
             else:
                 marks[view.target] = "*" + marks.get(view.target, "")
-        self.say(render_board(board, marks=marks, colour=self.colour))
+        self.say(board_text(board, marks=marks, colour=self.colour))
         if view.clues:
             self.say("clues: " + " / ".join(repr(c) for c in view.clues))
         if view.pawns:

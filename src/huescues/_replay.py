@@ -22,9 +22,9 @@ from huescues.engine import (
     GameState,
     new_game,
 )
+from huescues.render import colour_wanted
 
 from ._play import show_result, show_reveal
-from ._terminal import colour_wanted
 
 __all__ = ["load_record", "replay_file"]
 

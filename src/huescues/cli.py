@@ -117,7 +117,9 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _clue(args: argparse.Namespace) -> int:
-    from huescues.language import default_model, render_clue, top_squares
+    from huescues.agents import top_squares
+    from huescues.language import default_model
+    from huescues.render import render_clue
 
     board = _board(args.board)
     model = default_model()
@@ -135,8 +137,10 @@ def _clue(args: argparse.Namespace) -> int:
 
 
 def _draw_board(args: argparse.Namespace) -> int:
+    from huescues.render import render_board
+
     board = _board(args.csv)
-    out = board.to_png(args.out, title=board.id)
+    out = render_board(board, args.out, title=board.id)
     print(f"board {board.id} ({board.rows} x {board.cols}) written to {out}")
     return 0
 

@@ -1,6 +1,7 @@
 """Players: the Agent protocol, the random agent, players built on colour-term models, and the
 game loop."""
 
+from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
 from ._loop import GameLoop, PlayedGame, decide, play_game, prepare, sees_target
@@ -37,6 +38,7 @@ __all__ = [
     "RandomAgent",
     "TextAgent",
     "TextFailure",
+    "clue_probabilities",
     "clue_vocabulary",
     "combined_agent",
     "decide",
@@ -53,6 +55,7 @@ __all__ = [
     "prompt_for",
     "resolve_model",
     "sees_target",
+    "top_squares",
 ]
 
 # Public objects name the public module they are used from (as httpx's do), not a private one.

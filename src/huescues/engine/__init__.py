@@ -1,4 +1,8 @@
-"""The rules engine: one game of Hues and Cues, exactly as RULES.md states it (R1-R27)."""
+"""The rules engine: one game of Hues and Cues, exactly as RULES.md states it (R1-R27).
+
+The engine does not draw: pictures of a board are in :mod:`huescues.render`."""
+
+from typing import TYPE_CHECKING
 
 from ._actions import Action, ChooseTarget, GiveClue, Pass, PlacePawn
 from ._board import STANDARD_BOARD_ID, Board
@@ -19,7 +23,6 @@ from ._errors import (
 )
 from ._random import seat_generators
 from ._record import GameRecord
-from ._render import render_board
 from ._rules import BASIC_COLOUR_TERMS, RELATIVE_WORDS, Rules
 from ._scoring import giver_points, pawn_points, points_array, points_map, round_points
 from ._state import ENGINE_VERSION, GameSetup, GameState, Phase, Result, RoundResult, View, new_game
@@ -66,7 +69,6 @@ __all__ = [
     "pawn_points",
     "points_array",
     "points_map",
-    "render_board",
     "round_points",
     "seat_generators",
     "validate_clue",
@@ -76,3 +78,15 @@ __all__ = [
 for _obj in map(globals().__getitem__, __all__):
     if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
         _obj.__module__ = __name__
+
+#: Names the engine no longer has, and where they are now.
+_MOVED = {"render_board": "huescues.render.render_board"}
+
+if not TYPE_CHECKING:  # hidden from type checkers, so that they still flag unknown names
+
+    def __getattr__(name: str) -> object:
+        if name in _MOVED:
+            raise AttributeError(
+                f"huescues.engine.{name} has moved to {_MOVED[name]}: the engine does not draw"
+            )
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,10 +6,8 @@ import csv
 import functools
 import hashlib
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Self
 
 import numpy as np
@@ -194,20 +192,6 @@ class Board:
             rgb = np.round(self.srgb * 255.0).astype(int)
             for cell in self.cells():
                 w.writerow([ROW_LETTERS[cell.row], cell.col + 1, *rgb[cell.row, cell.col].tolist()])
-
-    def to_png(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        marks: Mapping[Cell, str] | None = None,
-        frame: Cell | None = None,
-        title: str | None = None,
-    ) -> Path:
-        """Draw the board to a PNG file with labelled rows and columns (needs the ``plot``
-        extra); see :func:`huescues.engine.render_board`."""
-        from ._render import render_board
-
-        return render_board(self, path, marks=marks, frame=frame, title=title)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.id == self.id

@@ -1,8 +1,4 @@
-"""A picture of a board (R1): its squares, row letters and column numbers, pawns and a frame.
-
-Matplotlib is an optional extra (``huescues[plot]``), imported only when a picture is drawn.
-The figure is drawn on its own Agg canvas, so pyplot's global state is never touched.
-"""
+"""A picture of a board (R1): its squares, row letters and column numbers, pawns and a frame."""
 
 from __future__ import annotations
 
@@ -13,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from ._board import Board
-from ._cell import ROW_LETTERS, Cell
+from huescues.engine import ROW_LETTERS, Board, Cell
+
+from ._figure import new_figure
+from ._marks import check_squares, frame_bounds, ink
 
 __all__ = ["render_board"]
 
@@ -43,29 +41,25 @@ def render_board(
     ``frame`` outlines the 3 x 3 scoring frame centred on that square, clipped to the board
     (R4, R5). Needs matplotlib: ``pip install 'huescues[plot]'``.
     """
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.collections import PatchCollection
-        from matplotlib.figure import Figure
-        from matplotlib.patches import Circle, Rectangle
-    except ImportError as e:
-        raise ImportError("drawing a board needs matplotlib: pip install 'huescues[plot]'") from e
+    rows, cols = board.shape
+    margin = 0.9
+    margin_top = margin + (0.9 if title else 0.0)
+    width = cols + 2 * margin
+    height = rows + margin_top + margin
+    fig = new_figure(
+        "drawing a board",
+        figsize=(width * _SQUARE_INCHES, height * _SQUARE_INCHES),
+        facecolor=_BACKGROUND,
+    )
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Circle, Rectangle
 
     marks = dict(marks or {})
-    for cell in [*marks, *([frame] if frame is not None else [])]:
-        if cell not in board:
-            raise ValueError(f"square {cell} is not on the {board.rows} x {board.cols} board (R1)")
+    check_squares(board, marks, frame)
 
-    rows, cols = board.shape
-    margin_left = margin_right = margin_top = margin_bottom = 0.9
-    margin_top += 0.9 if title else 0.0
-    width = cols + margin_left + margin_right
-    height = rows + margin_top + margin_bottom
-    fig = Figure(figsize=(width * _SQUARE_INCHES, height * _SQUARE_INCHES), facecolor=_BACKGROUND)
-    FigureCanvasAgg(fig)
     ax: Any = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_xlim(-margin_left, cols + margin_right)
-    ax.set_ylim(rows + margin_bottom, -margin_top)
+    ax.set_xlim(-margin, cols + margin)
+    ax.set_ylim(rows + margin, -margin_top)
     ax.set_aspect("equal")
     ax.set_axis_off()
     ax.set_facecolor(_BACKGROUND)
@@ -93,25 +87,19 @@ def render_board(
         ax.text(cols / 2, -1.4, title, ha="center", va="center", color=_LABEL, fontsize=font * 1.6)
 
     for cell, label in marks.items():
-        ink = _contrasting(board.lab[cell.row, cell.col, 0])
+        colour = ink(board.lab[cell.row, cell.col, 0])
         x, y = cell.col + 0.5, cell.row + 0.5
-        ax.add_patch(Circle((x, y), 0.36, facecolor="none", edgecolor=ink, linewidth=1.2))
-        ax.text(x, y, label, ha="center", va="center", color=ink, fontsize=font * 0.85)
+        ax.add_patch(Circle((x, y), 0.36, facecolor="none", edgecolor=colour, linewidth=1.2))
+        ax.text(x, y, label, ha="center", va="center", color=colour, fontsize=font * 0.85)
 
     if frame is not None:
-        top, bottom = max(frame.row - 1, 0), min(frame.row + 1, rows - 1)
-        left, right = max(frame.col - 1, 0), min(frame.col + 1, cols - 1)
+        top, bottom, left, right = frame_bounds(board, frame)
         box = (left + half_gap / 2, top + half_gap / 2)
         size = (right - left + 1 - half_gap, bottom - top + 1 - half_gap)
         # A white line on a black one reads on light and dark squares alike.
-        for ink, line in (("black", 3.2), ("white", 1.6)):
-            ax.add_patch(Rectangle(box, *size, facecolor="none", edgecolor=ink, linewidth=line))
+        for colour, line in (("black", 3.2), ("white", 1.6)):
+            ax.add_patch(Rectangle(box, *size, facecolor="none", edgecolor=colour, linewidth=line))
 
     out = Path(path)
     fig.savefig(out, format="png", dpi=dpi, facecolor=_BACKGROUND)
     return out
-
-
-def _contrasting(lightness: float) -> str:
-    """Black on light squares, white on dark ones (CIELAB L* of the square)."""
-    return "black" if lightness > 55.0 else "white"

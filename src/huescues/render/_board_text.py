@@ -11,11 +11,13 @@ from collections.abc import Mapping
 
 from huescues.engine import ROW_LETTERS, Board, Cell
 
-__all__ = ["colour_wanted", "render_board"]
+from ._marks import check_squares, frame_bounds, ink
+
+__all__ = ["board_text", "colour_wanted"]
 
 _RESET = "\x1b[0m"
-#: Lightness (CIELAB L*) above which a mark is drawn in black, else in white.
-_LIGHT = 55.0
+#: The ANSI foreground for a mark's ink: bold black or bold white.
+_INK = {"black": "\x1b[1;38;2;0;0;0m", "white": "\x1b[1;38;2;255;255;255m"}
 _EMPTY: Mapping[Cell, str] = {}
 
 
@@ -27,7 +29,7 @@ def colour_wanted(colour: bool | None = None) -> bool:
     return not os.environ.get("NO_COLOR", "")
 
 
-def render_board(
+def board_text(
     board: Board,
     *,
     marks: Mapping[Cell, str] = _EMPTY,
@@ -47,20 +49,14 @@ def render_board(
     scoring frame centred on that square (R4) as brackets in the gaps, clipped to the board
     (R5).
     """
+    check_squares(board, marks, frame)
     rows, cols = board.shape
-    for cell in [*marks, *([frame] if frame is not None else [])]:
-        if cell not in board:
-            raise ValueError(f"square {cell} is not on the {rows} x {cols} board (R1)")
     width = max(2, len(str(cols)))
     label = max(1, len(ROW_LETTERS[rows - 1]))
     srgb = (board.srgb * 255.0).round().astype(int).tolist()
     lightness = board.lab[..., 0]
-
-    if frame is not None:
-        top, bottom = max(frame.row - 1, 0), min(frame.row + 1, rows - 1)
-        left, right = max(frame.col - 1, 0), min(frame.col + 1, cols - 1)
-    else:
-        top, bottom, left, right = 1, 0, -1, -1  # an empty range: no frame
+    # An empty range of rows when there is no frame.
+    top, bottom, left, right = frame_bounds(board, frame) if frame is not None else (1, 0, -1, -1)
 
     numbers = " " * (label + 1) + "".join(f"{c + 1:>{width + 1}}" for c in range(cols))
     lines = [numbers]
@@ -77,17 +73,13 @@ def render_board(
                 parts.append(" ")
             if c == cols:
                 break
-            cell = Cell(r, c)
-            text = marks.get(cell, "")[:width].center(width)
+            text = marks.get(Cell(r, c), "")[:width].center(width)
             if not colour:
                 parts.append(text if text.strip() else "." * width)
                 continue
             red, green, blue = srgb[r][c]
-            ink = ""
-            if text.strip():
-                v = 0 if lightness[r, c] > _LIGHT else 255
-                ink = f"\x1b[1;38;2;{v};{v};{v}m"
-            parts.append(f"\x1b[48;2;{red};{green};{blue}m{ink}{text}{_RESET}")
+            pen = _INK[ink(lightness[r, c])] if text.strip() else ""
+            parts.append(f"\x1b[48;2;{red};{green};{blue}m{pen}{text}{_RESET}")
         parts.append(f" {letter}")
         lines.append("".join(parts))
     lines.append(numbers)

@@ -1,0 +1,17 @@
+"""Drawing: a board as a PNG picture or as text for a terminal, and a clue's heat map on a board.
+
+The engine and the language models do not draw; this package does, on top of them. The PNGs need
+matplotlib, an optional extra (``pip install 'huescues[plot]'``), imported only when a picture is
+drawn; the terminal text needs nothing.
+"""
+
+from ._board_png import render_board
+from ._board_text import board_text, colour_wanted
+from ._clue_png import render_clue
+
+__all__ = ["board_text", "colour_wanted", "render_board", "render_clue"]
+
+# Public objects name the public module they are used from (as httpx's do), not a private one.
+for _obj in map(globals().__getitem__, __all__):
+    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
+        _obj.__module__ = __name__
