@@ -21,7 +21,7 @@ Two steps, each rerunnable on its own:
 
 ``--study-dims 32,64,96,128,256`` repeats the cross-validation for several numbers of
 dimensions (needs the build tools) to show what the choice of ``--dims`` costs;
-``--evaluate`` runs the library's held-out evaluation (``huescues.language.evaluate``: colour
+``--evaluate`` runs the library's held-out evaluation (``huescues.research.evaluate``: colour
 error, reference game, points on the board) of the shipped settings beside the baselines.
 
 Nothing is downloaded: ``HF_HUB_OFFLINE=1`` is set before any Hugging Face import.
@@ -498,7 +498,8 @@ def study_dims(args: argparse.Namespace) -> None:
 def evaluate_models(args: argparse.Namespace) -> None:
     """The library's held-out evaluation (CIEDE2000, reference game, R15 points on the standard
     board) of the embedding model beside the baselines."""
-    from huescues.language import MeanColourModel, NearestNameModel, evaluate
+    from huescues.language import MeanColourModel, NearestNameModel
+    from huescues.research import evaluate
 
     encoder = WordPieceEncoder.load(OUT / "static_vectors.npz")
     params = EmbeddingModel.default().params

@@ -70,8 +70,8 @@ def build() -> None:
 
 def evaluate_sources() -> None:
     """Held-out tables: what each source adds, source weights, modifier forms."""
-    from huescues.language import MeanColourModel, ModelFactory, NearestNameModel, evaluate
-    from huescues.language._data import xkcd_names
+    from huescues.language import MeanColourModel, ModelFactory, NearestNameModel, xkcd_names
+    from huescues.research import evaluate
     from huescues.language._naming import ModifierForm
 
     xkcd = xkcd_names()

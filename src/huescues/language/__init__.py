@@ -4,12 +4,11 @@ from ._baselines import MeanColourModel, NearestNameModel
 from ._combined import CombinedModel, default_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
-from ._evaluate import Evaluation, ModelFactory, ModelScores, evaluate
 from ._heatmap import clue_probabilities, render_clue, top_squares
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction
 from ._splits import N_FOLDS, fold_of, normalise_name
-from ._standard import standard_evaluation, standard_models
+from ._standard import ModelFactory, standard_models
 from ._wordpiece import WordPieceEncoder
 
 __all__ = [
@@ -20,10 +19,8 @@ __all__ = [
     "CombinedModel",
     "EmbeddingModel",
     "EmbeddingParams",
-    "Evaluation",
     "MeanColourModel",
     "ModelFactory",
-    "ModelScores",
     "Modifier",
     "NamedColours",
     "NamingModel",
@@ -34,14 +31,30 @@ __all__ = [
     "clue_probabilities",
     "colornames",
     "default_model",
-    "evaluate",
     "fold_of",
     "name_key",
     "normalise_name",
     "render_clue",
-    "standard_evaluation",
     "standard_models",
     "top_squares",
     "words_of",
     "xkcd_names",
 ]
+
+#: Names that moved out of this package (which knows no board) to where boards are known.
+_MOVED = {
+    "Evaluation": "huescues.research",
+    "ModelScores": "huescues.research",
+    "evaluate": "huescues.research",
+    "standard_evaluation": "huescues.research",
+}
+
+
+def __getattr__(name: str) -> object:
+    # Only says where a moved name went: importing it from here would import upwards.
+    if name in _MOVED:
+        raise AttributeError(
+            f"huescues.language.{name} moved to {_MOVED[name]}.{name}: "
+            f"import it from {_MOVED[name]}"
+        )
+    raise AttributeError(f"module 'huescues.language' has no attribute {name!r}")
