@@ -21,7 +21,7 @@ Two steps, each rerunnable on its own:
 
 ``--study-dims 32,64,96,128,256`` repeats the cross-validation for several numbers of
 dimensions (needs the build tools) to show what the choice of ``--dims`` costs;
-``--evaluate`` runs the library's held-out evaluation (``huescues.language.evaluate``: colour
+``--evaluate`` runs the library's held-out evaluation (``huescues.research.evaluate``: colour
 error, reference game, points on the board) of the shipped settings beside the baselines.
 
 Nothing is downloaded: ``HF_HUB_OFFLINE=1`` is set before any Hugging Face import.
@@ -60,10 +60,9 @@ from huescues.language._embedding import (  # noqa: E402
     DEFAULT_PARAMS,
     EmbeddingModel,
     EmbeddingParams,
-    _combine,
-    _held_out,
-    _prepare,
+    combine,
 )
+from huescues.language._embedding_fit import held_out, prepare  # noqa: E402
 from huescues.language._splits import fold_of, normalise_name  # noqa: E402
 from huescues.language._wordpiece import WordPieceEncoder  # noqa: E402
 
@@ -331,14 +330,14 @@ def grid_search(
     log: Callable[[str], None] = print,
 ) -> tuple[EmbeddingParams, Figures, list[tuple[float, EmbeddingParams, Figures]]]:
     """The settings with the lowest median + mean CIEDE2000 in 5-fold cross-validation."""
-    data = _prepare(names, lab, None, extra_names, extra_lab, encoder)
+    data = prepare(names, lab, None, extra_names, extra_lab, encoder)
     results = []
     for gamma, alpha in itertools.product(gammas, alphas):
         base = replace(DEFAULT_PARAMS, gamma=gamma, alpha=alpha)
-        held = _held_out(data, base, 5)
+        held = held_out(data, base, 5)
         for sw, ew, ek in itertools.product(SHARE_WEIGHTS, EXTRA_WEIGHTS, EXTRA_KAPPAS):
             params = replace(base, share_weight=sw, extra_weight=ew, extra_kappa=ek)
-            fig = figures(_combine(held, params)[0], data.lab)
+            fig = figures(combine(held, params)[0], data.lab)
             results.append((fig.median + fig.mean, params, fig))
         log(f"  gamma {gamma:<4} alpha {alpha:<5} regression alone {figures(held.krr, data.lab)}")
     results.sort(key=lambda r: r[0])
@@ -370,17 +369,17 @@ def baselines(
         nearest_pred[test] = [model.predict(n).lab for n, t in zip(names, test, strict=True) if t]
         sim = vectors[test] @ vectors[train].T
         nn_pred[test] = lab[train][np.argmax(sim, axis=1)]
-    data = _prepare(names, lab, None, extra_names, extra_lab, encoder)
-    held = _held_out(data, params, 5)
+    data = prepare(names, lab, None, extra_names, extra_lab, encoder)
+    held = held_out(data, params, 5)
     no_extra = replace(params, extra_weight=0.0)
     return {
         "mean colour": figures(mean_pred, lab),
         "nearest name (shared words, NearestNameModel)": figures(nearest_pred, lab),
         "nearest neighbour in the vectors": figures(nn_pred, lab),
         "kernel ridge alone": figures(held.krr, lab),
-        "kernel ridge + shared XKCD names": figures(_combine(held, no_extra)[0], lab),
+        "kernel ridge + shared XKCD names": figures(combine(held, no_extra)[0], lab),
         "kernel ridge + shared names + color-name-list words (shipped)": figures(
-            _combine(held, params)[0], lab
+            combine(held, params)[0], lab
         ),
     }
 
@@ -404,14 +403,14 @@ def colornames_words_check(
     ]
     queries = [extra_names[i] for i in rows]
     truth = extra_lab[rows]
-    data = _prepare(names, lab, None, extra_names, extra_lab, encoder)
-    held = _held_out(data, params, 5, queries=queries)
+    data = prepare(names, lab, None, extra_names, extra_lab, encoder)
+    held = held_out(data, params, 5, queries=queries)
     return {
         f"mean colour ({len(rows)} words)": figures(
             np.broadcast_to(lab.mean(axis=0), truth.shape).copy(), truth
         ),
         "kernel ridge alone": figures(held.krr, truth),
-        "shipped model": figures(_combine(held, params)[0], truth),
+        "shipped model": figures(combine(held, params)[0], truth),
     }
 
 
@@ -484,8 +483,8 @@ def study_dims(args: argparse.Namespace) -> None:
         params, fig, _ = grid_search(
             encoder, names, lab, extra_names, extra_lab, log=lambda _: None
         )
-        data = _prepare(names, lab, None, extra_names, extra_lab, encoder)
-        krr = figures(_held_out(data, params, 5).krr, data.lab)
+        data = prepare(names, lab, None, extra_names, extra_lab, encoder)
+        krr = figures(held_out(data, params, 5).krr, data.lab)
         size = model.embedding.shape[0] * dims * 2 / 1e6
         rows.append((dims, size, krr, fig, params))
         print(f"{dims:>4} dims {size:5.1f} MB  kernel ridge alone {krr}  whole model {fig}")
@@ -498,7 +497,8 @@ def study_dims(args: argparse.Namespace) -> None:
 def evaluate_models(args: argparse.Namespace) -> None:
     """The library's held-out evaluation (CIEDE2000, reference game, R15 points on the standard
     board) of the embedding model beside the baselines."""
-    from huescues.language import MeanColourModel, NearestNameModel, evaluate
+    from huescues.language import MeanColourModel, NearestNameModel
+    from huescues.research import evaluate
 
     encoder = WordPieceEncoder.load(OUT / "static_vectors.npz")
     params = EmbeddingModel.default().params

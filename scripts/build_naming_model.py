@@ -70,9 +70,9 @@ def build() -> None:
 
 def evaluate_sources() -> None:
     """Held-out tables: what each source adds, source weights, modifier forms."""
-    from huescues.language import MeanColourModel, ModelFactory, NearestNameModel, evaluate
-    from huescues.language._data import xkcd_names
+    from huescues.language import MeanColourModel, ModelFactory, NearestNameModel, xkcd_names
     from huescues.language._naming import ModifierForm
+    from huescues.research import evaluate
 
     xkcd = xkcd_names()
 

@@ -14,7 +14,7 @@ import argparse
 import time
 
 from huescues.engine import Board
-from huescues.language import standard_evaluation
+from huescues.research import standard_evaluation
 
 
 def main() -> None:

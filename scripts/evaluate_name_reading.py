@@ -15,11 +15,15 @@ import numpy as np
 
 from huescues.agents import EmbeddingGuesser
 from huescues.colour import delta_e_2000
-from huescues.engine import Board, Rules
-from huescues.engine._scoring import points_array
-from huescues.language import CombinedModel, xkcd_names
-from huescues.language._splits import fold_of, normalise_name
-from huescues.language._standard import second_test_set, standard_models
+from huescues.engine import Board, Rules, points_array
+from huescues.language import (
+    CombinedModel,
+    fold_of,
+    normalise_name,
+    standard_models,
+    xkcd_names,
+)
+from huescues.research import second_test_set
 
 
 def main() -> None:

@@ -23,11 +23,11 @@ from huescues.language import (
     NamingModel,
     NearestNameModel,
     default_model,
-    evaluate,
     fold_of,
     standard_models,
     xkcd_names,
 )
+from huescues.research import evaluate
 
 
 def hue_angle(lab: np.ndarray) -> float:
@@ -187,6 +187,14 @@ def test_evaluate_ranks_a_real_model_above_the_mean_colour() -> None:
     assert "| mean |" in table and "ref. game 5-15" in table
     with pytest.raises(ValueError, match="folds"):
         evaluate({}, names, lab, folds=1)
+
+
+@pytest.mark.parametrize("name", ["Evaluation", "ModelScores", "evaluate", "standard_evaluation"])
+def test_the_board_aware_evaluation_says_where_it_moved(name: str) -> None:
+    import huescues.language
+
+    with pytest.raises(AttributeError, match=f"huescues.research.{name}"):
+        getattr(huescues.language, name)
 
 
 def test_held_out_accuracy_floor_of_the_default_model() -> None:

@@ -6,11 +6,10 @@ from ._baselines import MeanColourModel, NearestNameModel
 from ._combined import CombinedModel, default_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
-from ._evaluate import Evaluation, ModelFactory, ModelScores, evaluate
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction
 from ._splits import N_FOLDS, fold_of, normalise_name
-from ._standard import standard_evaluation, standard_models
+from ._standard import ModelFactory, standard_models
 from ._wordpiece import WordPieceEncoder
 
 __all__ = [
@@ -21,10 +20,8 @@ __all__ = [
     "CombinedModel",
     "EmbeddingModel",
     "EmbeddingParams",
-    "Evaluation",
     "MeanColourModel",
     "ModelFactory",
-    "ModelScores",
     "Modifier",
     "NamedColours",
     "NamingModel",
@@ -34,11 +31,9 @@ __all__ = [
     "c3",
     "colornames",
     "default_model",
-    "evaluate",
     "fold_of",
     "name_key",
     "normalise_name",
-    "standard_evaluation",
     "standard_models",
     "words_of",
     "xkcd_names",
@@ -50,11 +45,22 @@ _MOVED = {
     "clue_probabilities": "huescues.agents.clue_probabilities",
     "top_squares": "huescues.agents.top_squares",
     "render_clue": "huescues.render.render_clue",
+    "Evaluation": "huescues.research.Evaluation",
+    "ModelScores": "huescues.research.ModelScores",
+    "evaluate": "huescues.research.evaluate",
+    "standard_evaluation": "huescues.research.standard_evaluation",
 }
 
 if not TYPE_CHECKING:  # hidden from type checkers, so that they still flag unknown names
 
     def __getattr__(name: str) -> object:
+        # Only says where a moved name went: importing it from here would import upwards.
         if name in _MOVED:
             raise AttributeError(f"huescues.language.{name} has moved to {_MOVED[name]}")
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# Public objects name the public module they are used from (as httpx's do), not a private one.
+for _obj in map(globals().__getitem__, __all__):
+    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
+        _obj.__module__ = __name__

@@ -1,5 +1,6 @@
-"""The standard held-out evaluation: every model of the library and the baselines, each refitted
-without the names it is judged on (XKCD names, five folds by :func:`fold_of`)."""
+"""The models of the standard held-out evaluation: every model of the library and the baselines,
+each refitted without the names it is judged on (``huescues.research.standard_evaluation``
+judges them; this side knows no board)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,18 @@ from collections.abc import Callable
 
 import numpy as np
 
-from huescues.engine import Board
-
 from ._baselines import MeanColourModel, NearestNameModel
 from ._combined import CombinedModel
 from ._data import colornames, xkcd_names
 from ._embedding import EmbeddingModel
-from ._evaluate import Evaluation, ModelFactory, evaluate
 from ._naming import NamingModel
+from ._protocol import ColourTermModel
 from ._splits import normalise_name
 
-__all__ = ["second_test_set", "standard_evaluation", "standard_models"]
+__all__ = ["ModelFactory", "standard_models"]
+
+#: Makes a model fitted without the given (normalised) names.
+ModelFactory = Callable[[frozenset[str]], ColourTermModel]
 
 
 def standard_models() -> dict[str, ModelFactory]:
@@ -55,29 +57,3 @@ def standard_models() -> dict[str, ModelFactory]:
         "embedding": embedding,
         "combined (default)": combined,
     }
-
-
-def second_test_set(size: int = 1000, seed: int = 7) -> tuple[list[str], np.ndarray]:
-    """A second held-out set: ``size`` names of color-name-list that are not XKCD names, drawn
-    with ``seed``. The designs were chosen on the XKCD folds; this set checks the choice."""
-    xkcd = {normalise_name(n) for n in xkcd_names().names}
-    extra = colornames()
-    pool = [i for i, n in enumerate(extra.names) if normalise_name(n) not in xkcd]
-    pick = np.random.default_rng(seed).choice(pool, size=size, replace=False)
-    return [extra.names[i] for i in pick], extra.lab[pick]
-
-
-def standard_evaluation(
-    board: Board | None = None,
-    *,
-    second_set: bool = False,
-    progress: Callable[[str], None] | None = None,
-) -> Evaluation:
-    """Run the standard held-out evaluation (about a minute) on the XKCD names, or with
-    ``second_set`` on :func:`second_test_set`; see ``docs/language.md``."""
-    if second_set:
-        names, lab = second_test_set()
-    else:
-        xkcd = xkcd_names()
-        names, lab = list(xkcd.names), xkcd.lab
-    return evaluate(standard_models(), names, lab, board=board, progress=progress)

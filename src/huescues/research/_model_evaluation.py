@@ -1,5 +1,6 @@
 """Held-out evaluation of colour-term models: names the model did not see while fitting, judged
-by colour error, a reference game, and points on the board (R15)."""
+by colour error, a reference game, and points on the board (R15). It lives here, above the
+language package, because the last measure needs a board and the rules."""
 
 from __future__ import annotations
 
@@ -12,14 +13,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from huescues.colour import delta_e_2000
 from huescues.engine import Board, Rules, points_array
+from huescues.language import N_FOLDS, ModelFactory, fold_of, normalise_name
 
-from ._protocol import ColourTermModel, FloatArray, as_lab
-from ._splits import N_FOLDS, fold_of, normalise_name
+__all__ = ["Evaluation", "ModelScores", "evaluate"]
 
-__all__ = ["Evaluation", "ModelFactory", "ModelScores", "evaluate"]
-
-#: Makes a model fitted without the given (normalised) names.
-ModelFactory = Callable[[frozenset[str]], ColourTermModel]
+FloatArray = NDArray[np.float64]
 
 #: CIEDE2000 bands for the reference game's distractors: near, middling and far.
 DEFAULT_BANDS: tuple[tuple[float, float], ...] = ((5.0, 15.0), (15.0, 30.0), (30.0, 60.0))
@@ -112,7 +110,7 @@ def evaluate(
     if folds < 2:
         raise ValueError(f"evaluation needs at least 2 folds, not {folds}")
     norm = [normalise_name(n) for n in names]
-    colours = as_lab(lab).reshape(-1, 3)
+    colours = _as_lab(lab).reshape(-1, 3)
     if len(norm) != len(colours):
         raise ValueError(f"{len(norm)} names for {len(colours)} colours")
     board = Board.standard() if board is None else board
@@ -163,6 +161,16 @@ def evaluate(
     return Evaluation(
         tuple(rows), folds, board.id, n_distractors, tuple(bands), 1 / (n_distractors + 1)
     )
+
+
+def _as_lab(lab: ArrayLike) -> FloatArray:
+    """``lab`` as a float array with last axis 3 and finite values, or a clear error."""
+    arr = np.asarray(lab, dtype=np.float64)
+    if arr.ndim == 0 or arr.shape[-1] != 3:
+        raise ValueError(f"CIELAB colours need a last axis of 3, not shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("CIELAB colours must be finite (found NaN or infinity)")
+    return arr
 
 
 def _draw_distractors(
