@@ -14,7 +14,8 @@ from rich.console import Console
 from huescues import Cell, GameState, play_game
 from huescues.agents import RandomAgent
 from huescues.engine import GameRecord
-from huescues.tournament._report import Estimate, Report
+from huescues.stats import Estimate
+from huescues.tournament import Report
 
 _TABLE = (3, 2, 1)
 

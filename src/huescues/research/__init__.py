@@ -2,7 +2,9 @@
 chose) read into a typed dataset, and measures of how well a player or a colour-term model agrees
 with them, in the game's own points (R15), with bootstrap intervals over clues."""
 
-from ._agreement import Agreement, ClueAgreement, Estimate, human_agreement
+from huescues.stats import Estimate
+
+from ._agreement import Agreement, ClueAgreement, human_agreement
 from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
 
 __all__ = [
