@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -369,6 +370,16 @@ def test_png_is_written(tmp_path: Path) -> None:
     assert (tmp_path / "report.png").read_bytes().startswith(b"\x89PNG")
     Report.from_games([three_games()[3]], n_boot=10).plot(tmp_path / "empty.png")
     assert (tmp_path / "empty.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_without_matplotlib_the_picture_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if it were not installed
+    report = Report.from_games(three_games(), n_boot=10)
+    with pytest.raises(ImportError, match=r"huescues\[plot\]"):
+        report.plot(tmp_path / "report.png")
+    assert not (tmp_path / "report.png").exists()
 
 
 def test_print_shows_every_table() -> None:
