@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from huescues import Cell, GameState, play_game
 from huescues.agents import RandomAgent
 from huescues.engine import GameRecord
-from huescues.tournament._report import Estimate, Report
+from huescues.stats import Estimate
+from huescues.tournament import Report
 
 _TABLE = (3, 2, 1)
 
@@ -368,6 +372,16 @@ def test_png_is_written(tmp_path: Path) -> None:
     assert (tmp_path / "empty.png").read_bytes().startswith(b"\x89PNG")
 
 
+def test_without_matplotlib_the_picture_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if it were not installed
+    report = Report.from_games(three_games(), n_boot=10)
+    with pytest.raises(ImportError, match=r"huescues\[plot\]"):
+        report.plot(tmp_path / "report.png")
+    assert not (tmp_path / "report.png").exists()
+
+
 def test_print_shows_every_table() -> None:
     console = Console(record=True, width=120)
     Report.from_games(three_games(), n_boot=100).print(console)
@@ -377,6 +391,90 @@ def test_print_shows_every_table() -> None:
     for name in ("A", "B", "C"):
         assert f"│ {name} " in text
     assert "4.0 [4.0, 4.0]" in text
+
+
+def test_timeouts_are_said_to_make_results_depend_on_machine_speed() -> None:
+    report = Report.from_games(three_games(), n_boot=20)
+    assert report.timeouts == 2  # one by A and one by B, in game 1
+    data = report.to_dict()
+    assert data["timeouts"] == 2 and data["depends_on_machine_speed"] is True
+    console = Console(record=True, width=300)
+    report.print(console)
+    text = console.export_text()
+    assert "2 decisions timed out" in text
+    assert "depend on the speed of the machine" in text and "rerun" in text
+
+    calm = Report.from_games(paired_games(2), n_boot=20)
+    assert calm.timeouts == 0 and calm.speed_note is None
+    assert calm.to_dict()["depends_on_machine_speed"] is False
+    console = Console(record=True, width=300)
+    calm.print(console)
+    assert "timed out" not in console.export_text()
+
+
+# -- generated results -------------------------------------------------------------------------
+
+_NAMES = ("A", "B", "C", "D")
+_squares = st.builds(
+    lambda row, col: f"{'ABCDEFGHIJKLMNOP'[row]}{col}", st.integers(0, 15), st.integers(1, 30)
+)
+
+
+@st.composite
+def results(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Results-file lines: a few seeds (so that games share blocks), seats drawn from four
+    entrants, finished and unfinished games, regular and tie-breaker rounds, faults of each kind."""
+    games: list[dict[str, Any]] = []
+    for index in range(draw(st.integers(0, 7))):
+        n = draw(st.integers(2, 4))
+        seats = draw(st.lists(st.sampled_from(_NAMES), min_size=n, max_size=n))
+        rounds = []
+        for r in range(draw(st.integers(0, 3))):
+            giver = draw(st.integers(0, n - 1))
+            guessers = st.sampled_from([s for s in range(n) if s != giver])
+            pawns = draw(st.lists(st.tuples(guessers, _squares), max_size=4))
+            rounds.append(
+                round_dict(r, giver, draw(_squares), pawns, n, tiebreak=draw(st.booleans()))
+            )
+        faults = [
+            fault(seat, seats[seat], kind)
+            for seat, kind in draw(
+                st.lists(
+                    st.tuples(
+                        st.integers(0, n - 1), st.sampled_from(("exception", "illegal", "timeout"))
+                    ),
+                    max_size=3,
+                )
+            )
+        ]
+        finished = draw(st.booleans())
+        games.append(
+            game_dict(
+                index,
+                draw(st.integers(0, 2)),
+                seats,
+                rounds,
+                status="finished" if finished else "unfinished",
+                faults=faults,
+                error=None if finished else "RuntimeError: the loop broke",
+            )
+        )
+    return games
+
+
+@settings(max_examples=40, deadline=None)
+@given(results(), st.integers(0, 2**16))
+def test_the_report_round_trips_through_its_plain_data_and_json(
+    games: list[dict[str, Any]], seed: int
+) -> None:
+    report = Report.from_games(games, seed=seed, n_boot=20)
+    assert Report.from_dict(report.to_dict()) == report
+    text = report.to_json()  # refuses NaN and infinities
+    assert json.loads(text) == report.to_dict()
+    assert Report.from_dict(json.loads(text)) == report
+    timeouts = sum(f["kind"] == "timeout" for g in games for f in g["faults"])
+    assert report.timeouts == timeouts
+    assert json.loads(text)["depends_on_machine_speed"] is (timeouts > 0)
 
 
 # -- real games --------------------------------------------------------------------------------

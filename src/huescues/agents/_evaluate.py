@@ -8,30 +8,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huescues._bootstrap import ratio_interval, resample
 from huescues.engine import Board, Rules
+from huescues.stats import Estimate, ratio_interval, resample
 
 from ._loop import play_game
 from ._players import Player
 from ._protocol import ClueGiver, Guesser
 
 __all__ = ["AgentEvaluation", "PairResult", "evaluate"]
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A mean with a 95% bootstrap confidence interval."""
-
-    mean: float
-    low: float
-    high: float
-
-    def __str__(self) -> str:
-        return f"{self.mean:.2f} [{self.low:.2f}, {self.high:.2f}]"
-
-    def signed(self) -> str:
-        """The estimate with signs, for differences: ``+0.04 [+0.01, +0.07]``."""
-        return f"{self.mean:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +138,4 @@ def evaluate(
 def _bootstrap(values: list[float], seed: int, n: int = 2000) -> Estimate:
     data = np.asarray(values, dtype=np.float64)
     draws = resample(len(data), n, np.random.default_rng(seed))
-    found = ratio_interval(data, np.ones_like(data), draws)
-    assert found is not None, "an evaluation has at least 2 games"
-    return Estimate(*found)
+    return ratio_interval(data, np.ones_like(data), draws)

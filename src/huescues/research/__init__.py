@@ -3,7 +3,9 @@ chose) read into a typed dataset, and measures of how well a player or a colour-
 with them, in the game's own points (R15), with bootstrap intervals over clues; and the held-out
 evaluation of colour-term models (colour error, a reference game, points on the board)."""
 
-from ._agreement import Agreement, ClueAgreement, Estimate, human_agreement
+from huescues.stats import Estimate
+
+from ._agreement import Agreement, ClueAgreement, human_agreement
 from ._model_evaluation import Evaluation, ModelScores, evaluate
 from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
 from ._standard_evaluation import second_test_set, standard_evaluation
@@ -23,3 +25,8 @@ __all__ = [
     "standard_evaluation",
     "synthetic_responses",
 ]
+
+# Public objects name the public module they are used from (as httpx's do), not a private one.
+for _obj in map(globals().__getitem__, __all__):
+    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
+        _obj.__module__ = __name__

@@ -9,33 +9,20 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues._bootstrap import ratio_interval, resample
 from huescues.agents import expected_points
 from huescues.engine import Board, Cell, Rules
 from huescues.language import ColourTermModel
+from huescues.stats import Estimate, ratio_interval, resample
 
 from ._responses import HumanResponses, Response
 
-__all__ = ["Agreement", "ClueAgreement", "Estimate", "human_agreement"]
+__all__ = ["Agreement", "ClueAgreement", "human_agreement"]
 
 FloatArray = NDArray[np.float64]
-
-
-class Estimate(NamedTuple):
-    """A mean and its bootstrap confidence interval (``low``, ``high``; NaN when not
-    bootstrapped)."""
-
-    mean: float
-    low: float
-    high: float
-
-    def __str__(self) -> str:
-        return f"{self.mean:.3f} [{self.low:.3f}, {self.high:.3f}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +73,9 @@ class Agreement:
 
     def summary(self) -> str:
         """The overall measures as a small Markdown table."""
-        ll = "n/a" if self.log_likelihood is None else str(self.log_likelihood)
-        human, gap = str(self.human_points), str(self.gap)
-        if math.isnan(self.human_points.mean):
+        ll = "n/a" if self.log_likelihood is None else self.log_likelihood.format(".3f")
+        human, gap = self.human_points.format(".3f"), self.gap.format(".3f")
+        if not self.human_points.has_data:
             human = gap = "n/a (no clue has two picks)"
         return "\n".join(
             [
@@ -97,11 +84,11 @@ class Agreement:
                 "",
                 "| measure | value |",
                 "|---|---|",
-                f"| model points (R15) | {self.model_points} |",
+                f"| model points (R15) | {self.model_points.format('.3f')} |",
                 f"| human points, leave-one-out (R15) | {human} |",
                 f"| model - human | {gap} |",
                 f"| log-likelihood per pick | {ll} (uniform: {self.uniform_log_likelihood:.3f}) |",
-                f"| top-{self.k} hit rate | {self.top_k} |",
+                f"| top-{self.k} hit rate | {self.top_k.format('.3f')} |",
             ]
         )
 
@@ -336,5 +323,4 @@ class _Bootstrap:
 
     def ratio(self, total: FloatArray, weight: FloatArray) -> Estimate:
         """sum(total) / sum(weight), with its interval over the resamples."""
-        found = ratio_interval(total, weight, self.draws, self.level)
-        return Estimate(math.nan, math.nan, math.nan) if found is None else Estimate(*found)
+        return ratio_interval(total, weight, self.draws, self.level)

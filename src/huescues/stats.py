@@ -1,0 +1,131 @@
+"""Estimates with percentile bootstrap intervals: the one :class:`Estimate` that every measure
+of the library reports (the players' evaluation, the tournament report, the agreement with human
+picks), and the one bootstrap behind them, a ratio of sums over resampled units (games, blocks
+of games or clues).
+
+The bottom layer: it needs numpy only, so every other package may use it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Self
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["Estimate", "ratio_interval", "resample"]
+
+_FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean with its bootstrap confidence interval ``[low, high]``.
+
+    ``mean`` is ``None`` when there was nothing to average (:meth:`no_data`); ``low`` and
+    ``high`` are ``None`` with it, or when no interval was drawn (no resamples). ``n`` is the
+    number of observations averaged and ``blocks`` the number of units the bootstrap resampled,
+    where the measure counts them (``None`` otherwise). The numbers are finite or ``None``,
+    never NaN, so that :meth:`to_dict` is valid JSON.
+    """
+
+    mean: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    blocks: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("mean", "low", "high"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):
+                raise ValueError(f"an estimate's {name} must be finite or None, not {value}")
+        if (self.low is None) != (self.high is None):
+            raise ValueError("an estimate has both ends of its interval or neither")
+        if self.mean is None and self.low is not None:
+            raise ValueError("an estimate with no mean has no interval")
+
+    @classmethod
+    def no_data(cls, *, n: int | None = None, blocks: int | None = None) -> Self:
+        """The estimate of a measure with nothing to average (``n`` is usually 0)."""
+        return cls(None, None, None, n, blocks)
+
+    @property
+    def has_data(self) -> bool:
+        """Whether there is a mean."""
+        return self.mean is not None
+
+    def format(self, spec: str = ".2f") -> str:
+        """``"12.30 [11.10, 13.50]"`` with the format ``spec`` for each number (``".0%"`` for
+        shares, ``"+.2f"`` for differences); the mean alone when there is no interval, and
+        ``"-"`` when there is no data."""
+        if self.mean is None:
+            return "-"
+        if self.low is None or self.high is None:
+            return f"{self.mean:{spec}}"
+        return f"{self.mean:{spec}} [{self.low:{spec}}, {self.high:{spec}}]"
+
+    def signed(self, spec: str = ".2f") -> str:
+        """The estimate with signs, for differences: ``+0.04 [+0.01, +0.07]``."""
+        return self.format("+" + spec.lstrip("+"))
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data, ``None`` (JSON ``null``) where a number is missing."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The inverse of :meth:`to_dict` (``n`` and ``blocks`` may be left out)."""
+        return cls(
+            _opt_float(data["mean"]),
+            _opt_float(data["low"]),
+            _opt_float(data["high"]),
+            _opt_int(data.get("n")),
+            _opt_int(data.get("blocks")),
+        )
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def resample(n_units: int, n_boot: int, rng: np.random.Generator) -> NDArray[np.intp]:
+    """``n_boot`` resamples of ``n_units`` units drawn with replacement, as unit indices, shape
+    ``(n_boot, n_units)``. Draw once and reuse them for several measures to pair their
+    intervals."""
+    out: NDArray[np.intp] = rng.integers(0, n_units, size=(n_boot, n_units))
+    return out
+
+
+def ratio_interval(
+    totals: _FloatArray, weights: _FloatArray, draws: NDArray[np.intp], level: float = 0.95
+) -> Estimate:
+    """``sum(totals) / sum(weights)`` over the units, with the central ``level`` percentile
+    interval of the same ratio over the resamples ``draws`` (resamples with no weight are
+    skipped). :meth:`Estimate.no_data` when there is no weight at all; no interval when no
+    resample has weight (or there are none)."""
+    w = float(weights.sum())
+    if w == 0.0:
+        return Estimate.no_data()
+    mean = float(totals.sum()) / w
+    if len(draws) == 0:
+        return Estimate(mean)
+    tw = weights[draws].sum(axis=1)
+    keep = tw > 0
+    if not keep.any():
+        return Estimate(mean)
+    values = totals[draws[keep]].sum(axis=1) / tw[keep]
+    tail = 100.0 * (1.0 - level) / 2.0
+    low, high = np.percentile(values, [tail, 100.0 - tail])
+    return Estimate(mean, float(low), float(high))

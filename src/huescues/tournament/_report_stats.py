@@ -1,0 +1,344 @@
+"""The report's statistics, computed from the games (one plain dict per game, as in the results
+file's JSON lines): per entrant, points per game, per round as clue giver (R16), per pawn as
+guesser (R15), the share of pawns in the frame and the win rate, each with a bootstrap 95%
+confidence interval over blocks of games that share a seed; Plackett-Luce ratings from the final
+scores (``openskill``, imported only when there are games to rate); a cross-play table of every
+giver with every guesser; paired comparisons of entrants over the blocks both played; faults by
+entrant and kind; and the unfinished games."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from huescues.engine import Cell
+from huescues.stats import Estimate, ratio_interval, resample
+
+from ._report import (
+    CrossPlay,
+    EntrantStats,
+    FaultCount,
+    PairedComparison,
+    Report,
+    UnfinishedGame,
+)
+
+__all__ = ["GAME_FORMAT", "compute_report"]
+
+#: The results-file format this report reads.
+GAME_FORMAT = 1
+#: openskill's defaults; an entrant with no finished game keeps them.
+_MU, _SIGMA = 25.0, 25.0 / 3.0
+#: Board size limits for parsing squares: any board of up to 26 rows (R1).
+_ROWS, _COLS = 26, 999
+_FAULT_KINDS = ("exception", "illegal", "timeout")
+_STATS = ("points", "giver", "guesser", "frame", "win")
+
+# A block: games of one seed and one lineup, rotated (seed, players, board, lineup).
+_BlockKey = tuple[int, int, str, tuple[str, ...]]
+
+
+def compute_report(
+    games: Sequence[Mapping[str, Any]],
+    *,
+    entrants: Sequence[str] | None = None,
+    seed: int = 0,
+    n_boot: int = 2000,
+) -> Report:
+    """The report of ``games`` (see :meth:`Report.from_games`)."""
+    if seed < 0:
+        raise ValueError(f"the bootstrap seed must be at least 0, not {seed}")
+    if n_boot < 1:
+        raise ValueError(f"n_boot must be at least 1, not {n_boot}")
+    _check(games)
+    ordered = sorted(games, key=lambda g: int(g["game"]))
+    seen = list(dict.fromkeys(str(s) for g in ordered for s in g["seats"]))
+    if entrants is None:
+        names = seen
+    else:
+        names = list(dict.fromkeys(entrants))
+        unknown = [e for e in seen if e not in names]
+        if unknown:
+            raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
+
+    tally = _Tally(names)
+    for g in ordered:
+        tally.add(g)
+    ratings = _ratings((g for g in ordered if g["status"] == "finished"), names)
+    rank = {e: i for i, e in enumerate(names)}
+    return Report(
+        entrants=tuple(tally.entrant_stats(e, ratings[e], seed, n_boot) for e in names),
+        crossplay=tally.crossplay(rank),
+        paired=tally.paired(names, seed, n_boot),
+        faults=tally.fault_table(rank),
+        unfinished=tuple(tally.unfinished),
+        n_games=len(ordered),
+        n_finished=len(ordered) - len(tally.unfinished),
+        n_blocks=len(tally.blocks),
+        seed=seed,
+        n_boot=n_boot,
+    )
+
+
+# -- gathering ---------------------------------------------------------------------------------
+
+
+class _Sums:
+    """Per-block sums and counts of one statistic of one entrant."""
+
+    __slots__ = ("counts", "sums")
+
+    def __init__(self) -> None:
+        self.sums: dict[int, float] = {}
+        self.counts: dict[int, float] = {}
+
+    def add(self, block: int, value: float, count: float = 1.0) -> None:
+        self.sums[block] = self.sums.get(block, 0.0) + value
+        self.counts[block] = self.counts.get(block, 0.0) + count
+
+    def estimate(self, *, seed: int, key: str, n_boot: int) -> Estimate:
+        """The ratio of sums over blocks, with a percentile bootstrap CI resampling whole blocks.
+
+        The generator is seeded from ``seed`` and ``key`` (the statistic and entrant), so each
+        interval is reproducible and does not depend on the order the others were computed in.
+        """
+        blocks = sorted(b for b, c in self.counts.items() if c > 0)
+        if not blocks:
+            return Estimate.no_data(n=0, blocks=0)
+        s = np.array([self.sums[b] for b in blocks], dtype=np.float64)
+        c = np.array([self.counts[b] for b in blocks], dtype=np.float64)
+        rng = np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
+        found = ratio_interval(s, c, resample(len(blocks), n_boot, rng))
+        return dataclasses.replace(found, n=round(float(c.sum())), blocks=len(blocks))
+
+
+@dataclass
+class _Tally:
+    """Everything the report counts, gathered in one pass over the games in game order."""
+
+    names: list[str]
+    blocks: dict[_BlockKey, int] = field(default_factory=dict)
+    unfinished_blocks: set[int] = field(default_factory=set)
+    sums: dict[tuple[str, str], _Sums] = field(default_factory=dict)
+    seats_played: dict[str, int] = field(default_factory=dict)
+    seats_unfinished: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, float] = field(default_factory=dict)
+    # (giver, guesser) -> [pawns, rounds, points, in frame]
+    cross: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    # block -> entrant -> [score sum, seats]
+    by_block: dict[int, dict[str, list[float]]] = field(default_factory=dict)
+    # (entrant, kind) -> [count, in unfinished games]
+    fault_counts: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    unfinished: list[UnfinishedGame] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sums = {(e, s): _Sums() for e in self.names for s in _STATS}
+        self.seats_played = dict.fromkeys(self.names, 0)
+        self.seats_unfinished = dict.fromkeys(self.names, 0)
+        self.wins = dict.fromkeys(self.names, 0.0)
+
+    def add(self, g: Mapping[str, Any]) -> None:
+        """Count one game (games must come in game order)."""
+        block = self.blocks.setdefault(_block_key(g), len(self.blocks))
+        seats = [str(s) for s in g["seats"]]
+        finished = g["status"] == "finished"
+        for fault in g.get("faults") or ():
+            who = str(fault.get("entrant") or seats[int(fault["seat"])])
+            if who not in self.seats_played:
+                raise ValueError(f"game {g['game']} has a fault by unknown entrant {who!r}")
+            counts = self.fault_counts.setdefault((who, str(fault["kind"])), [0, 0])
+            counts[0] += 1
+            counts[1] += not finished
+        if not finished:
+            self.unfinished_blocks.add(block)
+            for e in seats:
+                self.seats_unfinished[e] += 1
+            error = g.get("error")
+            self.unfinished.append(
+                UnfinishedGame(
+                    int(g["game"]),
+                    int(g["seed"]),
+                    tuple(seats),
+                    len(g.get("rounds") or ()),
+                    None if error is None else str(error),
+                )
+            )
+            return
+
+        scores = [float(x) for x in g["scores"]]
+        winners = {int(w) for w in g.get("winners") or ()}
+        for seat, e in enumerate(seats):
+            self.seats_played[e] += 1
+            self.sums[e, "points"].add(block, scores[seat])
+            share = 1.0 / len(winners) if seat in winners else 0.0
+            self.wins[e] += share
+            self.sums[e, "win"].add(block, share)
+            totals = self.by_block.setdefault(block, {}).setdefault(e, [0.0, 0.0])
+            totals[0] += scores[seat]
+            totals[1] += 1
+
+        for rnd in g.get("rounds") or ():
+            if not rnd.get("tiebreak"):
+                self._add_round(rnd, seats, block)
+
+    def _add_round(self, rnd: Mapping[str, Any], seats: list[str], block: int) -> None:
+        giver = int(rnd["giver"])
+        points = [float(p) for p in rnd["points"]]
+        self.sums[seats[giver], "giver"].add(block, points[giver])
+        target = Cell.parse(str(rnd["target"]), rows=_ROWS, cols=_COLS)
+        per_seat: dict[int, list[int]] = {}  # seat -> [pawns, in frame]
+        for seat, square in rnd["pawns"]:
+            cell = Cell.parse(str(square), rows=_ROWS, cols=_COLS)
+            tally = per_seat.setdefault(int(seat), [0, 0])
+            tally[0] += 1
+            tally[1] += cell.distance(target) <= 1
+        for seat, (n_pawns, inside) in sorted(per_seat.items()):
+            e = seats[seat]
+            self.sums[e, "guesser"].add(block, points[seat], n_pawns)
+            self.sums[e, "frame"].add(block, inside, n_pawns)
+            row = self.cross.setdefault((seats[giver], e), [0, 0, 0.0, 0])
+            row[0] += n_pawns
+            row[1] += 1
+            row[2] += points[seat]
+            row[3] += inside
+
+    # -- the tables ----------------------------------------------------------------------------
+    def entrant_stats(
+        self, e: str, rating: tuple[float, float], seed: int, n_boot: int
+    ) -> EntrantStats:
+        def estimate(stat: str) -> Estimate:
+            return self.sums[e, stat].estimate(seed=seed, key=f"{stat}\0{e}", n_boot=n_boot)
+
+        return EntrantStats(
+            entrant=e,
+            games=self.seats_played[e],
+            unfinished=self.seats_unfinished[e],
+            points_per_game=estimate("points"),
+            giver_points_per_round=estimate("giver"),
+            guesser_points_per_pawn=estimate("guesser"),
+            frame_share=estimate("frame"),
+            win_rate=estimate("win"),
+            wins=self.wins[e],
+            mu=rating[0],
+            sigma=rating[1],
+            ordinal=rating[0] - 3.0 * rating[1],
+            faults=sum(c[0] for (who, _), c in self.fault_counts.items() if who == e),
+        )
+
+    def crossplay(self, rank: Mapping[str, int]) -> tuple[CrossPlay, ...]:
+        return tuple(
+            CrossPlay(giver, guesser, int(v[0]), int(v[1]), v[2] / v[0], v[3] / v[0])
+            for (giver, guesser), v in sorted(
+                self.cross.items(), key=lambda kv: (rank[kv[0][0]], rank[kv[0][1]])
+            )
+        )
+
+    def paired(self, names: Sequence[str], seed: int, n_boot: int) -> tuple[PairedComparison, ...]:
+        out: list[PairedComparison] = []
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                diffs = _Sums()
+                for block, lineup in sorted(self.by_block.items()):
+                    if block in self.unfinished_blocks or a not in lineup or b not in lineup:
+                        continue
+                    ta, tb = lineup[a], lineup[b]
+                    diffs.add(block, ta[0] / ta[1] - tb[0] / tb[1])
+                if not diffs.sums:
+                    continue
+                values = list(diffs.sums.values())
+                out.append(
+                    PairedComparison(
+                        a,
+                        b,
+                        len(values),
+                        diffs.estimate(seed=seed, key=f"paired\0{a}\0{b}", n_boot=n_boot),
+                        sum(v > 0 for v in values) / len(values),
+                        sum(v == 0 for v in values) / len(values),
+                    )
+                )
+        return tuple(out)
+
+    def fault_table(self, rank: Mapping[str, int]) -> tuple[FaultCount, ...]:
+        def kind_order(kind: str) -> tuple[int, str]:
+            return (_FAULT_KINDS.index(kind) if kind in _FAULT_KINDS else len(_FAULT_KINDS), kind)
+
+        return tuple(
+            FaultCount(e, kind, counts[0], counts[1])
+            for (e, kind), counts in sorted(
+                self.fault_counts.items(), key=lambda kv: (rank[kv[0][0]], kind_order(kv[0][1]))
+            )
+        )
+
+
+def _block_key(game: Mapping[str, Any]) -> _BlockKey:
+    seats = tuple(str(s) for s in game["seats"])
+    lineup = min((seats[i:] + seats[:i] for i in range(len(seats))), default=())
+    return (int(game["seed"]), int(game["n_players"]), str(game["board_id"]), lineup)
+
+
+def _check(games: Sequence[Mapping[str, Any]]) -> None:
+    needed = ("format", "game", "seed", "n_players", "board_id", "seats", "status", "scores")
+    for i, game in enumerate(games):
+        missing = [k for k in needed if k not in game]
+        if missing:
+            raise ValueError(f"game {i} of the results lacks {', '.join(missing)}")
+        if game["format"] != GAME_FORMAT:
+            raise ValueError(
+                f"game {game['game']} is in results format {game['format']!r}; "
+                f"this report reads format {GAME_FORMAT}"
+            )
+        if game["status"] not in ("finished", "unfinished"):
+            raise ValueError(
+                f"game {game['game']} has status {game['status']!r}, not 'finished' or 'unfinished'"
+            )
+        if len(game["seats"]) != game["n_players"]:
+            raise ValueError(
+                f"game {game['game']} has {len(game['seats'])} seats for "
+                f"{game['n_players']} players"
+            )
+
+
+def _ratings(
+    games: Iterable[Mapping[str, Any]], entrants: Sequence[str]
+) -> dict[str, tuple[float, float]]:
+    """Plackett-Luce ``(mu, sigma)`` per entrant from the final scores of finished games.
+
+    Games are processed in order. Every seat is a team of one carrying its entrant's current
+    rating; ranks come from the scores (equal scores share a rank). An entrant in several seats
+    of a game takes the mean of its seats' new ratings, so it is rated once per game.
+    """
+    ratings = dict.fromkeys(entrants, (_MU, _SIGMA))
+    games = list(games)
+    if not games:
+        return ratings
+    try:
+        models: Any = importlib.import_module("openskill.models")
+    except ImportError as missing:
+        raise ImportError(
+            "Plackett-Luce ratings need openskill: pip install openskill"
+        ) from missing
+    model: Any = models.PlackettLuce()
+    for game in games:
+        seats = [str(s) for s in game["seats"]]
+        if len(seats) < 2:
+            continue
+        scores = [float(x) for x in game["scores"]]
+        ranks = [1 + sum(o > x for o in scores) for x in scores]
+        teams = [[model.rating(mu=ratings[e][0], sigma=ratings[e][1], name=e)] for e in seats]
+        new: Any = model.rate(teams, ranks=ranks)
+        updates: dict[str, list[tuple[float, float]]] = {}
+        for e, team in zip(seats, new, strict=True):
+            updates.setdefault(e, []).append((float(team[0].mu), float(team[0].sigma)))
+        for e, values in updates.items():
+            ratings[e] = (
+                math.fsum(v[0] for v in values) / len(values),
+                math.fsum(v[1] for v in values) / len(values),
+            )
+    return ratings

@@ -1,0 +1,91 @@
+"""The one estimate and the one bootstrap behind every interval the library reports (players'
+evaluation, tournament reports, agreement with human picks)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import huescues.research
+import huescues.tournament
+from huescues.stats import Estimate, ratio_interval, resample
+
+units = st.lists(st.tuples(st.floats(-100, 100), st.floats(0.5, 20)), min_size=1, max_size=30)
+
+
+@given(units, st.integers(0, 2**32 - 1))
+def test_the_estimate_is_the_ratio_of_sums_inside_its_interval(data, seed) -> None:  # type: ignore[no-untyped-def]
+    totals = np.array([t * w for t, w in data])
+    weights = np.array([w for _, w in data])
+    found = ratio_interval(totals, weights, resample(len(data), 200, np.random.default_rng(seed)))
+    assert found.mean is not None and found.low is not None and found.high is not None
+    assert math.isclose(found.mean, totals.sum() / weights.sum(), rel_tol=1e-12, abs_tol=1e-12)
+    assert found.low <= found.high
+    per_unit = totals / weights
+    assert per_unit.min() - 1e-9 <= found.low and found.high <= per_unit.max() + 1e-9
+
+
+def test_equal_units_give_a_point_interval_and_no_weight_gives_no_data() -> None:
+    draws = resample(5, 100, np.random.default_rng(0))
+    assert ratio_interval(np.full(5, 2.0), np.ones(5), draws) == Estimate(2.0, 2.0, 2.0)
+    assert ratio_interval(np.zeros(5), np.zeros(5), draws) == Estimate.no_data()
+    bare = ratio_interval(np.ones(5), np.ones(5), draws[:0])
+    assert bare == Estimate(1.0) and bare.low is None and bare.high is None
+
+
+def test_resamples_with_no_weight_leave_no_interval_rather_than_nan() -> None:
+    # Every resample draws unit 0 only, which has no weight: the mean stands, alone.
+    draws = np.zeros((50, 2), dtype=np.intp)
+    assert ratio_interval(np.array([0.0, 3.0]), np.array([0.0, 1.0]), draws) == Estimate(3.0)
+
+
+def test_resamples_are_reproducible_from_the_generator() -> None:
+    a = resample(7, 50, np.random.default_rng(3))
+    b = resample(7, 50, np.random.default_rng(3))
+    assert a.shape == (50, 7) and np.array_equal(a, b) and a.min() >= 0 and a.max() < 7
+
+
+def test_formats() -> None:
+    e = Estimate(0.25, 0.125, 0.5)
+    assert str(e) == "0.25 [0.12, 0.50]"
+    assert e.format(".3f") == "0.250 [0.125, 0.500]"
+    assert e.format(".0%") == "25% [12%, 50%]"
+    assert Estimate(0.04, -0.01, 0.07).signed() == "+0.04 [-0.01, +0.07]"
+    assert Estimate(1.5).format() == "1.50"
+    assert Estimate.no_data(n=0).format() == "-" and not Estimate.no_data().has_data
+
+
+finite = st.floats(-1e9, 1e9, allow_nan=False)
+counts = st.none() | st.integers(0, 10**6)
+estimates = st.one_of(
+    st.builds(Estimate.no_data, n=counts, blocks=counts),
+    st.builds(Estimate, finite, n=counts, blocks=counts),
+    st.builds(Estimate, finite, finite, finite, counts, counts),
+)
+
+
+@given(estimates)
+def test_the_dict_round_trips_through_json_without_nan(e: Estimate) -> None:
+    text = json.dumps(e.to_dict(), allow_nan=False)
+    assert Estimate.from_dict(json.loads(text)) == e
+
+
+def test_nan_and_half_intervals_are_refused() -> None:
+    with pytest.raises(ValueError, match="finite"):
+        Estimate(math.nan)
+    with pytest.raises(ValueError, match="finite"):
+        Estimate(1.0, -math.inf, 2.0)
+    with pytest.raises(ValueError, match="both ends"):
+        Estimate(1.0, 0.5)
+    with pytest.raises(ValueError, match="no mean"):
+        Estimate(None, 0.5, 1.0)
+
+
+def test_every_package_reports_the_same_estimate() -> None:
+    assert huescues.research.Estimate is Estimate
+    assert huescues.tournament.Estimate is Estimate
