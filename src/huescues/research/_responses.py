@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Self
 
-from huescues.engine import Board, Cell
+from huescues.engine import Board, Cell, normalise_clue
 
 __all__ = ["SYNTHETIC_RESPONSES", "HumanResponses", "Response", "synthetic_responses"]
 
@@ -19,12 +19,6 @@ SYNTHETIC_RESPONSES = "research/synthetic_responses.csv"
 
 #: Longest clue read (the colour-term models refuse longer texts).
 MAX_CLUE_LENGTH = 200
-
-
-def normalise_clue_text(text: str) -> str:
-    """A clue as it is grouped: spaces collapsed, lower case (``" Sky  Blue"`` is
-    ``"sky blue"``)."""
-    return " ".join(text.split()).lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +152,7 @@ class HumanResponses:
             if len(values) != len(header):
                 reason = f"{len(values)} values for {len(header)} columns"
             else:
-                clue = normalise_clue_text(values[i_clue])
+                clue = normalise_clue(values[i_clue])
                 square_text = values[i_square].strip()
                 if not clue:
                     reason = "empty clue"
