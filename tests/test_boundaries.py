@@ -29,6 +29,7 @@ PUBLIC_MODULES = [
     "huescues.rl",
     "huescues.export",
     "huescues.render",
+    "huescues.terminal",
     "huescues.stats",
     "huescues.testing",
 ]
@@ -116,8 +117,8 @@ def test_unknown_top_level_names_raise_attribute_error() -> None:
 
 
 def _package_of(module: str) -> str:
-    """``huescues.engine._state`` -> ``huescues.engine``; ``huescues._play`` (a module at the
-    top, beside the command line) -> ``huescues``."""
+    """``huescues.engine._state`` -> ``huescues.engine``; a module at the top (``huescues.cli``)
+    -> ``huescues``."""
     parts = module.split(".")
     if len(parts) > 1 and (SRC / parts[1]).is_dir():
         return ".".join(parts[:2])

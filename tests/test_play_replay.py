@@ -11,10 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from huescues._play import GameAbandoned, play_in_terminal
-from huescues._replay import load_record, replay_file
 from huescues.agents import RandomAgent, play_game
 from huescues.engine import Board, GameRecord, GameState
+from huescues.terminal import GameAbandoned, load_record, play_in_terminal, replay_file
 
 BOARD = Board.standard()
 

@@ -97,7 +97,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from huescues._play import GameAbandoned, play_in_terminal
+    from huescues.terminal import GameAbandoned, play_in_terminal
 
     try:
         play_in_terminal(
@@ -110,7 +110,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from huescues._replay import replay_file
+    from huescues.terminal import replay_file
 
     replay_file(args.file, step=args.step, game=args.game, board_csv=args.board)
     return 0
