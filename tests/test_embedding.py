@@ -347,7 +347,7 @@ def test_explain(model: EmbeddingModel) -> None:
 
 
 def test_sentence_backend_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    from huescues.language._sentence import SentenceTransformerEncoder
+    from huescues.language import SentenceTransformerEncoder
 
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     monkeypatch.setitem(sys.modules, "torch", None)
@@ -390,7 +390,7 @@ def test_sentence_backend_with_a_stand_in_model(
     (tmp_path / "config.json").write_text("{}")
     monkeypatch.setitem(sys.modules, "torch", fake_torch)
     monkeypatch.setitem(sys.modules, "sentence_transformers", fake_st)
-    from huescues.language._sentence import SentenceTransformerEncoder
+    from huescues.language import SentenceTransformerEncoder
 
     encoder = SentenceTransformerEncoder(tmp_path)
     assert threads == [1]

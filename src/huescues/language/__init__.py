@@ -8,6 +8,7 @@ from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction
+from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
 from ._standard import ModelFactory, standard_models
 from ._wordpiece import WordPieceEncoder
@@ -27,6 +28,7 @@ __all__ = [
     "NamingModel",
     "NearestNameModel",
     "Prediction",
+    "SentenceTransformerEncoder",
     "WordPieceEncoder",
     "c3",
     "colornames",
