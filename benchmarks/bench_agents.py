@@ -13,10 +13,14 @@ from collections.abc import Callable
 import numpy as np
 
 from huescues import ChooseTarget, GiveClue, Phase, PlacePawn, View, new_game, play_game
-from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, default_agent
-from huescues.agents._players import DEFAULT_GIVER_MODELS
-from huescues.agents._vocabulary import clue_vocabulary
-from huescues.engine._clues import common_words
+from huescues.agents import (
+    DEFAULT_GIVER_MODELS,
+    EmbeddingClueGiver,
+    EmbeddingGuesser,
+    clue_vocabulary,
+    default_agent,
+)
+from huescues.engine import common_words
 from huescues.language import default_model
 
 

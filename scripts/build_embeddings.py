@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from huescues.colour import delta_e_2000, srgb_to_lab  # noqa: E402
+from huescues.language import WordPieceEncoder, fold_of, normalise_name  # noqa: E402
 from huescues.language._embedding import (  # noqa: E402
     DEFAULT_PARAMS,
     EmbeddingModel,
@@ -63,8 +64,6 @@ from huescues.language._embedding import (  # noqa: E402
     combine,
 )
 from huescues.language._embedding_fit import held_out, prepare  # noqa: E402
-from huescues.language._splits import fold_of, normalise_name  # noqa: E402
-from huescues.language._wordpiece import WordPieceEncoder  # noqa: E402
 
 OUT = ROOT / "src" / "huescues" / "data" / "embedding"
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
@@ -355,7 +354,7 @@ def baselines(
     """Held-out figures on the XKCD names: the mean colour, the nearest name (shared words),
     nearest neighbour in the vectors, the regression alone, with shared names, and the whole
     model."""
-    from huescues.language._baselines import NearestNameModel
+    from huescues.language import NearestNameModel
 
     fold = np.array([fold_of(n) for n in names])
     mean_pred = np.zeros_like(lab)

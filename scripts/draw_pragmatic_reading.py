@@ -13,8 +13,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from huescues.agents import EmbeddingGuesser, default_agent
-from huescues.agents._players import resolve_model
+from huescues.agents import EmbeddingGuesser, default_agent, resolve_model
 from huescues.agents._speaker import log_pragmatic, speaker_reading
 from huescues.engine import Board, Cell
 

@@ -13,13 +13,14 @@ import argparse
 import time
 
 from huescues.agents import (
+    DEFAULT_GIVER_MODELS,
+    DEFAULT_GUESSER_MODELS,
     EmbeddingClueGiver,
     EmbeddingGuesser,
     OracleGuesser,
     RandomAgent,
     evaluate,
 )
-from huescues.agents._players import DEFAULT_GIVER_MODELS, DEFAULT_GUESSER_MODELS
 from huescues.colour import hue_lightness_palette
 from huescues.engine import Board
 

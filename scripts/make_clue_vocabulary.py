@@ -14,8 +14,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from huescues.engine import IllegalClue, validate_clue
-from huescues.engine._clues import common_words
+from huescues.engine import IllegalClue, common_words, validate_clue
 from huescues.language import colornames, words_of, xkcd_names
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "huescues" / "data" / "clue_vocabulary.txt"

@@ -17,8 +17,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.colour import srgb_to_lab
-from huescues.colour._palette import palette_stats, standard_palette
+from huescues.colour import palette_stats, srgb_to_lab, standard_palette
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "huescues" / "data" / "standard_board.csv"

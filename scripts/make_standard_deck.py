@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from huescues.engine._deck import STANDARD_DECK_ID, Deck
+from huescues.engine import STANDARD_DECK_ID, Deck
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "huescues" / "data" / "standard_deck.json"
 

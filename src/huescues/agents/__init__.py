@@ -6,6 +6,8 @@ from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
 from ._loop import GameLoop, PlayedGame, decide, play_game, prepare, sees_target
 from ._players import (
+    DEFAULT_GIVER_MODELS,
+    DEFAULT_GUESSER_MODELS,
     EmbeddingClueGiver,
     EmbeddingGuesser,
     OracleGuesser,
@@ -23,6 +25,8 @@ from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_targe
 from ._vocabulary import clue_vocabulary
 
 __all__ = [
+    "DEFAULT_GIVER_MODELS",
+    "DEFAULT_GUESSER_MODELS",
     "RANDOM_CLUE_WORDS",
     "Agent",
     "AgentEvaluation",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ._actions import Action, ChooseTarget, GiveClue, Pass, PlacePawn
 from ._board import STANDARD_BOARD_ID, Board
 from ._cell import ROW_LETTERS, Cell
-from ._clues import normalise_clue, validate_clue
+from ._clues import common_words, normalise_clue, validate_clue
 from ._deck import STANDARD_DECK_ID, Card, Deck
 from ._errors import (
     GameOver,
@@ -62,6 +62,7 @@ __all__ = [
     "Rules",
     "View",
     "WrongPhase",
+    "common_words",
     "describe_game",
     "giver_points",
     "new_game",
