@@ -240,3 +240,64 @@ def test_the_second_study_board_runs_hue_along_columns_and_lightness_down_rows()
     assert np.all(np.diff(lightness) < 0)  # lighter at the top
     hues = [hue_angle(board.lab[8, c]) for c in range(30)]
     assert len({round(h / 30) for h in hues}) >= 10  # hues go round the columns
+
+
+@pytest.fixture
+def fresh_readings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a new process: no model has read anything yet (the readings the rest of the
+    session made are put back afterwards)."""
+    from huescues.agents import _players, _speaker, _vocabulary
+    from huescues.agents._memo import ModelMemo
+
+    for module, name in (
+        (_vocabulary, "READINGS"),
+        (_vocabulary, "ENSEMBLE_FRAMES"),
+        (_speaker, "SPEAKERS"),
+        (_players, "LOG_L0"),
+    ):
+        monkeypatch.setattr(module, name, ModelMemo(per_models=8))
+
+
+@pytest.mark.usefixtures("fresh_readings")
+def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from huescues.agents import _players, _speaker, _vocabulary
+    from huescues.agents._players import DEFAULT_GIVER_MODELS, resolve_model
+    from huescues.agents._vocabulary import clue_vocabulary
+
+    board = Board.from_rgb(np.random.default_rng(5).integers(0, 256, (6, 9, 3)))
+    rules = Rules.standard(3)
+    unprepared = play_game([default_agent()] * 3, seed=4, rules=rules, board=board)
+    for memo in (_vocabulary.READINGS, _vocabulary.ENSEMBLE_FRAMES, _speaker.SPEAKERS):
+        memo.clear()
+
+    player = default_agent()
+    player.prepare(board, rules)
+    # Every model the player reads with has read the vocabulary on the board, and every giver
+    # its guesser imagines is built.
+    models = [resolve_model(name) for name in DEFAULT_GIVER_MODELS]
+    for model in models:
+        assert _vocabulary.READINGS.cached((model,), (board.id, clue_vocabulary())) is not None
+    assert isinstance(player.guesser, EmbeddingGuesser)
+    for spec in player.guesser.speakers:
+        imagined = _players._models(spec)
+        assert _speaker.SPEAKERS.cached(imagined, (board.id, None)) is not None
+
+    # From here on nothing is read from a model's vocabulary: not by a second prepare, not
+    # in the game.
+    def refuse(*args: object) -> None:
+        raise AssertionError("a reading was made after prepare")
+
+    monkeypatch.setattr(_vocabulary, "read_board", refuse)
+    monkeypatch.setattr(_speaker, "_imagine", refuse)
+    ensembles = len(_vocabulary.ENSEMBLE_FRAMES)
+    player.prepare(board, rules)
+    prepared = play_game([player] * 3, seed=4, rules=rules, board=board)
+    assert len(_vocabulary.ENSEMBLE_FRAMES) == ensembles
+    assert prepared.record == unprepared.record
+
+
+def test_prepare_is_optional_and_players_without_models_have_nothing_to_do() -> None:
+    board, rules = Board.standard(), Rules.standard(4)
+    Player(RandomAgent(), OracleGuesser()).prepare(board, rules)  # halves without prepare

@@ -19,6 +19,7 @@ from huescues.engine import (
     IllegalClue,
     Pass,
     PlacePawn,
+    Rules,
     View,
     normalise_clue,
     validate_clue,
@@ -26,6 +27,7 @@ from huescues.engine import (
 from huescues.language import ColourTermModel, EmbeddingModel, NamingModel, default_model
 
 from ._listener import log_literal, pawn_log_likelihood, posterior
+from ._memo import ModelMemo
 from ._points import expected_points
 from ._protocol import ClueGiver, Guesser
 from ._random import RandomAgent
@@ -84,8 +86,10 @@ def _models(spec: Models) -> list[ColourTermModel]:
     return [resolve_model(m) for m in (spec if isinstance(spec, tuple) else (spec,))]
 
 
-# Per model by identity, the model kept alive with its cache (models live for the process).
-_LOG_L0: dict[int, tuple[object, dict[tuple[str, str], FloatArray]]] = {}
+#: Readings of clues outside the vocabulary, per model while it lives, keyed by board id and
+#: clue: at most this many per model (4 KB each on the standard board).
+LOG_L0_KEPT = 4096
+LOG_L0: ModelMemo[FloatArray] = ModelMemo(per_models=LOG_L0_KEPT)
 
 
 def _log_l0(model: ColourTermModel, board: Board, text: str) -> FloatArray:
@@ -96,13 +100,8 @@ def _log_l0(model: ColourTermModel, board: Board, text: str) -> FloatArray:
     if i is not None:
         row: FloatArray = reading.log_belief[i].astype(np.float64)
         return row
-    cache = _LOG_L0.setdefault(id(model), (model, {}))[1]
     key = (board.id, normalise_clue(text))
-    if key not in cache:
-        if len(cache) > 4096:
-            cache.clear()
-        cache[key] = log_literal(model, text, board)
-    return cache[key]
+    return LOG_L0.get((model,), key, lambda: log_literal(model, text, board))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +126,16 @@ class EmbeddingGuesser:
     #: The clue givers a pragmatic guesser imagines: each the listener models of an
     #: :class:`EmbeddingClueGiver`.
     speakers: tuple[Models, ...] = (DEFAULT_GIVER_MODELS, "naming", "default", "embedding")
+
+    def prepare(self, board: Board, rules: Rules) -> None:
+        """Load the models and read the vocabulary on ``board`` with each (and, when
+        ``pragmatic``, build the imagined givers), so that the game's decisions do not; cheap
+        once done, and it changes no decision."""
+        for model in _models(self.model):
+            board_reading(model, board)
+        if self.pragmatic:
+            for spec in self.speakers:
+                speaker_reading(_models(spec), board)
 
     def readings(self, board: Board, clue: str) -> list[FloatArray]:
         """The ways this guesser reads a first clue, each a distribution over the squares (flat):
@@ -224,8 +233,6 @@ class EmbeddingGuesser:
         rules: object = None,
     ) -> list[Cell]:
         """Every empty square, best first (most expected R15 points), for use outside a game."""
-        from huescues.engine import Rules
-
         r = rules if isinstance(rules, Rules) else Rules.standard(4)
         points = expected_points(self.belief(board, clues), r)
         taken = set(occupied)
@@ -263,6 +270,15 @@ class EmbeddingClueGiver:
     pair_from: int = 8
     #: The words to choose clues from (default: the shipped vocabulary of 3,725 words).
     words: tuple[str, ...] | None = None
+
+    def prepare(self, board: Board, rules: Rules) -> None:
+        """Load the models and read the vocabulary on ``board`` with each, so that the game's
+        decisions do not; cheap once done, and it changes no decision."""
+        models = _models(self.model)
+        frame_table(models, board, self.words)
+        for model in models:
+            # The second clue reads the first one as the guessers did: with the shipped words.
+            board_reading(model, board)
 
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         """The card square the best legal first clue reaches best (R8)."""
@@ -415,6 +431,14 @@ class Player:
     def sees_target(self) -> bool:
         """Whether the guesser is an oracle that is shown the target (never a fair entrant)."""
         return bool(getattr(self.guesser, "sees_target", False))
+
+    def prepare(self, board: Board, rules: Rules) -> None:
+        """Prepare both halves for a game on ``board`` (those that have a ``prepare``)."""
+        halves: list[object] = [self.giver, self.guesser]
+        for half in halves[: 1 if halves[1] is halves[0] else 2]:
+            prepare = getattr(half, "prepare", None)
+            if prepare is not None:
+                prepare(board, rules)
 
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         """The giver's choice (R8)."""

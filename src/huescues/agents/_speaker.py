@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 from huescues.engine import Board
 from huescues.language import ColourTermModel
 
-from ._vocabulary import frame_table
+from ._memo import ModelMemo
+from ._vocabulary import BOARDS_KEPT, frame_table
 
 __all__ = ["SpeakerReading", "log_pragmatic", "speaker_reading"]
 
@@ -43,32 +44,37 @@ class SpeakerReading:
     log_prior: FloatArray
 
 
-# Per (models by identity, board, vocabulary); the models live for the process.
-_SPEAKERS: dict[tuple[tuple[int, ...], str, tuple[str, ...] | None], SpeakerReading] = {}
+#: Imagined givers per tuple of listener models, kept while the models live, keyed by board id
+#: and vocabulary.
+SPEAKERS: ModelMemo[SpeakerReading] = ModelMemo(per_models=BOARDS_KEPT)
 
 
 def speaker_reading(
     models: list[ColourTermModel], board: Board, words: tuple[str, ...] | None = None
 ) -> SpeakerReading:
     """The clue giver built on ``models`` (and ``words``, the shipped vocabulary by default),
-    read on ``board``; cached."""
-    key = (tuple(id(m) for m in models), board.id, words)
-    if key not in _SPEAKERS:
-        vocabulary, frame3 = frame_table(models, board, words)
-        frame = frame3.reshape(len(vocabulary), -1)
-        log_norm = np.zeros(frame.shape[1])
-        top = frame.max(axis=0).astype(np.float64)
-        # The softmax normaliser in chunks of squares: no words x squares float64 array.
-        for start in range(0, frame.shape[1], 64):
-            part = ALPHA * (frame[:, start : start + 64] - top[start : start + 64])
-            log_norm[start : start + 64] = ALPHA * top[start : start + 64] + np.log(
-                np.exp(part, dtype=np.float64).sum(axis=0)
-            )
-        share = (np.argsort(np.argsort(top, kind="stable"), kind="stable") + 1.0) / len(top)
-        _SPEAKERS[key] = SpeakerReading(
-            {w: i for i, w in enumerate(vocabulary)}, frame, log_norm, _RIVALS * np.log(share)
+    read on ``board``; made once while the models live."""
+    return SPEAKERS.get(models, (board.id, words), lambda: _imagine(models, board, words))
+
+
+def _imagine(
+    models: list[ColourTermModel], board: Board, words: tuple[str, ...] | None
+) -> SpeakerReading:
+    """The imagined giver on ``board`` (the work :func:`speaker_reading` keeps)."""
+    vocabulary, frame3 = frame_table(models, board, words)
+    frame = frame3.reshape(len(vocabulary), -1)
+    log_norm = np.zeros(frame.shape[1])
+    top = frame.max(axis=0).astype(np.float64)
+    # The softmax normaliser in chunks of squares: no words x squares float64 array.
+    for start in range(0, frame.shape[1], 64):
+        part = ALPHA * (frame[:, start : start + 64] - top[start : start + 64])
+        log_norm[start : start + 64] = ALPHA * top[start : start + 64] + np.log(
+            np.exp(part, dtype=np.float64).sum(axis=0)
         )
-    return _SPEAKERS[key]
+    share = (np.argsort(np.argsort(top, kind="stable"), kind="stable") + 1.0) / len(top)
+    return SpeakerReading(
+        {w: i for i, w in enumerate(vocabulary)}, frame, log_norm, _RIVALS * np.log(share)
+    )
 
 
 def log_pragmatic(speaker: SpeakerReading, text: str) -> FloatArray | None:

@@ -1,5 +1,5 @@
 """The clue givers' vocabulary and what a model makes of it on a board, computed once per
-(model, board)."""
+(model, board) and kept while the model lives."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from huescues.engine import Board
 from huescues.language import ColourTermModel
 
+from ._memo import ModelMemo
 from ._points import frame_probability
 
 __all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table"]
@@ -45,55 +46,62 @@ class BoardReading:
     frame: NDArray[np.float32]
 
 
-# Per model (by identity; the model is kept with its readings, as models live for the process).
-_READINGS: dict[int, tuple[object, dict[tuple[str, tuple[str, ...]], BoardReading]]] = {}
+#: Boards (and vocabularies) whose readings are kept per model: a reading of the shipped
+#: vocabulary on the standard board is 14 MB.
+BOARDS_KEPT = 8
+
+#: Readings per model, kept while the model lives, keyed by board id and vocabulary.
+READINGS: ModelMemo[BoardReading] = ModelMemo(per_models=BOARDS_KEPT)
+#: Averaged frame probabilities of ensembles of listener models, likewise.
+ENSEMBLE_FRAMES: ModelMemo[NDArray[np.float32]] = ModelMemo(per_models=BOARDS_KEPT)
 
 
 def board_reading(
     model: ColourTermModel, board: Board, words: tuple[str, ...] | None = None
 ) -> BoardReading:
-    """The vocabulary (the shipped one by default) read by ``model`` on ``board``; cached."""
+    """The vocabulary (the shipped one by default) read by ``model`` on ``board``; made once
+    while the model lives."""
     words = clue_vocabulary() if words is None else words
-    per_model = _READINGS.setdefault(id(model), (model, {}))[1]
-    key = (board.id, words)
-    if key not in per_model:
-        many = getattr(model, "score_many", None)
-        if many is not None:
-            scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
-        else:
-            scores = np.stack([model.score(w, board.lab) for w in words])
-        flat = scores.reshape(len(words), -1)
-        log_belief = flat - _logsumexp(flat, axis=1)[:, None]
-        # Frame probabilities in chunks, kept as float32: a few MB per board, not a hundred.
-        frame = np.empty(scores.shape, dtype=np.float32)
-        for start in range(0, len(words), _CHUNK):
-            part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *board.shape)
-            frame[start : start + _CHUNK] = frame_probability(part)
-        per_model[key] = BoardReading(
-            words,
-            {w: i for i, w in enumerate(words)},
-            log_belief.reshape(scores.shape).astype(np.float32),
-            frame,
-        )
-    return per_model[key]
+    return READINGS.get((model,), (board.id, words), lambda: read_board(model, board, words))
 
 
-# Averaged frame probabilities of ensembles of listener models, per board and vocabulary.
-_ENSEMBLE_FRAMES: dict[tuple[tuple[int, ...], str], NDArray[np.float32]] = {}
+def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
+    """The vocabulary read by ``model`` on ``board`` (the work :func:`board_reading` keeps)."""
+    many = getattr(model, "score_many", None)
+    if many is not None:
+        scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
+    else:
+        scores = np.stack([model.score(w, board.lab) for w in words])
+    flat = scores.reshape(len(words), -1)
+    log_belief = flat - _logsumexp(flat, axis=1)[:, None]
+    # Frame probabilities in chunks, kept as float32: a few MB per board, not a hundred.
+    frame = np.empty(scores.shape, dtype=np.float32)
+    for start in range(0, len(words), _CHUNK):
+        part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *board.shape)
+        frame[start : start + _CHUNK] = frame_probability(part)
+    return BoardReading(
+        words,
+        {w: i for i, w in enumerate(words)},
+        log_belief.reshape(scores.shape).astype(np.float32),
+        frame,
+    )
 
 
 def frame_table(
     models: list[ColourTermModel], board: Board, words: tuple[str, ...] | None = None
 ) -> tuple[tuple[str, ...], NDArray[np.float32]]:
     """The vocabulary and, for each word and square, the chance that a pawn placed by the
-    literal listener lands in the square's frame, averaged over ``models``; cached."""
+    literal listener lands in the square's frame, averaged over ``models``; made once while
+    the models live."""
     readings = [board_reading(m, board, words) for m in models]
     if len(readings) == 1:
         return readings[0].words, readings[0].frame
-    key = (tuple(id(r) for r in readings), board.id)
-    if key not in _ENSEMBLE_FRAMES:
-        _ENSEMBLE_FRAMES[key] = np.mean([r.frame for r in readings], axis=0, dtype=np.float32)
-    return readings[0].words, _ENSEMBLE_FRAMES[key]
+    frame = ENSEMBLE_FRAMES.get(
+        models,
+        (board.id, readings[0].words),
+        lambda: np.mean([r.frame for r in readings], axis=0, dtype=np.float32),
+    )
+    return readings[0].words, frame
 
 
 def _logsumexp(a: FloatArray, axis: int) -> FloatArray:

@@ -306,6 +306,8 @@ class NamingModel:
     """
 
     __slots__ = (
+        # Players keep readings per model only while it lives (huescues.agents).
+        "__weakref__",
         "_c3_grid",
         "_c3_index",
         "_c3_log_density",

@@ -1,0 +1,110 @@
+"""What players compute from colour-term models (readings of a vocabulary on a board, speaker
+tables), kept only while the models live, so that a program fitting many models gets their
+memory back."""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import Generic, TypeVar
+
+__all__ = ["ModelMemo"]
+
+V = TypeVar("V")
+
+#: Models that cannot be weakly referenced are kept alive in at most this many groups.
+_STRONG_GROUPS = 4
+
+
+class _Group(Generic[V]):
+    """The values computed from one tuple of models, most recently used last."""
+
+    __slots__ = ("refs", "values")
+
+    def __init__(self, refs: tuple[Callable[[], object], ...]) -> None:
+        #: Each model's weak reference, or a function holding it when it cannot have one.
+        self.refs = refs
+        self.values: OrderedDict[Hashable, V] = OrderedDict()
+
+
+class ModelMemo(Generic[V]):
+    """Values keyed by a tuple of models (by identity: models need not be hashable) and a key
+    such as a board's id.
+
+    The models are held weakly: when one is dropped, every value computed from it goes with it
+    (before its ``id`` can be reused by a new object, so a value is never read for the wrong
+    model). At most ``per_models`` values are kept for each tuple of models, the least recently
+    used dropped first. A model that cannot be weakly referenced is kept alive by the memo,
+    in at most a few groups, the oldest dropped first.
+    """
+
+    def __init__(self, *, per_models: int) -> None:
+        self._per_models = per_models
+        self._groups: dict[tuple[int, ...], _Group[V]] = {}
+        self._strong: OrderedDict[tuple[int, ...], None] = OrderedDict()
+
+    def get(self, models: Sequence[object], key: Hashable, make: Callable[[], V]) -> V:
+        """The value for ``models`` and ``key``, made by ``make()`` the first time."""
+        ids = tuple(id(m) for m in models)
+        group = self._group(ids, models)
+        if group is not None and key in group.values:
+            group.values.move_to_end(key)
+            return group.values[key]
+        # Made before the group is touched: an interrupted make() (a decision's time limit)
+        # leaves the memo as it was.
+        value = make()
+        if group is None:
+            group = self._new_group(ids, models)
+        group.values[key] = value
+        while len(group.values) > self._per_models:
+            group.values.popitem(last=False)
+        return value
+
+    def cached(self, models: Sequence[object], key: Hashable) -> V | None:
+        """The value for ``models`` and ``key`` if it is kept, else ``None`` (makes nothing)."""
+        group = self._group(tuple(id(m) for m in models), models)
+        return None if group is None else group.values.get(key)
+
+    def clear(self) -> None:
+        """Forget every value (as in a new process)."""
+        self._groups.clear()
+        self._strong.clear()
+
+    def __len__(self) -> int:
+        """How many values are kept, over all models."""
+        return sum(len(g.values) for g in list(self._groups.values()))
+
+    def _group(self, ids: tuple[int, ...], models: Sequence[object]) -> _Group[V] | None:
+        group = self._groups.get(ids)
+        if group is None or any(r() is not m for r, m in zip(group.refs, models, strict=True)):
+            return None
+        return group
+
+    def _new_group(self, ids: tuple[int, ...], models: Sequence[object]) -> _Group[V]:
+        groups = self._groups
+
+        def forget(_: object) -> None:
+            # Runs as a model is freed, before its id can be given to another object.
+            groups.pop(ids, None)
+
+        refs: list[Callable[[], object]] = []
+        strong = False
+        for m in models:
+            try:
+                refs.append(weakref.ref(m, forget))
+            except TypeError:
+                strong = True
+                refs.append(functools.partial(_itself, m))
+        group: _Group[V] = _Group(tuple(refs))
+        groups[ids] = group
+        if strong:
+            self._strong[ids] = None
+            while len(self._strong) > _STRONG_GROUPS:
+                groups.pop(self._strong.popitem(last=False)[0], None)
+        return group
+
+
+def _itself(model: object) -> object:
+    return model

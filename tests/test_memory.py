@@ -1,0 +1,139 @@
+"""Players keep what they read from a colour-term model only while the model lives: a program
+that fits many models (a cross-validation loop) and plays with each gets the memory back."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+import weakref
+
+import numpy as np
+
+from huescues import Board, GameState, Phase, Rules, new_game
+from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, Player, clue_vocabulary
+from huescues.engine import Action
+from huescues.language import MeanColourModel
+
+BOARD = Board.from_rgb(np.random.default_rng(3).integers(0, 256, (4, 6, 3)))
+RULES = Rules.standard(3)
+
+
+def fit(i: int) -> MeanColourModel:
+    """The cheapest model to fit: the mean colour of a few names (here, made-up ones)."""
+    return MeanColourModel(np.random.default_rng(i).uniform(-50, 80, (30, 3)))
+
+
+def act(player: Player, state: GameState, rng: np.random.Generator) -> Action:
+    seat = state.current_player
+    assert seat is not None
+    view, phase = state.view(seat), state.phase
+    if phase is Phase.CHOOSE_TARGET:
+        return player.choose_target(view, rng)
+    if phase is Phase.FIRST_CLUE:
+        return player.give_clue(view, rng)
+    if phase is Phase.SECOND_CLUE:
+        return player.give_second_clue(view, rng)
+    return player.place_pawn(view, rng)
+
+
+def play_with_fitted_models(n: int) -> list[weakref.ref[MeanColourModel]]:
+    """Fit ``n`` models and play a round with each (alone and in ensembles with a shipped
+    model, literal and pragmatic), dropping each model after its round."""
+    refs = []
+    for i in range(n):
+        model = fit(i)
+        refs.append(weakref.ref(model))
+        player = Player(
+            EmbeddingClueGiver(model=(model, "naming")),
+            EmbeddingGuesser(model=model, pragmatic=True, speakers=(model, (model, "naming"))),
+        )
+        state = new_game(3, seed=i, rules=RULES, board=BOARD)
+        rng = np.random.default_rng(i)
+        while state.round == 0:
+            state = state.apply(act(player, state, rng), seat=state.current_player)
+        del model, player
+    return refs
+
+
+def test_dropped_models_and_what_players_read_from_them_are_freed() -> None:
+    play_with_fitted_models(2)  # the shipped vocabulary and model, the engine's own caches
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        refs = play_with_fitted_models(20)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert all(r() is None for r in refs), "a dropped model is still kept alive"
+    # What one model's reading of the vocabulary takes (two float32 tables); kept for every
+    # model, 20 models would leave more than 20 times this.
+    one_reading = 2 * 4 * len(clue_vocabulary()) * BOARD.size
+    assert grown < 2 * one_reading, f"{grown} bytes kept after 20 models were dropped"
+
+
+def test_a_reading_is_made_once_per_model_and_never_served_to_another() -> None:
+    from huescues.agents._memo import ModelMemo
+
+    memo: ModelMemo[str] = ModelMemo(per_models=2)
+    made: list[str] = []
+
+    def make(label: str) -> str:
+        made.append(label)
+        return label
+
+    first = fit(1)
+    assert memo.get((first,), "board", lambda: make("first")) == "first"
+    assert memo.get((first,), "board", lambda: make("again")) == "first"
+    del first
+    gc.collect()
+    assert len(memo) == 0
+    # New models, some of which may get the dropped one's id, each get their own reading.
+    for i in range(50):
+        m = fit(i)
+        assert memo.get((m,), "board", lambda i=i: make(f"model {i}")) == f"model {i}"
+        del m
+    assert made == ["first"] + [f"model {i}" for i in range(50)]
+
+
+def test_a_model_keeps_its_latest_boards_and_an_ensemble_goes_with_any_of_its_models() -> None:
+    from huescues.agents._memo import ModelMemo
+
+    memo: ModelMemo[int] = ModelMemo(per_models=2)
+    a, b = fit(1), fit(2)
+    for board in range(3):
+        memo.get((a,), board, lambda board=board: board)
+    assert memo.cached((a,), 0) is None and memo.cached((a,), 2) == 2
+    memo.get((a, b), 0, lambda: 10)
+    assert memo.cached((b, a), 0) is None  # an ensemble is its models in order
+    del b
+    gc.collect()
+    assert len(memo) == 2  # a's own two boards
+
+
+class Unreferenced:
+    """A model that cannot be weakly referenced (``__slots__`` without ``__weakref__``)."""
+
+    __slots__ = ("alive",)
+
+    def __init__(self, alive: list[int]) -> None:
+        self.alive = alive
+        alive.append(1)
+
+    def __del__(self) -> None:
+        self.alive.pop()
+
+
+def test_models_that_cannot_be_weakly_referenced_are_kept_only_a_few_at_a_time() -> None:
+    from huescues.agents._memo import ModelMemo
+
+    memo: ModelMemo[int] = ModelMemo(per_models=2)
+    alive: list[int] = []
+    for i in range(20):
+        memo.get((Unreferenced(alive),), "board", lambda i=i: i)
+    gc.collect()
+    assert 1 <= len(alive) <= 4
+    memo.clear()
+    gc.collect()
+    assert alive == []
