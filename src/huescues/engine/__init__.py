@@ -1,4 +1,4 @@
-"""The rules engine: one game of Hues and Cues, exactly as RULES.md states it (R1-R27)."""
+"""The rules engine: one game of Hues and Cues, exactly as docs/rules.md states it (R1-R27)."""
 
 from ._actions import Action, ChooseTarget, GiveClue, Pass, PlacePawn
 from ._board import STANDARD_BOARD_ID, Board
