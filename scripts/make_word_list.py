@@ -6,7 +6,7 @@ size 10, 20 or 35 lists (English words shared by every spelling, plus the Americ
 ones), lowercase, letters a-z only, three letters or more.
 
 Why 35: up to that size SCOWL holds the most frequent words and those found in at least 11 of 12
-dictionaries (its notice says so), and it gets every RULES.md example right (it has
+dictionaries (its notice says so), and it gets every docs/rules.md example right (it has
 ``act``, ``wood``, ``bird``, ``berry``, ``berries``, ``house``, ``hound`` and lacks ``uce``,
 ``ery``, ``eem``, ``dit``). Sizes 50 and 60 would only add refusals of rare compounds
 (``redshank``); 70 brings in fragments such as ``dit``; 80 such as ``emption``, ``olent`` and
@@ -36,7 +36,7 @@ COPYRIGHT = Path("/usr/share/doc/scowl/copyright")
 SIZES = (10, 20, 35)
 VARIANTS = ("english", "american", "british")
 MIN_LENGTH = 3
-#: The word list must include these and exclude the fragments below (RULES.md R19 examples).
+#: The word list must include these and exclude the fragments below (docs/rules.md R19 examples).
 MUST_HAVE = ("act", "wood", "bird", "berry", "berries", "house", "hound", "one")
 MUST_NOT_HAVE = ("uce", "dit", "eem", "ery")
 

@@ -1,4 +1,4 @@
-"""The clue checker (R18-R22): every example of RULES.md, the settings, and properties."""
+"""The clue checker (R18-R22): every example of docs/rules.md, the settings, and properties."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """Rules settings (R2, R7, R16 and the variants) are checked when the rules object is made."""
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,3 +109,12 @@ def test_rules_from_dict_refuses_unknown_settings() -> None:
 @pytest.mark.parametrize(("distance", "points"), [(0, 3), (1, 2), (2, 1), (3, 0), (29, 0)])
 def test_r15_points_at(distance: int, points: int) -> None:
     assert Rules.standard(4).points_at(distance) == points
+
+
+def test_docs_rules_md_states_every_rule_and_setting() -> None:
+    """docs/rules.md, which the code cites, states R1-R27 and names every setting."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    for n in range(1, 28):
+        assert f"- **R{n} " in text, f"R{n} is not stated in docs/rules.md"
+    for field in dataclasses.fields(Rules):
+        assert f"`{field.name}" in text, f"setting {field.name} is not in docs/rules.md"

@@ -1,4 +1,4 @@
-"""The rules engine: one game of Hues and Cues, exactly as RULES.md states it (R1-R27).
+"""The rules engine: one game of Hues and Cues, exactly as docs/rules.md states it (R1-R27).
 
 The engine does not draw: pictures of a board are in :mod:`huescues.render`."""
 

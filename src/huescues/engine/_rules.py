@@ -1,5 +1,5 @@
-"""The rules object: every setting of RULES.md in one frozen value (R2, R6, R7, R9, R11, R12, R15,
-R16, R19, R21, R22, R25)."""
+"""The rules object: every setting of docs/rules.md in one frozen value (R2, R6, R7, R9, R11,
+R12, R15, R16, R19, R21, R22, R25)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ GuessOrder = Literal["reverse", "same"]
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every setting of the rules, with the defaults of RULES.md.
+    """Every setting of the rules, with the defaults of docs/rules.md.
 
     Make one with :meth:`standard` (the defaults for a player count) or the constructor, and
     vary it with :meth:`replace`. Settings the game cannot be played with are refused here, when
@@ -143,7 +143,7 @@ class Rules:
 
     @classmethod
     def standard(cls, n_players: int, **changes: Any) -> Self:
-        """The rules of RULES.md for ``n_players``, with any setting changed by keyword."""
+        """The rules of docs/rules.md for ``n_players``, with any setting changed by keyword."""
         if type(n_players) is not int or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
             raise InvalidRules(
                 f"Rules.standard({n_players!r}) refused: a game has {MIN_PLAYERS} to "
