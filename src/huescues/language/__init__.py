@@ -7,7 +7,7 @@ from ._combined import CombinedModel, default_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._naming import Modifier, NamingModel, name_key, words_of
-from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction
+from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
 from ._standard import ModelFactory, standard_models
@@ -30,6 +30,7 @@ __all__ = [
     "Prediction",
     "SentenceTransformerEncoder",
     "WordPieceEncoder",
+    "as_lab",
     "c3",
     "colornames",
     "default_model",

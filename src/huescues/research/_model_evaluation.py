@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from huescues.colour import delta_e_2000
 from huescues.engine import Board, Rules, points_array
-from huescues.language import N_FOLDS, ModelFactory, fold_of, normalise_name
+from huescues.language import N_FOLDS, ModelFactory, as_lab, fold_of, normalise_name
 
 __all__ = ["Evaluation", "ModelScores", "evaluate"]
 
@@ -110,7 +110,7 @@ def evaluate(
     if folds < 2:
         raise ValueError(f"evaluation needs at least 2 folds, not {folds}")
     norm = [normalise_name(n) for n in names]
-    colours = _as_lab(lab).reshape(-1, 3)
+    colours = as_lab(lab).reshape(-1, 3)
     if len(norm) != len(colours):
         raise ValueError(f"{len(norm)} names for {len(colours)} colours")
     board = Board.standard() if board is None else board
@@ -161,16 +161,6 @@ def evaluate(
     return Evaluation(
         tuple(rows), folds, board.id, n_distractors, tuple(bands), 1 / (n_distractors + 1)
     )
-
-
-def _as_lab(lab: ArrayLike) -> FloatArray:
-    """``lab`` as a float array with last axis 3 and finite values, or a clear error."""
-    arr = np.asarray(lab, dtype=np.float64)
-    if arr.ndim == 0 or arr.shape[-1] != 3:
-        raise ValueError(f"CIELAB colours need a last axis of 3, not shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("CIELAB colours must be finite (found NaN or infinity)")
-    return arr
 
 
 def _draw_distractors(
