@@ -560,3 +560,18 @@ def test_a_text_agent_is_an_agent_with_a_short_repr() -> None:
     assert repr(agent) == (
         "TextAgent(legal_fake, fallback=RandomAgent, retries=1; 0 decisions, 0 calls, 0 fallbacks)"
     )
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Clue: ocean", GiveClue("ocean")),
+        ("Answer: pass", Pass()),
+        ("Clue: deep sea", GiveClue("deep sea")),
+    ],
+)
+def test_a_one_line_labelled_second_clue_drops_its_label(
+    reply: str, expected: GiveClue | Pass
+) -> None:
+    # R11: "Clue: ocean" as a second clue is the clue "ocean", not the two words "Clue ocean".
+    assert parse_clue(reply, second=True) == expected

@@ -178,8 +178,8 @@ def parse_clue(
     (R9, R11, R18-R22); else ``ValueError`` (:class:`~huescues.IllegalClue` for a clue the
     rules refuse, its message naming the rule).
 
-    The clue is found in this order: the whole reply, when it is one line short enough for the
-    clue; the last labelled line short enough (``Clue: ocean``); the first quoted text short
+    The clue is found in this order: the last labelled line short enough (``Clue: ocean``);
+    the whole reply, when it is one line short enough for the clue; the first quoted text short
     enough (``My clue is "ocean".``); the last line short enough; else the last line. Markdown,
     quotes and punctuation around words are dropped. For the second clue the reply ``PASS``
     (any case) passes, where ``rules`` allow it (R11). ``rules=None`` means the standard rules;
@@ -218,12 +218,13 @@ def _extract_clue(reply: str, max_words: int) -> str:
     lines = [c for c in (_clean_words(x) for x in reply.splitlines()) if c]
     if not lines:
         return ""
-    if len(lines) == 1 and short(lines[0]):
-        return lines[0]
+    # A label comes first even on a one-line reply: "Clue: ocean" means "ocean", not "Clue ocean".
     for raw in reversed(reply.splitlines()):
         label = _LABEL.match(_clean_line(raw))
         if label is not None and short(_clean_words(label.group(1))):
             return _clean_words(label.group(1))
+    if len(lines) == 1 and short(lines[0]):
+        return lines[0]
     for match in _QUOTED.finditer(reply):
         quoted = _clean_words(next(g for g in match.groups() if g is not None))
         if short(quoted):
