@@ -263,6 +263,7 @@ def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from huescues.agents import _players, _speaker, _vocabulary
+    from huescues.agents._memo import words_key
     from huescues.agents._players import DEFAULT_GIVER_MODELS, resolve_model
     from huescues.agents._vocabulary import clue_vocabulary
 
@@ -278,7 +279,8 @@ def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
     # its guesser imagines is built.
     models = [resolve_model(name) for name in DEFAULT_GIVER_MODELS]
     for model in models:
-        assert _vocabulary.READINGS.cached((model,), (board.id, clue_vocabulary())) is not None
+        key = (board.id, words_key(clue_vocabulary()))
+        assert _vocabulary.READINGS.cached((model,), key) is not None
     assert isinstance(player.guesser, EmbeddingGuesser)
     for spec in player.guesser.speakers:
         imagined = _players._models(spec)

@@ -10,16 +10,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
-__all__ = ["ModelMemo"]
+__all__ = ["ModelMemo", "words_key"]
 
 V = TypeVar("V")
+
+_MISSING = object()
 
 #: Models that cannot be weakly referenced are kept alive in at most this many groups.
 _STRONG_GROUPS = 4
 
 
 class _Group(Generic[V]):
-    """The values computed from one tuple of models, most recently used last."""
+    """The values computed from one tuple of models, oldest first."""
 
     __slots__ = ("refs", "values")
 
@@ -35,9 +37,13 @@ class ModelMemo(Generic[V]):
 
     The models are held weakly: when one is dropped, every value computed from it goes with it
     (before its ``id`` can be reused by a new object, so a value is never read for the wrong
-    model). At most ``per_models`` values are kept for each tuple of models, the least recently
-    used dropped first. A model that cannot be weakly referenced is kept alive by the memo,
-    in at most a few groups, the oldest dropped first.
+    model). At most ``per_models`` values are kept for each tuple of models, the oldest dropped
+    first. A model that cannot be weakly referenced is kept alive by the memo, in at most a few
+    groups, the oldest dropped first.
+
+    Keys are looked up on every decision, so they should be quick to hash: a vocabulary (a tuple
+    of thousands of words) goes in as its ``id``, with the value keeping the tuple alive so that
+    the ``id`` stays its own (see :func:`words_key`).
     """
 
     def __init__(self, *, per_models: int) -> None:
@@ -49,9 +55,10 @@ class ModelMemo(Generic[V]):
         """The value for ``models`` and ``key``, made by ``make()`` the first time."""
         ids = tuple(id(m) for m in models)
         group = self._group(ids, models)
-        if group is not None and key in group.values:
-            group.values.move_to_end(key)
-            return group.values[key]
+        if group is not None:
+            value = group.values.get(key, _MISSING)
+            if value is not _MISSING:
+                return value  # type: ignore[return-value]
         # Made before the group is touched: an interrupted make() (a decision's time limit)
         # leaves the memo as it was.
         value = make()
@@ -104,6 +111,13 @@ class ModelMemo(Generic[V]):
             while len(self._strong) > _STRONG_GROUPS:
                 groups.pop(self._strong.popitem(last=False)[0], None)
         return group
+
+
+def words_key(words: tuple[str, ...] | None) -> int | None:
+    """A vocabulary as part of a memo key: its ``id`` (hashing thousands of words at every
+    decision costs more than the decision). Only for values that hold the tuple itself, which
+    keeps the ``id`` from being given to another object while the value is kept."""
+    return None if words is None else id(words)
 
 
 def _itself(model: object) -> object:

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from huescues.engine import Board
 from huescues.language import ColourTermModel
 
-from ._memo import ModelMemo
+from ._memo import ModelMemo, words_key
 from ._points import frame_probability
 
 __all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table"]
@@ -52,8 +52,11 @@ BOARDS_KEPT = 8
 
 #: Readings per model, kept while the model lives, keyed by board id and vocabulary.
 READINGS: ModelMemo[BoardReading] = ModelMemo(per_models=BOARDS_KEPT)
-#: Averaged frame probabilities of ensembles of listener models, likewise.
-ENSEMBLE_FRAMES: ModelMemo[NDArray[np.float32]] = ModelMemo(per_models=BOARDS_KEPT)
+#: Averaged frame probabilities of ensembles of listener models, likewise (with the vocabulary
+#: they are for, which keeps its id a safe key).
+ENSEMBLE_FRAMES: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(
+    per_models=BOARDS_KEPT
+)
 
 
 def board_reading(
@@ -62,7 +65,10 @@ def board_reading(
     """The vocabulary (the shipped one by default) read by ``model`` on ``board``; made once
     while the model lives."""
     words = clue_vocabulary() if words is None else words
-    return READINGS.get((model,), (board.id, words), lambda: read_board(model, board, words))
+    # The reading holds ``words``, so their id is a safe key (words_key).
+    return READINGS.get(
+        (model,), (board.id, words_key(words)), lambda: read_board(model, board, words)
+    )
 
 
 def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
@@ -96,12 +102,12 @@ def frame_table(
     readings = [board_reading(m, board, words) for m in models]
     if len(readings) == 1:
         return readings[0].words, readings[0].frame
-    frame = ENSEMBLE_FRAMES.get(
+    words = readings[0].words
+    return ENSEMBLE_FRAMES.get(
         models,
-        (board.id, readings[0].words),
-        lambda: np.mean([r.frame for r in readings], axis=0, dtype=np.float32),
+        (board.id, words_key(words)),
+        lambda: (words, np.mean([r.frame for r in readings], axis=0, dtype=np.float32)),
     )
-    return readings[0].words, frame
 
 
 def _logsumexp(a: FloatArray, axis: int) -> FloatArray:
