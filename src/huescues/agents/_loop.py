@@ -82,6 +82,8 @@ class GameLoop:
         self.seed = seed
         self.rngs = seat_generators(seed, len(self.agents))
         self._sees_target = [sees_target(a) for a in self.agents]
+        # Most games show every agent its own view as it is: then decide() skips the view hook.
+        self._plain_views = not any(self._sees_target) and type(self).view is GameLoop.view
 
     def start(self, *, rules: Rules | None = None, board: Board | None = None) -> GameState:
         """The game of ``seed`` (R27) with every agent prepared for it (:func:`prepare`)."""
@@ -109,7 +111,8 @@ class GameLoop:
         agent = self.agents[seat]
         if agent is None:
             raise ValueError(f"seat {seat} has no agent to ask")
-        return decide(agent, self.view(state, seat), self.rngs[seat])
+        view = state.view(seat) if self._plain_views else self.view(state, seat)
+        return decide(agent, view, self.rngs[seat])
 
     def turn(self, state: GameState, seat: int) -> GameState:
         """One decision of ``seat``, applied. An illegal action raises the engine's

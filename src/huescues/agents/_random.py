@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from huescues.engine import (
+    Board,
     ChooseTarget,
     GiveClue,
     IllegalClue,
@@ -67,16 +68,18 @@ class RandomAgent:
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """A random empty square (R13): uniform, by drawing squares until one is empty."""
-        cells = view.board.cells()
+        board = view.board
+        cells = board.cells()
+        moves = _pawn_moves(board)
         occupied = view.occupied
         n = len(cells)
         if len(occupied) >= n:
             raise RuntimeError("no empty square is left on the board (R13)")
         random = rng.random
         while True:
-            cell = cells[int(random() * n)]
-            if cell not in occupied:
-                return PlacePawn(cell)
+            i = int(random() * n)
+            if cells[i] not in occupied:
+                return moves[i]
 
     def _clue(
         self, view: View, rng: np.random.Generator, n_words: int, *, second: bool
@@ -91,3 +94,20 @@ class RandomAgent:
                 continue
             return GiveClue(text)
         return None
+
+
+#: Pawn moves by board size; a few sizes at most are kept.
+_MOVES: dict[tuple[int, int], tuple[PlacePawn, ...]] = {}
+
+
+def _pawn_moves(board: Board) -> tuple[PlacePawn, ...]:
+    """A pawn move for every square of the board, in ``board.cells()`` order, made once per
+    size: the random agent is the engine benchmark's player, and building a frozen action costs
+    about as much as choosing it."""
+    key = (board.rows, board.cols)
+    moves = _MOVES.get(key)
+    if moves is None:
+        if len(_MOVES) >= 16:
+            _MOVES.clear()
+        moves = _MOVES[key] = tuple(PlacePawn(cell) for cell in board.cells())
+    return moves

@@ -333,14 +333,12 @@ class GameState(NamedTuple):
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know: the card and target only for the clue giver (R8)."""
-        if type(seat) is not int or not 0 <= seat < self.setup.rules.n_players:
-            raise ValueError(f"no seat {seat!r} in a {self.n_players}-player game (R2)")
-        return self._view(seat)
-
-    def _view(self, seat: int) -> View:
+        # One function, not a check around a second one: runners call it for every decision.
         (setup, phase, current, rnd, giver, guessers, _, card, target, clues, pawns, occupied,
          scores, given, history, _, _, _) = self  # fmt: skip
         rules = setup.rules
+        if type(seat) is not int or not 0 <= seat < rules.n_players:
+            raise ValueError(f"no seat {seat!r} in a {rules.n_players}-player game (R2)")
         if seat == giver and phase is not _GAME_OVER:
             target_cell = None if target is None else card[target]
             return _new(
