@@ -89,18 +89,20 @@ class _Timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._previous)
 
-    def call(self, fn: Callable[[], Action]) -> tuple[Action, float]:
-        """``fn()``, and the seconds it took."""
+    def call(
+        self, fn: Callable[[GameState, int], Action], state: GameState, seat: int
+    ) -> tuple[Action, float]:
+        """``fn(state, seat)``, and the seconds it took."""
         if self.armed:
             signal.setitimer(signal.ITIMER_REAL, self.limit)
             start = time.perf_counter()
             try:
-                action = fn()
+                action = fn(state, seat)
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             return action, time.perf_counter() - start
         start = time.perf_counter()
-        action = fn()
+        action = fn(state, seat)
         return action, time.perf_counter() - start
 
 
@@ -161,7 +163,7 @@ class _GuardedGame(GameLoop):
             return "exception", self.broken[seat]
         limit = self.timer.limit
         try:
-            action, took = self.timer.call(lambda: self.decide(state, seat))
+            action, took = self.timer.call(self.decide, state, seat)
         except DecisionTimeout:
             return "timeout", f"no decision within {limit:g} s"
         except Exception as e:
