@@ -73,6 +73,27 @@ class Slow(_Base):
         return self.random.give_clue(view, rng)
 
 
+class SlowToPrepare(_Base):
+    """Loads for longer than a decision may take, as a model does on a busy machine, and
+    refuses to decide unprepared."""
+
+    prepared = False
+
+    def prepare(self, board: object, rules: object) -> None:
+        time.sleep(0.3)
+        self.prepared = True
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        if not self.prepared:
+            raise RuntimeError("asked to decide before prepare()")
+        return self.random.choose_target(view, rng)
+
+
+class FailsToPrepare(_Base):
+    def prepare(self, board: object, rules: object) -> None:
+        raise OSError("model file missing")
+
+
 class Hung(_Base):
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         with contextlib.suppress(Exception):  # an agent that swallows errors is still stopped
@@ -302,6 +323,31 @@ def test_a_hung_decision_is_interrupted() -> None:
     assert {f["entrant"] for f in faults} == {"hung"}
     assert faults[0]["message"] == "no decision within 0.05 s"
     assert results.games[0]["status"] == "finished"
+
+
+def test_preparing_an_agent_is_outside_the_decision_time_limit() -> None:
+    # Loading takes 0.3 s, a decision may take 0.05 s: preparation is not a timed decision, so
+    # a seeded tournament does not depend on how busy the machine is while models load.
+    results = run_tournament(
+        [_e("slow-start", "SlowToPrepare"), "random"],
+        games=2,
+        players=(3,),
+        workers=1,
+        decision_time_limit=0.05,
+    )
+    assert [g["faults"] for g in results.games] == [[], []]
+    assert all(g["status"] == "finished" for g in results.games)
+
+
+def test_an_agent_that_cannot_be_prepared_loses_its_decisions_not_the_game() -> None:
+    results = run_tournament(
+        [_e("broken", "FailsToPrepare"), "random"], games=1, players=(3,), workers=1
+    )
+    (game,) = results.games
+    assert game["status"] == "finished" and game["faults"]
+    assert {f["entrant"] for f in game["faults"]} == {"broken"}
+    assert {f["kind"] for f in game["faults"]} == {"exception"}
+    assert "could not be prepared: OSError: model file missing" in game["faults"][0]["message"]
 
 
 def test_a_slow_decision_outside_the_main_thread_is_timed_afterwards() -> None:
