@@ -1,26 +1,45 @@
 """Research on colour language with the game: human responses (a clue and the square a person
 chose) read into a typed dataset, and measures of how well a player or a colour-term model agrees
 with them, in the game's own points (R15), with bootstrap intervals over clues; and the held-out
-evaluation of colour-term models (colour error, a reference game, points on the board)."""
+evaluation of colour-term models (colour error, a reference game, points on the board); real
+people's picks for 39 clues on the measured retail board (:func:`dev_picks`), and the measures per
+category of clue (:func:`agreement_by_category`)."""
 
 from huescues.stats import Estimate
 
 from ._agreement import Agreement, ClueAgreement, human_agreement
+from ._categories import (
+    ALL_CATEGORIES,
+    CategoryAgreement,
+    CategoryReport,
+    agreement_by_category,
+    library_players,
+)
 from ._model_evaluation import Evaluation, ModelScores, evaluate
+from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
 from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
 from ._standard_evaluation import second_test_set, standard_evaluation
 
 __all__ = [
+    "ALL_CATEGORIES",
+    "DEV_PICKS",
+    "RETAIL_BOARD",
     "SYNTHETIC_RESPONSES",
     "Agreement",
+    "CategoryAgreement",
+    "CategoryReport",
     "ClueAgreement",
     "Estimate",
     "Evaluation",
     "HumanResponses",
     "ModelScores",
     "Response",
+    "agreement_by_category",
+    "dev_picks",
     "evaluate",
     "human_agreement",
+    "library_players",
+    "retail_board",
     "second_test_set",
     "standard_evaluation",
     "synthetic_responses",
