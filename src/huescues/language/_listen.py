@@ -10,7 +10,8 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
    literal listener). Everywhere else (with a comparative, a negation, or beside another part)
    what counts is whether the words *apply* to a colour: how surely a speaker would call it by
    them rather than by one of the eleven basic colour terms, from the model's readings of both
-   (a light blue is far less likely than a dark one under "blue", yet plainly blue).
+   (a light blue is far less likely than a dark one under "blue", yet plainly blue), relative
+   to the colour on offer they suit best (the speaker presupposes they suit one of them).
 2. **Comparatives and superlatives** ("darker", "the palest", "more blue", "bluer") pick, among
    the colours the rest of the description applies to (all of them if there is no rest), the
    most extreme along a direction: the colour must be one the words apply to, and no other such
@@ -296,7 +297,9 @@ def _applies(model: ColourTermModel, text: str, lab: FloatArray) -> FloatArray:
     readings = [reading] + [p for t in BASIC_TERMS if t != text and (p := model.predict(t)).known]
     stacked = np.stack([gaussian_log_density(lab, p.lab, p.cov) for p in readings])
     top = stacked.max(axis=0)
-    out: FloatArray = np.exp(stacked[0] - top) / np.exp(stacked - top).sum(axis=0)
+    applies = np.exp(stacked[0] - top) / np.exp(stacked - top).sum(axis=0)
+    # The speaker presupposes that the words apply to a colour on offer: accommodate it.
+    out: FloatArray = applies / applies.max()
     return out
 
 

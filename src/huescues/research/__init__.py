@@ -6,6 +6,7 @@ evaluation of colour-term models (colour error, a reference game, points on the 
 from huescues.stats import Estimate
 
 from ._agreement import Agreement, ClueAgreement, human_agreement
+from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
 from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
 from ._standard_evaluation import second_test_set, standard_evaluation
@@ -17,10 +18,13 @@ __all__ = [
     "Estimate",
     "Evaluation",
     "HumanResponses",
+    "ListenEvaluation",
+    "ListenScores",
     "ModelScores",
     "Response",
     "evaluate",
     "human_agreement",
+    "listen_evaluation",
     "second_test_set",
     "standard_evaluation",
     "synthetic_responses",
