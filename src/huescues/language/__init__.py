@@ -6,6 +6,7 @@ from ._baselines import MeanColourModel, NearestNameModel
 from ._combined import CombinedModel, default_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
+from ._listen import listen
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
@@ -35,6 +36,7 @@ __all__ = [
     "colornames",
     "default_model",
     "fold_of",
+    "listen",
     "name_key",
     "normalise_name",
     "standard_models",

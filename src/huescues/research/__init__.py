@@ -15,6 +15,7 @@ from ._categories import (
     agreement_by_category,
     library_players,
 )
+from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
 from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
@@ -32,6 +33,8 @@ __all__ = [
     "Estimate",
     "Evaluation",
     "HumanResponses",
+    "ListenEvaluation",
+    "ListenScores",
     "ModelScores",
     "Response",
     "agreement_by_category",
@@ -39,6 +42,7 @@ __all__ = [
     "evaluate",
     "human_agreement",
     "library_players",
+    "listen_evaluation",
     "retail_board",
     "second_test_set",
     "standard_evaluation",

@@ -1,0 +1,356 @@
+"""Words in context: a listener that reads a description against the colours on offer.
+
+A colour-term model reads words on their own (``p(colour | text)``); in a game the same words
+are said about a few colours at once, and part of what they mean is relative to those colours:
+"the darker blue" is the darker of the blues on offer, whatever its absolute lightness, and "not
+green" says where the colour is not. :func:`listen` reads such descriptions with a few small
+rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words in context"):
+
+1. **Plain words** alone are read by the model, normalised over the colours on offer (the
+   literal listener). Everywhere else (with a comparative, a negation, or beside another part)
+   what counts is whether the words *apply* to a colour: how surely a speaker would call it by
+   them rather than by one of the eleven basic colour terms, from the model's readings of both
+   (a light blue is far less likely than a dark one under "blue", yet plainly blue), relative
+   to the colour on offer they suit best (the speaker presupposes they suit one of them).
+2. **Comparatives and superlatives** ("darker", "the palest", "more blue", "bluer") pick, among
+   the colours the rest of the description applies to (all of them if there is no rest), the
+   most extreme along a direction: the colour must be one the words apply to, and no other such
+   colour may lie further along (soft, with a scale of a few CIELAB units). A comparative
+   presupposes a contrast with colours of the same kind, so a colour the words do not apply to
+   does not compete. "darker" and "darkest" read the same.
+3. **Negation** ("not green", "no red", "not the darker one") keeps the complement: a colour's
+   weight is one minus how surely the negated words apply to it (for a negated comparative, one
+   minus its weight relative to the colour it picks).
+4. **"The other one"**, said once with nothing else, is read as the colour that stands apart
+   from the others (the largest distance to its nearest neighbour): without a dialogue there is
+   no earlier referent, and a speaker who means one of two similar colours would say which.
+
+A description is cut into parts at punctuation, "but" and each negation; the parts' weights are
+multiplied and normalised.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from huescues.colour import delta_e_2000
+
+from ._protocol import ColourTermModel, FloatArray, check_text, gaussian_log_density
+
+__all__ = ["listen"]
+
+#: Softness of a comparison along a direction, in CIELAB units: colours this far apart along the
+#: direction are told apart with odds of e to 1. A few units, about a just-noticeable step.
+COMPARE_SCALE = 5.0
+#: Softness of a comparison by a colour term ("bluer"), in nats of log-likelihood.
+TERM_SCALE = 1.0
+#: Softness of "the other one", in CIEDE2000 units of distance to the nearest other colour.
+OTHER_SCALE = 5.0
+#: Share of probability spread evenly over the colours on offer, so that no reading rules a
+#: colour out completely (a listener may have misread).
+FLOOR = 1e-6
+
+#: Directions in the (L*, C*) plane: lightness and chroma. "brighter" is read as lighter and more
+#: vivid (people use it for both), "deeper" as darker and more vivid, "paler" as lighter and less
+#: vivid.
+_DIRECTIONS: dict[str, tuple[float, float]] = {
+    "dark": (-1.0, 0.0),
+    "light": (1.0, 0.0),
+    "bright": (1.0, 1.0),
+    "deep": (-1.0, 1.0),
+    "pale": (1.0, -1.0),
+    "dull": (0.0, -1.0),
+    "vivid": (0.0, 1.0),
+}
+#: Comparative and superlative forms, and adjectives after "more", "most", "less" and "least".
+_ADJECTIVES: dict[str, str] = {
+    "dark": "dark",
+    "darker": "dark",
+    "darkest": "dark",
+    "light": "light",
+    "lighter": "light",
+    "lightest": "light",
+    "bright": "bright",
+    "brighter": "bright",
+    "brightest": "bright",
+    "deep": "deep",
+    "deeper": "deep",
+    "deepest": "deep",
+    "pale": "pale",
+    "paler": "pale",
+    "palest": "pale",
+    "dull": "dull",
+    "duller": "dull",
+    "dullest": "dull",
+    "muted": "dull",
+    "grey": "dull",
+    "gray": "dull",
+    "greyer": "dull",
+    "grayer": "dull",
+    "greyest": "dull",
+    "grayest": "dull",
+    "vivid": "vivid",
+    "saturated": "vivid",
+    "intense": "vivid",
+    "colourful": "vivid",
+    "colorful": "vivid",
+    "rich": "vivid",
+    "richer": "vivid",
+    "richest": "vivid",
+    "bold": "vivid",
+    "bolder": "vivid",
+    "boldest": "vivid",
+    "strong": "vivid",
+    "stronger": "vivid",
+    "strongest": "vivid",
+}
+#: Words that are comparatives on their own (the rest need "more"/"most"/"less"/"least").
+_COMPARATIVE_FORMS = frozenset(w for w in _ADJECTIVES if w.endswith(("er", "est")))
+#: "bluer": more of a colour term.
+_TERM_FORMS: dict[str, str] = {
+    "bluer": "blue",
+    "bluest": "blue",
+    "greener": "green",
+    "greenest": "green",
+    "redder": "red",
+    "reddest": "red",
+    "yellower": "yellow",
+    "yellowest": "yellow",
+    "pinker": "pink",
+    "pinkest": "pink",
+    "browner": "brown",
+    "brownest": "brown",
+    "purpler": "purple",
+    "purplest": "purple",
+    "oranger": "orange",
+    "orangest": "orange",
+    "whiter": "white",
+    "whitest": "white",
+    "blacker": "black",
+    "blackest": "black",
+}
+_MORE = {"more": 1.0, "most": 1.0, "less": -1.0, "least": -1.0}
+_NEGATIONS = frozenset({"not", "no", "isnt", "nor", "neither", "never", "without", "except"})
+_BREAKS = frozenset({",", ";", ".", "!", "?", "but", "rather", "instead"})
+_OTHER = frozenset({"other", "another", "different"})
+#: Words that say nothing about colour here ("the blue one").
+_STOP = frozenset(
+    {"the", "a", "an", "one", "ones", "colour", "color", "shade", "that", "this", "is", "its"}
+    | {"it", "which", "of", "than", "thats", "to", "and", "or", "both", "them", "option"}
+)
+#: The basic colour terms of English (Berlin and Kay): the alternatives a speaker chooses among.
+BASIC_TERMS = (
+    "black",
+    "white",
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "brown",
+    "purple",
+    "pink",
+    "orange",
+    "grey",
+)
+_TOKEN = re.compile(r"[^\W\d_]+|[,;.!?]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Comparison:
+    """One comparative: along an (L*, C*) direction, or by a colour term's likelihood."""
+
+    direction: tuple[float, float] | None = None
+    term: str = ""
+    sign: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """A part of a description: its plain words, its comparisons, and whether it is negated."""
+
+    words: tuple[str, ...]
+    comparisons: tuple[_Comparison, ...]
+    negated: bool
+    other: bool
+
+
+def listen(text: str, colours: ArrayLike, *, model: ColourTermModel | None = None) -> FloatArray:
+    """The probability that ``text`` describes each of ``colours`` (CIELAB, shape ``(n, 3)``),
+    read in context: comparatives ("the darker blue", "the palest", "more blue"), negation ("not
+    green", "not the green one") and "the other one" are read relative to the other colours on
+    offer; plain words by ``model`` (:func:`default_model` by default). Returns shape ``(n,)``,
+    summing to 1. The order of the colours does not matter. See ``docs/language.md``.
+    """
+    text = check_text(text)
+    lab = _check_colours(colours)
+    if model is None:
+        from ._combined import default_model  # the default model loads data: only when needed
+
+        model = default_model()
+    elif not isinstance(model, ColourTermModel):
+        raise TypeError(
+            f"model must be a ColourTermModel (with score and predict), not {type(model).__name__}"
+        )
+    n = len(lab)
+    if n == 1:
+        return np.ones(1)
+    weight = np.ones(n)
+    parts = _parts(text)
+    for part in parts:
+        weight = weight * _read_part(part, lab, model, alone=len(parts) == 1)
+    total = float(weight.sum())
+    if not math.isfinite(total) or total <= 0.0:
+        # The parts contradict each other everywhere ("green, not green"): no information.
+        return np.full(n, 1.0 / n)
+    out: FloatArray = (1.0 - FLOOR) * weight / total + FLOOR / n
+    return out
+
+
+def _check_colours(colours: ArrayLike) -> FloatArray:
+    try:
+        lab = np.asarray(colours, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"colours must be numbers, CIELAB of shape (n, 3): {exc}") from None
+    if lab.ndim != 2 or lab.shape[1] != 3:
+        raise ValueError(f"colours must be CIELAB of shape (n, 3), not shape {lab.shape}")
+    if lab.shape[0] == 0:
+        raise ValueError("listen needs at least one colour on offer, not shape (0, 3)")
+    bad = ~np.isfinite(lab).all(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"colours must be finite: colour {i} is {lab[i].tolist()}")
+    return lab
+
+
+def _parts(text: str) -> list[_Part]:
+    """The description cut at punctuation, "but" and each negation, each part parsed."""
+    tokens = _TOKEN.findall(text.lower().replace("'", "").replace("\u2019", ""))
+    groups: list[tuple[bool, list[str]]] = [(False, [])]
+    for token in tokens:
+        if token in _BREAKS:
+            groups.append((False, []))
+        elif token in _NEGATIONS:
+            groups.append((True, []))
+        else:
+            groups[-1][1].append(token)
+    parts = []
+    for negated, words in groups:
+        part = _parse(words, negated)
+        if part.words or part.comparisons or part.other:  # a bare "not" says nothing
+            parts.append(part)
+    return parts
+
+
+def _parse(words: list[str], negated: bool) -> _Part:
+    plain: list[str] = []
+    comparisons: list[_Comparison] = []
+    other = False
+    i = 0
+    while i < len(words):
+        word = words[i]
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if word in _MORE and following:
+            sign = _MORE[word]
+            if following in _ADJECTIVES:
+                comparisons.append(_Comparison(_DIRECTIONS[_ADJECTIVES[following]], sign=sign))
+            else:  # "more blue": more of whatever the next word names
+                comparisons.append(_Comparison(term=following, sign=sign))
+            i += 2
+            continue
+        if word in _COMPARATIVE_FORMS:
+            comparisons.append(_Comparison(_DIRECTIONS[_ADJECTIVES[word]]))
+        elif word in _TERM_FORMS:
+            comparisons.append(_Comparison(term=_TERM_FORMS[word]))
+        elif word in _OTHER:
+            other = True
+        elif word not in _STOP:
+            plain.append(word)
+        i += 1
+    return _Part(tuple(plain), tuple(comparisons), negated, other)
+
+
+def _fit(model: ColourTermModel, text: str, lab: FloatArray) -> FloatArray:
+    """How well each colour fits the text, relative to the best fit on offer (0 to 1]: the
+    literal reading of plain words."""
+    log_p = np.asarray(model.score(text, lab), dtype=np.float64)
+    out: FloatArray = np.exp(log_p - log_p.max())
+    return out
+
+
+def _applies(model: ColourTermModel, text: str, lab: FloatArray) -> FloatArray:
+    """How surely a speaker would call each colour by the text rather than by a basic colour
+    term, from 0 to 1: the model's readings of the text and of the eleven basic terms as
+    Gaussians (:meth:`~ColourTermModel.predict`), compared with equal priors.
+
+    Density ratios are too sharp to say whether a word applies (a light blue is far less likely
+    than a dark one under "blue", yet plainly blue), and a floored score is flat far from a
+    reading; the choice among basic terms is neither. A text the model does not know applies to
+    every colour."""
+    reading = model.predict(text)
+    if not reading.known:
+        return np.ones(len(lab))
+    readings = [reading] + [p for t in BASIC_TERMS if t != text and (p := model.predict(t)).known]
+    stacked = np.stack([gaussian_log_density(lab, p.lab, p.cov) for p in readings])
+    top = stacked.max(axis=0)
+    applies = np.exp(stacked[0] - top) / np.exp(stacked - top).sum(axis=0)
+    # The speaker presupposes that the words apply to a colour on offer: accommodate it.
+    out: FloatArray = applies / applies.max()
+    return out
+
+
+def _sigmoid(x: FloatArray) -> FloatArray:
+    out: FloatArray = 0.5 * (1.0 + np.tanh(0.5 * x))
+    return out
+
+
+def _read_part(part: _Part, lab: FloatArray, model: ColourTermModel, *, alone: bool) -> FloatArray:
+    n = len(lab)
+    text = " ".join(part.words)
+    if not part.comparisons:
+        if part.negated:  # mass away from the colours the words apply to
+            return 1.0 - _applies(model, text, lab) if text else np.ones(n)
+        if text:  # alone: the literal reading; with other parts: where the words apply
+            return _fit(model, text, lab) if alone else _applies(model, text, lab)
+        return _stands_apart(lab) if part.other else np.ones(n)
+    # A comparative picks among the colours the words apply to (all of them without words).
+    fit = _applies(model, text, lab) if text else np.ones(n)
+    weight = fit.copy()
+    for comparison in part.comparisons:
+        along = _position(comparison, lab, model)
+        # ahead[i, j]: how surely colour j lies further along than colour i.
+        ahead = _sigmoid(along[None, :] - along[:, None])
+        # Colour i is chosen if it fits and no other fitting colour lies further along.
+        beaten = fit[None, :] * ahead
+        np.fill_diagonal(beaten, 0.0)
+        weight = weight * np.prod(1.0 - beaten, axis=1)
+    if part.negated:  # "not the darker one": away from the colour it picks
+        top = float(weight.max())
+        return 1.0 - weight / top if top > 0.0 else np.ones(n)
+    return weight
+
+
+def _position(comparison: _Comparison, lab: FloatArray, model: ColourTermModel) -> FloatArray:
+    """Each colour's position along the comparison's direction, in units of its softness."""
+    if comparison.direction is not None:
+        dl, dc = comparison.direction
+        norm = math.hypot(dl, dc)
+        chroma = np.hypot(lab[:, 1], lab[:, 2])
+        along: FloatArray = (dl * lab[:, 0] + dc * chroma) / norm / COMPARE_SCALE
+        return comparison.sign * along
+    log_p = np.asarray(model.score(comparison.term, lab), dtype=np.float64)
+    out: FloatArray = comparison.sign * log_p / TERM_SCALE
+    return out
+
+
+def _stands_apart(lab: FloatArray) -> FloatArray:
+    """Weights for "the other one": the colour furthest from its nearest neighbour."""
+    distance = delta_e_2000(lab[:, None, :], lab[None, :, :])
+    np.fill_diagonal(distance, np.inf)
+    isolation = distance.min(axis=1)
+    out: FloatArray = np.exp((isolation - isolation.max()) / OTHER_SCALE)
+    return out

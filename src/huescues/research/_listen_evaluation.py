@@ -1,0 +1,230 @@
+"""Reference games for :func:`huescues.language.listen`: a described colour among two
+distractors, built from the naming data, in the three conditions of the "colors in context" task
+(far, split, close by CIEDE2000), with models fitted without the names of the targets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from huescues.colour import delta_e_2000
+from huescues.language import (
+    N_FOLDS,
+    ColourTermModel,
+    ModelFactory,
+    as_lab,
+    fold_of,
+    listen,
+    normalise_name,
+    standard_models,
+    words_of,
+    xkcd_names,
+)
+
+from ._standard_evaluation import second_test_set
+
+__all__ = ["ListenEvaluation", "ListenScores", "listen_evaluation"]
+
+FloatArray = NDArray[np.float64]
+
+#: The conditions, as in Monroe et al. (2017): both distractors far from the target, one near
+#: and one far, both near.
+CONDITIONS = ("far", "split", "close")
+#: The kinds of description: the target's own name; "the darker/lighter <head>" where a
+#: distractor shares the target's head word; "not <head>" where both distractors share a head
+#: word the target's name lacks.
+KINDS = ("name", "comparative", "negation")
+
+
+@dataclass(frozen=True, slots=True)
+class ListenScores:
+    """Accuracy on one set of games: the share where the described colour is the most probable
+    (ties count as a fair draw)."""
+
+    names: str
+    kind: str
+    condition: str
+    games: int
+    #: :func:`~huescues.language.listen` with the held-out model.
+    listen: float
+    #: The held-out model's ``score`` alone (argmax over the three colours).
+    literal: float
+
+
+@dataclass(frozen=True, slots=True)
+class ListenEvaluation:
+    """The result of :func:`listen_evaluation`."""
+
+    rows: tuple[ListenScores, ...]
+    near: float
+    minimum: float
+    folds: int
+
+    def table(self) -> str:
+        """A Markdown table: one row per name set, kind of description and condition."""
+        lines = [
+            "| names | description | condition | games | `score` argmax | `listen` |",
+            "| --- | --- | --- | ---: | ---: | ---: |",
+        ]
+        for r in self.rows:
+            lines.append(
+                f"| {r.names} | {r.kind} | {r.condition} | {r.games} | {r.literal:.3f} | "
+                f"{r.listen:.3f} |"
+            )
+        lines.append("")
+        lines.append(
+            f"Targets held out by name in {self.folds} folds (the model never saw the target's "
+            f"name); near: CIEDE2000 in [{self.minimum:g}, {self.near:g}), far: at least "
+            f"{self.near:g}; chance 0.333."
+        )
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    target: int
+    distractors: tuple[int, int]
+    text: str
+    kind: str
+    condition: str
+
+
+def listen_evaluation(
+    *,
+    factory: ModelFactory | None = None,
+    second_set: bool = True,
+    near: float = 20.0,
+    minimum: float = 5.0,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> ListenEvaluation:
+    """Reference games on the XKCD names (and, with ``second_set``, on
+    :func:`second_test_set`), each target's model fitted by ``factory`` (the default model's,
+    ``standard_models()["combined (default)"]``) without the names of its fold. About a minute
+    or two; see ``docs/language.md``, "Words in context"."""
+    if not 0.0 <= minimum < near:
+        raise ValueError(f"need 0 <= minimum < near, not minimum={minimum}, near={near}")
+    factory = standard_models()["combined (default)"] if factory is None else factory
+    xkcd = xkcd_names()
+    sets: list[tuple[str, Sequence[str], ArrayLike]] = [("XKCD", xkcd.names, xkcd.lab)]
+    if second_set:
+        sets.append(("color-name-list", *second_test_set()))
+    rows: list[ListenScores] = []
+    for label, names, lab in sets:
+        rows.extend(_evaluate_set(label, names, lab, factory, near, minimum, seed, progress))
+    return ListenEvaluation(tuple(rows), near, minimum, N_FOLDS)
+
+
+def _evaluate_set(
+    label: str,
+    names: Sequence[str],
+    lab: ArrayLike,
+    factory: ModelFactory,
+    near: float,
+    minimum: float,
+    seed: int,
+    progress: Callable[[str], None] | None,
+) -> list[ListenScores]:
+    norm = [normalise_name(n) for n in names]
+    colours = as_lab(lab).reshape(-1, 3)
+    games = _games(norm, colours, near, minimum, np.random.default_rng(seed))
+    fold = np.array([fold_of(n) for n in norm])
+    results: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for k in range(N_FOLDS):
+        held = np.flatnonzero(fold == k)
+        if progress is not None:
+            progress(f"{label}: fold {k + 1}/{N_FOLDS} ({len(held)} names)")
+        model = factory(frozenset(norm[i] for i in held))
+        for game in games:
+            if fold[game.target] == k:
+                results.setdefault((game.kind, game.condition), []).append(
+                    _play(game, colours, model)
+                )
+    rows = []
+    for kind in KINDS:
+        for condition in CONDITIONS:
+            scores = results.get((kind, condition), [])
+            if scores:
+                arr = np.array(scores)
+                rows.append(
+                    ListenScores(
+                        label,
+                        kind,
+                        condition,
+                        len(arr),
+                        float(arr[:, 0].mean()),
+                        float(arr[:, 1].mean()),
+                    )
+                )
+    return rows
+
+
+def _play(game: _Game, colours: FloatArray, model: ColourTermModel) -> tuple[float, float]:
+    """(listen, literal) wins on one game: the target is colour 0."""
+    on_offer = colours[[game.target, *game.distractors]]
+    return (
+        _fair_win(listen(game.text, on_offer, model=model)),
+        _fair_win(np.asarray(model.score(game.text, on_offer), dtype=np.float64)),
+    )
+
+
+def _fair_win(scores: FloatArray) -> float:
+    top = scores.max()
+    if scores[0] < top:
+        return 0.0
+    return 1.0 / int(np.sum(scores == top))
+
+
+def _games(
+    names: Sequence[str],
+    colours: FloatArray,
+    near: float,
+    minimum: float,
+    rng: np.random.Generator,
+) -> list[_Game]:
+    """At most one game of each kind and condition per target."""
+    distance = delta_e_2000(colours[:, None, :], colours[None, :, :])
+    words = [words_of(n) for n in names]
+    head = np.array([w[-1] if w else "" for w in words])
+    is_near = (distance >= minimum) & (distance < near)
+    is_far = distance >= near
+    games: list[_Game] = []
+
+    def pick(pool: NDArray[np.bool_]) -> int | None:
+        options = np.flatnonzero(pool)
+        return int(rng.choice(options)) if len(options) else None
+
+    for t in range(len(names)):
+        if not head[t]:
+            continue
+        bands = {"far": (is_far[t], is_far[t]), "split": (is_near[t], is_far[t])}
+        bands["close"] = (is_near[t], is_near[t])
+        same = (head == head[t]) & (np.abs(colours[:, 0] - colours[t, 0]) >= minimum)
+        lacks = np.array([h not in words[t] for h in head]) & (head != "")
+        for condition, (first, second) in bands.items():
+            # The name itself: any two colours in the bands (apart from each other).
+            a = pick(first)
+            b = pick(second & (distance[a] >= minimum)) if a is not None else None
+            if a is not None and b is not None:
+                games.append(_Game(t, (a, b), names[t], "name", condition))
+            # "the darker <head>": a distractor with the same head word, clearly lighter or
+            # darker; the other distractor has another head word.
+            a = pick(first & same)
+            b = (
+                pick(second & (head != head[t]) & (distance[a] >= minimum))
+                if a is not None
+                else None
+            )
+            if a is not None and b is not None:
+                side = "darker" if colours[t, 0] < colours[a, 0] else "lighter"
+                games.append(_Game(t, (a, b), f"the {side} {head[t]}", "comparative", condition))
+            # "not <head>": both distractors share a head word the target's name lacks.
+            a = pick(first & lacks)
+            if a is not None:
+                b = pick(second & (head == head[a]) & (distance[a] >= minimum))
+                if b is not None:
+                    games.append(_Game(t, (a, b), f"not {head[a]}", "negation", condition))
+    return games

@@ -1,0 +1,144 @@
+"""listen: a description read against the colours on offer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from huescues.colour import srgb_to_lab
+from huescues.language import default_model, listen
+
+#: A dark blue, a light blue and a green.
+DARK_BLUE, LIGHT_BLUE, GREEN = srgb_to_lab(
+    np.array([[0.1, 0.2, 0.6], [0.4, 0.6, 1.0], [0.1, 0.7, 0.2]])
+)
+COLOURS = np.stack([DARK_BLUE, LIGHT_BLUE, GREEN])
+
+TEXTS = [
+    "blue",
+    "the darker blue",
+    "lighter blue",
+    "not green",
+    "not the green one",
+    "no red",
+    "the other one",
+    "the darkest",
+    "more blue",
+    "brighter",
+    "duller",
+    "paler",
+    "deeper",
+    "the blue one, not the darker one",
+    "zzzz qqqq",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_probabilities_are_finite_and_sum_to_one(text: str) -> None:
+    p = listen(text, COLOURS)
+    assert p.shape == (3,)
+    assert np.all(np.isfinite(p)) and np.all(p >= 0)
+    assert p.sum() == pytest.approx(1.0)
+
+
+def test_darker_and_lighter_pick_among_the_blues() -> None:
+    # The green is as light as the light blue, and does not compete: it is not blue.
+    assert np.argmax(listen("the darker blue", COLOURS)) == 0
+    assert np.argmax(listen("the lighter blue", COLOURS)) == 1
+    assert np.argmax(listen("lighter blue", COLOURS[::-1])) == 1
+
+
+def test_comparative_reads_relative_not_absolute_lightness() -> None:
+    # Two light blues: "darker" is the less light one, though neither is a dark blue.
+    pale, paler = srgb_to_lab(np.array([[0.45, 0.65, 0.95], [0.7, 0.85, 1.0]]))
+    p = listen("the darker blue", np.stack([paler, pale, GREEN]))
+    assert np.argmax(p) == 1
+    assert p[1] > 0.6
+
+
+def test_the_darkest_without_words_is_the_darkest() -> None:
+    assert np.argmax(listen("the darkest", COLOURS)) == 0
+    assert np.argmax(listen("the lightest one", COLOURS)) in (1, 2)
+
+
+def test_negation_moves_mass_away() -> None:
+    model = default_model()
+    plain = np.exp(model.score("green", COLOURS))
+    plain /= plain.sum()
+    for text in ("not green", "not the green one", "no green"):
+        p = listen(text, COLOURS)
+        assert p[2] < 0.05 < plain[2]
+        assert p[0] + p[1] > 0.95
+
+
+def test_negated_comparative_and_two_parts() -> None:
+    p = listen("the blue one, not the darker one", COLOURS)
+    assert np.argmax(p) == 1
+
+
+def test_the_other_one_is_the_colour_that_stands_apart() -> None:
+    assert np.argmax(listen("the other one", COLOURS)) == 2
+
+
+def test_single_colour_gets_probability_one() -> None:
+    assert listen("not green", GREEN[None, :]).tolist() == [1.0]
+
+
+def test_any_model_can_be_used() -> None:
+    model = default_model()
+    assert np.allclose(
+        listen("the darker blue", COLOURS, model=model), listen("the darker blue", COLOURS)
+    )
+
+
+lab_colour = st.tuples(st.floats(0, 100), st.floats(-80, 80), st.floats(-80, 80)).map(
+    lambda c: list(c)
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    colours=st.lists(lab_colour, min_size=1, max_size=5),
+    text=st.sampled_from(TEXTS),
+    data=st.data(),
+)
+def test_order_of_the_colours_does_not_matter(
+    colours: list[list[float]], text: str, data: st.DataObject
+) -> None:
+    lab = np.array(colours)
+    order = np.array(data.draw(st.permutations(range(len(lab)))))
+    p = listen(text, lab)
+    q = listen(text, lab[order])
+    assert np.all(np.isfinite(p)) and p.sum() == pytest.approx(1.0)
+    assert np.allclose(q, p[order], atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("colours", "error", "match"),
+    [
+        (np.zeros((0, 3)), ValueError, "at least one colour"),
+        (np.zeros(3), ValueError, r"shape \(3,\)"),
+        (np.zeros((2, 4)), ValueError, r"shape \(2, 4\)"),
+        ([[50.0, 0.0, float("nan")]], ValueError, "colour 0"),
+        ([[50.0, 0.0, 0.0], [50.0, float("inf"), 0.0]], ValueError, "colour 1"),
+        ([["a", "b", "c"]], TypeError, "numbers"),
+    ],
+)
+def test_bad_colours_are_refused(colours: object, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        listen("blue", colours)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "error"), [("", ValueError), ("   ", ValueError), (3, TypeError), (None, TypeError)]
+)
+def test_bad_text_is_refused(text: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        listen(text, COLOURS)  # type: ignore[arg-type]
+
+
+def test_a_model_must_be_a_colour_term_model() -> None:
+    with pytest.raises(TypeError, match="ColourTermModel"):
+        listen("blue", COLOURS, model="default")  # type: ignore[arg-type]
