@@ -7,6 +7,7 @@ from ._combined import CombinedModel, default_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._naming import Modifier, NamingModel, name_key, words_of
+from ._objects import BASIC_TERMS, BlendedModel, ObjectColourModel, TermGrid
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -14,8 +15,10 @@ from ._standard import ModelFactory, standard_models
 from ._wordpiece import WordPieceEncoder
 
 __all__ = [
+    "BASIC_TERMS",
     "FLAT_LOG_DENSITY",
     "N_FOLDS",
+    "BlendedModel",
     "C3Data",
     "ColourTermModel",
     "CombinedModel",
@@ -27,8 +30,10 @@ __all__ = [
     "NamedColours",
     "NamingModel",
     "NearestNameModel",
+    "ObjectColourModel",
     "Prediction",
     "SentenceTransformerEncoder",
+    "TermGrid",
     "WordPieceEncoder",
     "as_lab",
     "c3",
