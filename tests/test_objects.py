@@ -160,3 +160,23 @@ def test_any_text_on_any_colours_is_finite(
     assert np.all(np.isfinite(s))
     q = m.distribution(text)
     assert np.all(q >= 0)
+
+
+def test_models_pickle(model: ObjectColourModel, board_lab: np.ndarray) -> None:
+    import pickle
+
+    from huescues.language import OBJECT_BLEND_WEIGHT, blended_model
+
+    assert pickle.loads(pickle.dumps(model)) is model
+    sharp = model.with_focus(2.0)
+    copy = pickle.loads(pickle.dumps(sharp))
+    np.testing.assert_allclose(copy.score("fox", board_lab), sharp.score("fox", board_lab))
+    blend = blended_model()
+    assert blend.weight == OBJECT_BLEND_WEIGHT
+    assert pickle.loads(pickle.dumps(blend)) is blend
+
+
+def test_autumn_keeps_a_clear_mode(model: ObjectColourModel, board_lab: np.ndarray) -> None:
+    # The naming data average "autumn" to a greyish tan; people picture orange-brown.
+    chroma, hue = _hue_at_peak(model, "autumn", board_lab)
+    assert chroma > 30.0 and 20.0 <= hue <= 80.0

@@ -7,7 +7,14 @@ from ._combined import CombinedModel, default_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._naming import Modifier, NamingModel, name_key, words_of
-from ._objects import BASIC_TERMS, BlendedModel, ObjectColourModel, TermGrid
+from ._objects import (
+    BASIC_TERMS,
+    OBJECT_BLEND_WEIGHT,
+    BlendedModel,
+    ObjectColourModel,
+    TermGrid,
+    blended_model,
+)
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -18,6 +25,7 @@ __all__ = [
     "BASIC_TERMS",
     "FLAT_LOG_DENSITY",
     "N_FOLDS",
+    "OBJECT_BLEND_WEIGHT",
     "BlendedModel",
     "C3Data",
     "ColourTermModel",
@@ -36,6 +44,7 @@ __all__ = [
     "TermGrid",
     "WordPieceEncoder",
     "as_lab",
+    "blended_model",
     "c3",
     "colornames",
     "default_model",
