@@ -8,6 +8,14 @@ from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._listen import listen
 from ._naming import Modifier, NamingModel, name_key, words_of
+from ._objects import (
+    BASIC_TERMS,
+    OBJECT_BLEND_WEIGHT,
+    BlendedModel,
+    ObjectColourModel,
+    TermGrid,
+    blended_model,
+)
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -15,8 +23,11 @@ from ._standard import ModelFactory, standard_models
 from ._wordpiece import WordPieceEncoder
 
 __all__ = [
+    "BASIC_TERMS",
     "FLAT_LOG_DENSITY",
     "N_FOLDS",
+    "OBJECT_BLEND_WEIGHT",
+    "BlendedModel",
     "C3Data",
     "ColourTermModel",
     "CombinedModel",
@@ -28,10 +39,13 @@ __all__ = [
     "NamedColours",
     "NamingModel",
     "NearestNameModel",
+    "ObjectColourModel",
     "Prediction",
     "SentenceTransformerEncoder",
+    "TermGrid",
     "WordPieceEncoder",
     "as_lab",
+    "blended_model",
     "c3",
     "colornames",
     "default_model",
