@@ -6,7 +6,7 @@ cited as evidence about how people read colour words.
 
 How they are made (deterministic, fixed seed): for each of 40 everyday clue words, each of 12
 simulated participants picks the square of the standard board nearest in CIELAB to the colour
-the default model predicts for the word (rounded to 0.1), moved by the participant's own bias
+the combined model (`combined_model()`) predicts for the word (rounded to 0.1), moved by the participant's own bias
 and fresh Gaussian noise; some participants are noisier, one is "colour blind" (red-green
 differences shrunk), and each skips about one clue in ten. A few bad rows (an unknown square,
 an empty clue, a missing square) are appended so the skip report has something to show.
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from huescues.engine import Board  # noqa: E402
-from huescues.language import default_model  # noqa: E402
+from huescues.language import combined_model  # noqa: E402
 
 OUT = ROOT / "src" / "huescues" / "data" / "research" / "synthetic_responses.csv"
 SEED = 20240917
@@ -75,7 +75,7 @@ COLUMNS = ("clue", "square", "participant", "language", "colour_blind")
 def make_rows() -> list[tuple[str, ...]]:
     """The dataset's rows (without the header), in file order."""
     board = Board.standard()
-    model = default_model()
+    model = combined_model()  # the model the shipped file was made with
     lab = board.lab.reshape(-1, 3)
     cells = board.cells()
     rng = np.random.default_rng(SEED)

@@ -22,6 +22,7 @@ from huescues.language import (
     MeanColourModel,
     NamingModel,
     NearestNameModel,
+    combined_model,
     default_model,
     fold_of,
     standard_models,
@@ -36,7 +37,7 @@ def hue_angle(lab: np.ndarray) -> float:
 
 @pytest.fixture(scope="module")
 def model() -> CombinedModel:
-    return default_model()
+    return combined_model()
 
 
 def test_every_model_follows_the_protocol(model: CombinedModel) -> None:
@@ -152,10 +153,12 @@ def test_score_many_matches_score(model: CombinedModel) -> None:
         assert np.allclose(many[i], model.score(t, lab))
 
 
-def test_default_model_is_one_object_and_pickles(model: CombinedModel) -> None:
+def test_combined_model_is_one_object_and_pickles(model: CombinedModel) -> None:
     import pickle
 
-    assert default_model() is model
+    assert combined_model() is model
+    # The default model reads with it, blended with the object colours.
+    assert default_model().base is model
     again = pickle.loads(pickle.dumps(model))
     lab = Board.standard().lab
     assert np.allclose(again.score("pumpkin", lab), model.score("pumpkin", lab))

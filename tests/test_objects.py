@@ -165,13 +165,13 @@ def test_any_text_on_any_colours_is_finite(
 def test_models_pickle(model: ObjectColourModel, board_lab: np.ndarray) -> None:
     import pickle
 
-    from huescues.language import OBJECT_BLEND_WEIGHT, blended_model
+    from huescues.language import OBJECT_BLEND_WEIGHT, default_model
 
     assert pickle.loads(pickle.dumps(model)) is model
     sharp = model.with_focus(2.0)
     copy = pickle.loads(pickle.dumps(sharp))
     np.testing.assert_allclose(copy.score("fox", board_lab), sharp.score("fox", board_lab))
-    blend = blended_model()
+    blend = default_model()
     assert blend.weight == OBJECT_BLEND_WEIGHT
     assert pickle.loads(pickle.dumps(blend)) is blend
 

@@ -3,19 +3,13 @@
 from typing import TYPE_CHECKING
 
 from ._baselines import MeanColourModel, NearestNameModel
-from ._combined import CombinedModel, default_model
+from ._combined import CombinedModel, combined_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
+from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._listen import listen
 from ._naming import Modifier, NamingModel, name_key, words_of
-from ._objects import (
-    BASIC_TERMS,
-    OBJECT_BLEND_WEIGHT,
-    BlendedModel,
-    ObjectColourModel,
-    TermGrid,
-    blended_model,
-)
+from ._objects import BASIC_TERMS, ObjectColourModel, TermGrid
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -45,9 +39,9 @@ __all__ = [
     "TermGrid",
     "WordPieceEncoder",
     "as_lab",
-    "blended_model",
     "c3",
     "colornames",
+    "combined_model",
     "default_model",
     "fold_of",
     "listen",

@@ -21,7 +21,7 @@ from ._protocol import (
     gaussian_log_density,
 )
 
-__all__ = ["CombinedModel", "default_model"]
+__all__ = ["CombinedModel", "combined_model"]
 
 _CACHE_SIZE = 1 << 16
 #: Texts scored together by score_many.
@@ -52,9 +52,9 @@ class CombinedModel:
         self._batched: set[str] = set()
 
     def __reduce__(self) -> tuple[object, ...]:
-        # The default model pickles as a reference to itself (workers load their own copy).
-        if self is default_model():
-            return (default_model, ())
+        # The shipped model pickles as a reference to itself (workers load their own copy).
+        if self is combined_model():
+            return (combined_model, ())
         return (CombinedModel, (self.naming, self.embedding))
 
     def predict(self, text: str) -> Prediction:
@@ -129,7 +129,8 @@ def _product(parts: Sequence[Prediction]) -> Prediction:
 
 
 @functools.cache
-def default_model() -> CombinedModel:
-    """The library's default colour-term model (loaded once): the shipped naming model and
-    embedding model, combined."""
+def combined_model() -> CombinedModel:
+    """The shipped naming model and embedding model, combined (loaded once): the direct reading
+    of a text's colour, which :func:`~huescues.language.default_model` blends with what things
+    look like."""
     return CombinedModel(NamingModel.default(), EmbeddingModel.default())

@@ -189,7 +189,7 @@ def listen(text: str, colours: ArrayLike, *, model: ColourTermModel | None = Non
     text = check_text(text)
     lab = _check_colours(colours)
     if model is None:
-        from ._combined import default_model  # the default model loads data: only when needed
+        from ._default import default_model  # the default model loads data: only when needed
 
         model = default_model()
     elif not isinstance(model, ColourTermModel):

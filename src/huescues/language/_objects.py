@@ -16,13 +16,11 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._combined import default_model
 from ._embedding import TextEncoder, static_encoder
 from ._naming import floored, name_key
 from ._protocol import (
     FLAT_LOG_DENSITY,
     SRGB_GAMUT_VOLUME,
-    ColourTermModel,
     FloatArray,
     Prediction,
     as_lab,
@@ -31,11 +29,8 @@ from ._protocol import (
 
 __all__ = [
     "BASIC_TERMS",
-    "OBJECT_BLEND_WEIGHT",
-    "BlendedModel",
     "ObjectColourModel",
     "TermGrid",
-    "blended_model",
     "carry",
 ]
 
@@ -54,9 +49,6 @@ BASIC_TERMS = (
     "yellow",
 )
 DATA_FILE = "object_colours.npz"
-#: Weight of the object-colour reading in :func:`blended_model`, chosen by leave-one-clue-out
-#: cross-validation on people's Hues and Cues picks (``scripts/evaluate_object_colours.py``).
-OBJECT_BLEND_WEIGHT = 2.0
 _PACKAGE = "huescues.data"
 _FOLDER = "objects"
 #: Smallest p(term | colour) a reading uses, so that logs stay finite.
@@ -214,6 +206,13 @@ class ObjectColourModel:
         q = self._reading(name_key(check_text(text)))
         return np.zeros(len(BASIC_TERMS)) if q is None else q.copy()
 
+    @property
+    def named_colours(self) -> FloatArray:
+        """The CIELAB colours people named in the c3 survey (its bins): where readings are
+        normalised and peaks are looked for."""
+        out: FloatArray = self._inside_lab
+        return out
+
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
         """log p(colour | text) for CIELAB colours ``lab`` (last axis 3); shape
         ``lab.shape[:-1]``; finite everywhere (a text with no letters: the flat answer)."""
@@ -253,46 +252,6 @@ class ObjectColourModel:
         return q
 
 
-class BlendedModel:
-    """Two colour-term models read together: ``base.score + weight * other.score``, a product
-    of experts (log-likelihoods up to a constant). Where ``base`` knows nothing (a flat reading)
-    the other decides; where both know the text, the surer and the weightier count more."""
-
-    def __init__(self, base: ColourTermModel, other: ColourTermModel, weight: float) -> None:
-        if not (math.isfinite(weight) and weight >= 0):
-            raise ValueError(f"weight must be a non-negative number, not {weight}")
-        self.base = base
-        self.other = other
-        self.weight = float(weight)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        if self is blended_model():
-            return (blended_model, ())
-        return (BlendedModel, (self.base, self.other, self.weight))
-
-    def score(self, text: str, lab: ArrayLike) -> FloatArray:
-        """``base.score + weight * other.score``, shape ``lab.shape[:-1]``."""
-        colours = as_lab(lab)
-        out: FloatArray = self.base.score(text, colours) + self.weight * self.other.score(
-            text, colours
-        )
-        return out
-
-    def predict(self, text: str) -> Prediction:
-        """The base model's reading when the other has no weight, else the peak of the blend
-        over the colours people named, with the reading's spread."""
-        if self.weight == 0.0:
-            return self.base.predict(text)
-        lab = _named_colours()
-        s = self.score(text, lab)
-        w = np.exp(s - s.max())
-        w /= w.sum()
-        mode = lab[int(np.argmax(s))]
-        diff = lab - mode
-        cov = (w[:, None] * diff).T @ diff + np.eye(3)
-        return Prediction(mode.copy(), cov, True, "blend")
-
-
 def _rebuild(
     words: Sequence[str],
     q: FloatArray,
@@ -306,22 +265,6 @@ def _rebuild(
 ) -> ObjectColourModel:
     grid = TermGrid(origin, step, p, inside)
     return ObjectColourModel(words, q, grid, net, focus=focus, metadata=metadata)
-
-
-@functools.cache
-def blended_model() -> BlendedModel:
-    """Today's :func:`~huescues.language.default_model` read together with the shipped
-    :class:`ObjectColourModel`, weighted by :data:`OBJECT_BLEND_WEIGHT` (loaded once). Measured
-    on people's picks for 39 Hues and Cues clues, held out by clue, it scores more points than
-    the default model alone (see ``docs/language.md``)."""
-    return BlendedModel(default_model(), ObjectColourModel.default(), OBJECT_BLEND_WEIGHT)
-
-
-@functools.cache
-def _named_colours() -> FloatArray:
-    m = ObjectColourModel.default()
-    out: FloatArray = m._inside_lab  # the colours people named (c3's bins)
-    return out
 
 
 @functools.cache
