@@ -6,7 +6,7 @@ cited as evidence about how people read colour words.
 
 How they are made (deterministic, fixed seed): for each of 40 everyday clue words, each of 12
 simulated participants picks the square of the standard board nearest in CIELAB to the colour
-the combined model (`combined_model()`) predicts for the word (rounded to 0.1), moved by the participant's own bias
+``combined_model()`` predicts for the word (rounded to 0.1), moved by the participant's own bias
 and fresh Gaussian noise; some participants are noisier, one is "colour blind" (red-green
 differences shrunk), and each skips about one clue in ten. A few bad rows (an unknown square,
 an empty clue, a missing square) are appended so the skip report has something to show.
