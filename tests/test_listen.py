@@ -142,3 +142,27 @@ def test_bad_text_is_refused(text: object, error: type[Exception]) -> None:
 def test_a_model_must_be_a_colour_term_model() -> None:
     with pytest.raises(TypeError, match="ColourTermModel"):
         listen("blue", COLOURS, model="default")  # type: ignore[arg-type]
+
+
+def test_reads_in_context_names_what_listen_reads_against_the_others() -> None:
+    from huescues.language import reads_in_context
+
+    assert reads_in_context("not sky") and reads_in_context("the darker one")
+    assert reads_in_context("the other one") and reads_in_context("bluer")
+    assert not reads_in_context("sky") and not reads_in_context("deep ocean")
+
+
+def test_a_guesser_reads_a_negated_clue_away_from_the_word() -> None:
+    # "not sky" is a legal second clue (two words, R11, R18-R22); the guesser reads it with listen
+    # over the board's squares, so its belief leaves the squares that "sky" points at.
+    from huescues import Board
+    from huescues.agents import EmbeddingGuesser
+
+    board = Board.standard()
+    guesser = EmbeddingGuesser()
+    sky = guesser.belief(board, ["sky"])
+    not_sky = guesser.belief(board, ["not sky"])
+    top = np.argsort(-sky, axis=None)[:20]
+    assert sky.flat[top].sum() > 0.5
+    assert not_sky.flat[top].sum() < 0.01
+    assert np.isclose(not_sky.sum(), 1.0)

@@ -24,7 +24,14 @@ from huescues.engine import (
     normalise_clue,
     validate_clue,
 )
-from huescues.language import ColourTermModel, EmbeddingModel, NamingModel, default_model
+from huescues.language import (
+    ColourTermModel,
+    EmbeddingModel,
+    NamingModel,
+    default_model,
+    listen,
+    reads_in_context,
+)
 
 from ._listener import log_literal, pawn_log_likelihood, posterior
 from ._memo import ModelMemo
@@ -101,7 +108,16 @@ def _log_l0(model: ColourTermModel, board: Board, text: str) -> FloatArray:
         row: FloatArray = reading.log_belief[i].astype(np.float64)
         return row
     key = (board.id, normalise_clue(text))
+    if reads_in_context(text):
+        # "not sky", "the other one": read against the squares of the board (listen).
+        return LOG_L0.get((model,), key, lambda: _log_listen(model, text, board))
     return LOG_L0.get((model,), key, lambda: log_literal(model, text, board))
+
+
+def _log_listen(model: ColourTermModel, text: str, board: Board) -> FloatArray:
+    p = listen(text, board.lab.reshape(-1, 3), model=model)
+    out: FloatArray = np.log(p).reshape(board.shape)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from ._combined import CombinedModel, combined_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model
 from ._embedding import EmbeddingModel, EmbeddingParams
-from ._listen import listen
+from ._listen import listen, reads_in_context
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._objects import BASIC_TERMS, ObjectColourModel, TermGrid
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
@@ -47,6 +47,7 @@ __all__ = [
     "listen",
     "name_key",
     "normalise_name",
+    "reads_in_context",
     "standard_models",
     "words_of",
     "xkcd_names",

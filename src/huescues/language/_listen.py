@@ -42,7 +42,7 @@ from huescues.colour import delta_e_2000
 
 from ._protocol import ColourTermModel, FloatArray, check_text, gaussian_log_density
 
-__all__ = ["listen"]
+__all__ = ["listen", "reads_in_context"]
 
 #: Softness of a comparison along a direction, in CIELAB units: colours this far apart along the
 #: direction are told apart with odds of e to 1. A few units, about a just-noticeable step.
@@ -144,7 +144,7 @@ _STOP = frozenset(
     | {"it", "which", "of", "than", "thats", "to", "and", "or", "both", "them", "option"}
 )
 #: The basic colour terms of English (Berlin and Kay): the alternatives a speaker chooses among.
-BASIC_TERMS = (
+_BASIC_TERMS = (
     "black",
     "white",
     "red",
@@ -209,6 +209,15 @@ def listen(text: str, colours: ArrayLike, *, model: ColourTermModel | None = Non
         return np.full(n, 1.0 / n)
     out: FloatArray = (1.0 - FLOOR) * weight / total + FLOOR / n
     return out
+
+
+def reads_in_context(text: str) -> bool:
+    """Whether :func:`listen` reads ``text`` against the other colours on offer: it holds a
+    negation, a comparative or "other". Plain words read the same alone or in context."""
+    tokens = set(_TOKEN.findall(check_text(text).lower().replace("'", "").replace("\u2019", "")))
+    return bool(
+        tokens & (_NEGATIONS | _OTHER | _COMPARATIVE_FORMS | _TERM_FORMS.keys() | _MORE.keys())
+    )
 
 
 def _check_colours(colours: ArrayLike) -> FloatArray:
@@ -294,7 +303,7 @@ def _applies(model: ColourTermModel, text: str, lab: FloatArray) -> FloatArray:
     reading = model.predict(text)
     if not reading.known:
         return np.ones(len(lab))
-    readings = [reading] + [p for t in BASIC_TERMS if t != text and (p := model.predict(t)).known]
+    readings = [reading] + [p for t in _BASIC_TERMS if t != text and (p := model.predict(t)).known]
     stacked = np.stack([gaussian_log_density(lab, p.lab, p.cov) for p in readings])
     top = stacked.max(axis=0)
     applies = np.exp(stacked[0] - top) / np.exp(stacked - top).sum(axis=0)
