@@ -209,6 +209,21 @@ def _points(rules: Rules, pawn: Cell, target: Cell) -> int:
     return rules.points_at(pawn.distance(target))
 
 
+def checked_inputs(
+    responses: HumanResponses, n_boot: int, level: float, rules: Rules | None
+) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
+    """The responses by clue, their board and the scoring rules (standard for 4 players when
+    ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
+    if n_boot < 0:
+        raise ValueError(f"n_boot must not be negative, not {n_boot}")
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie strictly between 0 and 1, not {level}")
+    groups = responses.by_clue()
+    if not groups:
+        raise ValueError(f"{responses.source or 'the responses'}: no responses to measure")
+    return groups, responses.board, rules if rules is not None else Rules.standard(4)
+
+
 def human_agreement(
     player: object,
     responses: HumanResponses,
@@ -237,15 +252,7 @@ def human_agreement(
     """
     if k < 1:
         raise ValueError(f"k must be at least 1, not {k}")
-    if n_boot < 0:
-        raise ValueError(f"n_boot must not be negative, not {n_boot}")
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"level must lie strictly between 0 and 1, not {level}")
-    groups = responses.by_clue()
-    if not groups:
-        raise ValueError(f"{responses.source or 'the responses'}: no responses to measure")
-    board = responses.board
-    r15 = rules if rules is not None else Rules.standard(4)
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules)
     label, read = _reader(player, board, r15)
 
     per_clue: list[ClueAgreement] = []

@@ -13,7 +13,7 @@ from huescues.agents import EmbeddingGuesser, default_agent, naming_agent
 from huescues.engine import Rules
 from huescues.stats import Estimate
 
-from ._agreement import _Bootstrap, _leave_one_out, _points, _reader
+from ._agreement import _Bootstrap, _leave_one_out, _points, _reader, checked_inputs
 from ._responses import HumanResponses, Response
 
 __all__ = [
@@ -120,15 +120,7 @@ def agreement_by_category(
     Responses without a category are grouped under ``"(none)"``; the last row is over every
     clue. A clue is counted in the category of its first response.
     """
-    if n_boot < 0:
-        raise ValueError(f"n_boot must not be negative, not {n_boot}")
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"level must lie strictly between 0 and 1, not {level}")
-    groups = responses.by_clue()
-    if not groups:
-        raise ValueError(f"{responses.source or 'the responses'}: no responses to measure")
-    board = responses.board
-    r15 = rules if rules is not None else Rules.standard(4)
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules)
     chosen = library_players() if players is None else dict(players)
     if not chosen:
         raise ValueError("no players to measure: give at least one")
