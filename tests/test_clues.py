@@ -84,6 +84,56 @@ def test_r18_count_is_checked_before_the_words() -> None:
     assert refusal("red F12").rule == "R18"
 
 
+def test_r18_a_clue_longer_than_the_limit_is_refused_and_the_models_read_every_clue_allowed() -> (
+    None
+):
+    """One length limit, kept by the rules: a clue that passes can always be read by the models."""
+    from huescues.engine import MAX_CLUE_LENGTH
+    from huescues.language._protocol import MAX_TEXT_LENGTH, check_text
+
+    assert MAX_CLUE_LENGTH <= MAX_TEXT_LENGTH
+    err = refusal("q" * 300)
+    assert err.rule == "R18"
+    assert err.word is None
+    assert "300 characters" in str(err)
+    assert f"at most {MAX_CLUE_LENGTH}" in str(err)
+    longest = "q" * MAX_CLUE_LENGTH
+    assert validate_clue(longest) == (longest,)
+    assert check_text(longest) == longest  # every model reads its text through check_text
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("\u200b", "U+200B"),
+        ("\x00", "U+0000"),
+        ("sky\x07", "U+0007"),
+        ("sea\u200dfoam", "U+200D"),
+        ("sky\u2028", "U+2028"),
+        ("sea\x1f", "U+001F"),
+        ("\u3164", "U+3164"),
+        ("sky\ue000", "U+E000"),
+    ],
+)
+def test_r18_control_and_invisible_characters_are_refused_naming_the_code_point(
+    text: str, code: str
+) -> None:
+    err = refusal(text)
+    assert err.rule == "R18"
+    assert "(R18)" in str(err)
+    assert code in str(err)
+
+
+def test_r18_ordinary_white_space_still_separates_words() -> None:
+    assert validate_clue("sunny\u3000lemon", second=True) == ("sunny", "lemon")
+    assert validate_clue("sunny\u00a0lemon", second=True) == ("sunny", "lemon")
+
+
+def test_a_clue_that_is_not_text_is_a_type_error_naming_the_type() -> None:
+    with pytest.raises(TypeError, match="NoneType"):
+        validate_clue(None)  # type: ignore[arg-type]
+
+
 def test_words_are_returned_as_given_split_on_white_space() -> None:
     assert validate_clue("  Ocean\n") == ("Ocean",)
     assert validate_clue("Sunny\t lemon ", second=True) == ("Sunny", "lemon")
@@ -278,6 +328,11 @@ def test_r20_single_letters_refused_rows_are_letters(word: str) -> None:
     assert err.rule == "R20"
     assert "single letter" in str(err)
     assert "A-P" in str(err)
+
+
+@pytest.mark.parametrize("word", ["赤", "ж", "α", "é", "海"])
+def test_r20_a_single_character_of_another_script_is_not_a_row_letter(word: str) -> None:
+    assert validate_clue(word) == (word,)
 
 
 @pytest.mark.parametrize("word", ["7", "30", "3rd", "no1", "½", "x2y"])

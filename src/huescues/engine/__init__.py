@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ._actions import Action, ChooseTarget, GiveClue, Pass, PlacePawn
 from ._board import STANDARD_BOARD_ID, Board
 from ._cell import ROW_LETTERS, Cell
-from ._clues import common_words, normalise_clue, validate_clue
+from ._clues import MAX_CLUE_LENGTH, common_words, normalise_clue, validate_clue
 from ._deck import STANDARD_DECK_ID, Card, Deck
 from ._errors import (
     GameOver,
@@ -31,6 +31,7 @@ from ._text import describe_game
 __all__ = [
     "BASIC_COLOUR_TERMS",
     "ENGINE_VERSION",
+    "MAX_CLUE_LENGTH",
     "RELATIVE_WORDS",
     "ROW_LETTERS",
     "STANDARD_BOARD_ID",

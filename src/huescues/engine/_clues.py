@@ -21,6 +21,7 @@ from ._rules import Rules
 
 __all__ = [
     "COLOUR_ENDINGS",
+    "MAX_CLUE_LENGTH",
     "NUMBER_WORDS",
     "POSITION_WORDS",
     "colour_term_forms",
@@ -91,6 +92,26 @@ def _number_words() -> frozenset[str]:
 #: by part) and their plurals (``tens``, ``twenties``).
 NUMBER_WORDS: frozenset[str] = _number_words()
 
+#: R18: the longest clue, in characters. The colour-term models read texts up to
+#: ``huescues.language.MAX_TEXT_LENGTH`` (a test keeps this limit no larger), so every clue the
+#: rules let through can be read by the players.
+MAX_CLUE_LENGTH = 200
+
+# R18: white space that separates words; any other character that does not print is refused.
+_SEPARATOR_CONTROLS = frozenset("\t\n\r")
+# Letters that print as nothing (Hangul fillers, the Braille blank): invisible though printable.
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+_CATEGORY_WORDS = {
+    "Cc": "a control",
+    "Cf": "a format",
+    "Cs": "a surrogate",
+    "Co": "a private-use",
+    "Cn": "an unassigned",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
 _VOWELS = frozenset("aeiou")
 _VOWEL_ENDINGS = tuple(e for e in COLOUR_ENDINGS if e[0] in _VOWELS or e == "y")
 # Punctuation and symbols at either end of a word, and separators inside it.
@@ -98,6 +119,8 @@ _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 _SEPARATORS = re.compile(r"[\W_]+")
 # A board coordinate: a letter then digits (F12) or digits then a letter (12F).
 _COORDINATE = re.compile(r"[^\W\d_]\d+|\d+[^\W\d_]")
+# R20: a single Latin letter could name a row; a single character of another script (赤) cannot.
+_ROW_LIKE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
 _MIN_REST = 3  # R19 (c): the common word after a colour term has at least three letters.
 
 
@@ -194,7 +217,7 @@ def _word_fault(
             return "R20", f"{shown}{where} is a board coordinate"
     if any(ch.isnumeric() for ch in word):
         return "R20", f"{shown} contains a number"
-    if len(whole) == 1 and whole.isalpha():
+    if len(whole) == 1 and whole in _ROW_LIKE_LETTERS:
         return "R20", f"{shown} is a single letter, and the letters A-P name the board's rows"
     for cand, where in candidates:
         if cand in NUMBER_WORDS:
@@ -227,6 +250,27 @@ def _word_fault(
     return None
 
 
+def _hidden_character(text: str) -> str | None:
+    """The first character of ``text`` a reader cannot see (R18), or ``None``.
+
+    Control, format, private-use, unassigned and line or paragraph separator characters are
+    refused (a zero-width space, ``\\x00``, a bell); spaces, tabs and newlines separate words.
+    """
+    for ch in text:
+        if ch in _SEPARATOR_CONTROLS or unicodedata.category(ch) == "Zs":
+            continue
+        if not ch.isprintable() or ch in _INVISIBLE:
+            return ch
+    return None
+
+
+def _describe_character(ch: str) -> str:
+    """``U+200B ZERO WIDTH SPACE, a format character``: the code point first, as names may lack."""
+    name = unicodedata.name(ch, "")
+    what = _CATEGORY_WORDS.get(unicodedata.category(ch), "an invisible")
+    return f"U+{ord(ch):04X}" + (f" {name}" if name else "") + f", {what} character"
+
+
 @functools.cache
 def _standard_rules() -> Rules:
     return Rules.standard(4)
@@ -250,7 +294,24 @@ def validate_clue(
     (R9). ``previous`` holds the clues already given in the game (R22, when
     ``rules.refuse_repeated_clues``). ``rules=None`` means the standard rules.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"a clue is text (str), not {type(text).__name__}")
     r = rules if rules is not None else _standard_rules()
+    if len(text) > MAX_CLUE_LENGTH:
+        raise IllegalClue(
+            f"clue {text[:20]!r}... refused: it has {len(text)} characters, and a clue has at "
+            f"most {MAX_CLUE_LENGTH} (R18)",
+            rule="R18",
+            clue=text,
+        )
+    hidden = _hidden_character(text)
+    if hidden is not None:
+        raise IllegalClue(
+            f"clue {text!r} refused: it contains {_describe_character(hidden)}, which does not "
+            "print; a clue is printable text (R18)",
+            rule="R18",
+            clue=text,
+        )
     words = tuple(text.split())
     n = len(words)
     if n == 0:
