@@ -10,6 +10,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -216,13 +217,52 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: R2, said in the command's words before any game is set up.
+_MIN_PLAYERS, _MAX_PLAYERS = 3, 10
+
+
+def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse bad options in the command's own words (``--players``, not ``Rules.standard``)."""
+    players = getattr(args, "players", 4)
+    for n in players if isinstance(players, list) else [players]:
+        if not _MIN_PLAYERS <= n <= _MAX_PLAYERS:
+            parser.error(f"--players {n}: a game has {_MIN_PLAYERS} to {_MAX_PLAYERS} players (R2)")
+    seat = getattr(args, "seat", 0)
+    if isinstance(players, int) and not 0 <= seat < players:
+        parser.error(f"--seat {seat}: a {players}-player game has seats 0-{players - 1}")
+    workers = getattr(args, "workers", None)
+    if workers is not None and workers < 1:
+        parser.error(f"--workers {workers}: give at least 1, or leave it out to use every core")
+    out = getattr(args, "out", None)
+    if args.command == "tournament" and out:
+        _check_results_path(parser, Path(out), resume=args.resume)
+
+
+def _check_results_path(parser: argparse.ArgumentParser, path: Path, *, resume: bool) -> None:
+    """``--out`` can be made, and holds no earlier run unless ``--resume`` was given."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                parser.error(f"--out {path}: {parent} is a file, not a directory")
+            break
+    if resume:
+        return
+    if path.is_file() and path.stat().st_size > 0:
+        parser.error(
+            f"--out {path} already exists: add --resume to finish that run, or choose another file"
+        )
+    if path.is_dir() and any(path.glob("part-*.parquet")):
+        parser.error(
+            f"--out {path} already holds games: add --resume to finish that run, or choose "
+            "another place"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
-    players = getattr(args, "players", 4)
-    if any(p < 0 for p in (players if isinstance(players, list) else [players])):
-        parser.error("--players takes whole numbers >= 0")
+    _check_options(parser, args)
     if getattr(args, "seed", 0) < 0:
         parser.error("--seed is a whole number >= 0")
     if getattr(args, "games", 1) < 1:

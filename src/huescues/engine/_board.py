@@ -111,8 +111,14 @@ class Board:
 
         Every square of the rectangle must appear exactly once; an error names the bad line.
         """
-        with open(path, newline="", encoding="utf-8") as f:
-            lines = list(csv.reader(f))
+        try:
+            with open(path, newline="", encoding="utf-8") as f:
+                lines = list(csv.reader(f))
+        except UnicodeDecodeError as e:
+            raise ValueError(
+                f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
+                "a board is a CSV file"
+            ) from None
         return cls._from_csv_rows(lines, name=str(path), id=id, source=source or str(path))
 
     @classmethod
@@ -136,8 +142,13 @@ class Board:
                 rgb = tuple(int(v) for v in rgb_text)
             except ValueError as e:
                 raise ValueError(f"{name}, line {lineno}: {e}") from None
-            if len(letter) != 1 or any(not 0 <= v <= 255 for v in rgb):
-                raise ValueError(f"{name}, line {lineno}: bad square or colour {line!r}")
+            if len(letter) != 1:
+                raise ValueError(f"{name}, line {lineno}: bad row letter {letter!r} in {line!r}")
+            for channel, v in zip(("red", "green", "blue"), rgb, strict=True):
+                if not 0 <= v <= 255:
+                    raise ValueError(
+                        f"{name}, line {lineno}: {channel} {v} is outside 0-255 in {line!r}"
+                    )
             key = (cell.row, cell.col)
             if key in entries:
                 raise ValueError(f"{name}, line {lineno}: square {cell} appears twice")

@@ -72,9 +72,16 @@ class HumanResponses:
         with ``strict=True`` raises a :class:`ValueError` naming the first bad row. A file
         without the named columns is an error either way.
         """
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            reader = csv.reader(f)
-            lines = [(reader.line_num, row) for row in reader]
+        try:
+            with open(path, newline="", encoding="utf-8-sig") as f:
+                reader = csv.reader(f)
+                lines = [(reader.line_num, row) for row in reader]
+        except UnicodeDecodeError as e:
+            # Name the file (the decoder's error does not); Latin-1 exports are the usual cause.
+            raise ValueError(
+                f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
+                "save the responses as UTF-8 CSV"
+            ) from None
         return cls._parse(
             lines,
             board,

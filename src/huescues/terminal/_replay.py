@@ -61,7 +61,14 @@ def _record_of(data: Any, where: str) -> GameRecord:
             raise ValueError(f"{where}: game {data.get('game')!r} has no record ({why})")
         data = data["record"]
         if isinstance(data, str):  # a record stored as JSON text
-            data = _loads(data, where)
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError:
+                shown = data if len(data) <= 40 else data[:40] + "..."
+                raise ValueError(
+                    f"{where}: the 'record' is the text {shown!r}, not a game record (a record "
+                    "must be an object with 'actions', or the JSON text of one)"
+                ) from None
     if not isinstance(data, dict) or "actions" not in data:
         raise ValueError(f"{where}: not a game record (no 'actions')")
     version = data.get("engine_version")
