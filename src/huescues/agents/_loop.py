@@ -7,7 +7,7 @@ game, the RL environment) is a :class:`GameLoop`, changing one hook for what it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -28,6 +28,9 @@ from huescues.engine import (
 from ._protocol import Agent
 
 __all__ = ["GameLoop", "PlayedGame", "decide", "play_game", "prepare", "sees_target"]
+
+#: An agent's decisions (the Agent protocol).
+_DECISIONS = ("choose_target", "give_clue", "give_second_clue", "place_pawn")
 
 # Enum members are slow to look up on Python 3.11: fetch them once.
 _CHOOSE_TARGET, _FIRST_CLUE, _SECOND_CLUE = Phase.CHOOSE_TARGET, Phase.FIRST_CLUE, Phase.SECOND_CLUE
@@ -78,7 +81,17 @@ class GameLoop:
     """
 
     def __init__(self, agents: Sequence[Agent | None], *, seed: int) -> None:
+        if isinstance(agents, str | bytes) or not isinstance(agents, Iterable):
+            raise TypeError(f"agents are a list with one agent per seat, not {agents!r:.60}")
         self.agents: list[Agent | None] = list(agents)
+        for seat, agent in enumerate(self.agents):
+            # Checked once here, so that a wrong object is named now, not deep in a game.
+            missing = [m for m in _DECISIONS if not callable(getattr(agent, m, None))]
+            if agent is not None and missing:
+                raise TypeError(
+                    f"seat {seat} has no agent: {agent!r:.60} lacks {', '.join(missing)} "
+                    "(see huescues.agents.Agent)"
+                )
         self.seed = seed
         self.rngs = seat_generators(seed, len(self.agents))
         self._sees_target = [sees_target(a) for a in self.agents]

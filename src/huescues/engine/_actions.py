@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._cell import Cell
+from ._errors import InvalidTarget
+from ._ints import as_int
 
 __all__ = [
     "Action",
@@ -26,6 +28,18 @@ class ChooseTarget:
     """The clue giver picks square ``index`` (0-3) of the card as the target (R8)."""
 
     index: int
+
+    def __post_init__(self) -> None:
+        index = self.index
+        if type(index) is not int:
+            # Any integer type (numpy's too) is kept as an int; anything else is no square.
+            try:
+                object.__setattr__(self, "index", as_int(index, "ChooseTarget's index"))
+            except TypeError:
+                raise InvalidTarget(
+                    f"target {index!r} refused: choose one of the card's squares by its "
+                    "number, 0-3 (R8)"
+                ) from None
 
     def __str__(self) -> str:
         return f"choose target {self.index}"

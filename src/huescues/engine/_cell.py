@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Self
 
+from ._ints import as_int
+
 __all__ = ["ROW_LETTERS", "STANDARD_COLS", "STANDARD_ROWS", "Cell", "all_cells"]
 
 STANDARD_ROWS = 16
@@ -27,7 +29,12 @@ class Cell:
     col: int
 
     def __post_init__(self) -> None:
-        if not (0 <= self.row < len(ROW_LETTERS)) or self.col < 0:
+        row, col = self.row, self.col
+        if type(row) is not int or type(col) is not int:
+            # Numpy integers (from argmax) become ints here, once, not in the engine's hot paths.
+            object.__setattr__(self, "row", row := as_int(row, "a Cell's row"))
+            object.__setattr__(self, "col", col := as_int(col, "a Cell's col"))
+        if not (0 <= row < len(ROW_LETTERS)) or col < 0:
             raise ValueError(
                 f"Cell(row={self.row!r}, col={self.col!r}) has no name: rows run 0-25 (A-Z), "
                 "columns from 0 (R1)"

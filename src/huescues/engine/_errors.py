@@ -6,6 +6,7 @@ __all__ = [
     "GameOver",
     "IllegalAction",
     "IllegalClue",
+    "InvalidRecord",
     "InvalidRules",
     "InvalidTarget",
     "NotYourTurn",
@@ -72,3 +73,8 @@ def _rebuild_illegal_clue(message: str, rule: str, clue: str, word: str | None) 
 
 class InvalidRules(ValueError):
     """A rules object (or a game set-up) with settings the rules cannot play."""
+
+
+class InvalidRecord(ValueError):
+    """A game record or saved state (JSON) that cannot be read, or that is not a state the rules
+    can reach: the message names the field at fault. Nothing is loaded."""

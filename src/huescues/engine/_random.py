@@ -12,14 +12,29 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["below", "engine_stream", "seat_generators", "shuffled"]
+from ._ints import as_int
+
+__all__ = ["as_seed", "below", "engine_stream", "seat_generators", "shuffled"]
 
 T = TypeVar("T")
 
 
+def as_seed(seed: object) -> int:
+    """``seed`` as a Python int (numpy integers too), or a ValueError naming it (R27)."""
+    try:
+        value = as_int(seed, "a seed")
+    except TypeError:
+        value = -1
+    if value < 0:
+        raise ValueError(f"a seed is a whole number >= 0, not {seed!r} (R27)")
+    return value
+
+
 def _child(seed: int, index: int) -> np.random.SeedSequence:
     """``SeedSequence(seed).spawn(n)[index]``, made directly (spawning all costs more)."""
-    if type(seed) is not int or seed < 0:
+    if type(seed) is not int:
+        seed = as_seed(seed)
+    if seed < 0:
         raise ValueError(f"a seed is a whole number >= 0, not {seed!r} (R27)")
     return np.random.SeedSequence(seed, spawn_key=(index,))
 
@@ -31,6 +46,7 @@ def engine_stream(seed: int) -> np.random.PCG64:
 
 def seat_generators(seed: int, n_players: int) -> list[np.random.Generator]:
     """One generator per seat for the agents, independent of the engine's stream (R27)."""
+    n_players = as_int(n_players, "n_players")
     return [np.random.Generator(np.random.PCG64(_child(seed, 1 + i))) for i in range(n_players)]
 
 

@@ -7,9 +7,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, Self
 
-from ._actions import Action, action_from_dict, action_to_dict
+from ._actions import Action, action_to_dict
 from ._board import Board
 from ._deck import Deck
+from ._load import load_json, read_game_fields
 from ._rules import Rules
 from ._state import ENGINE_VERSION, GameState, replay, resolve_board, resolve_deck
 
@@ -61,15 +62,11 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        """The inverse of :meth:`to_dict`."""
-        return cls(
-            Rules.from_dict(data["rules"]),
-            str(data["board_id"]),
-            str(data["deck_id"]),
-            int(data["seed"]),
-            tuple(action_from_dict(a) for a in data["actions"]),
-            int(data["engine_version"]),
-        )
+        """The inverse of :meth:`to_dict`. Data that is not a record raises
+        :class:`InvalidRecord` naming the field at fault (the actions are checked when
+        :meth:`replay` plays them)."""
+        f = read_game_fields(data, "a game record")
+        return cls(f.rules, f.board_id, f.deck_id, f.seed, f.actions, f.engine_version)
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The record as JSON text."""
@@ -77,5 +74,6 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> Self:
-        """The inverse of :meth:`to_json`."""
-        return cls.from_dict(json.loads(text))
+        """The inverse of :meth:`to_json`; text that is not a record's JSON raises
+        :class:`InvalidRecord`."""
+        return cls.from_dict(load_json(text, "a game record"))

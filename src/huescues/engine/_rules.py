@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Self
 
 from ._errors import InvalidRules
+from ._ints import as_int
 
 __all__ = [
     "BASIC_COLOUR_TERMS",
@@ -57,7 +58,27 @@ RELATIVE_WORDS: tuple[str, ...] = (
 )
 
 FirstGiver = int | Literal["random"]
+
+_WHOLE_SETTINGS = (
+    "n_players",
+    "first_giver",
+    "rounds_per_giver",
+    "first_clue_words",
+    "second_clue_words",
+    "giver_points_per_pawn",
+    "max_tiebreak_rounds",
+)
 GuessOrder = Literal["reverse", "same"]
+
+
+def _int_if_whole(value: Any) -> Any:
+    """A numpy (or other) integer as an int; anything else unchanged, for the checks to refuse."""
+    if type(value) is int or isinstance(value, bool | str):
+        return value
+    try:
+        return as_int(value, "a setting")
+    except TypeError:
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +121,12 @@ class Rules:
         def refuse(setting: str, value: object, why: str) -> None:
             raise InvalidRules(f"Rules({setting}={value!r}) refused: {why}")
 
+        # Numpy integers are stored as ints (once, here), so that records and hashes see ints.
+        for name in _WHOLE_SETTINGS:
+            object.__setattr__(self, name, _int_if_whole(getattr(self, name)))
+        pts = self.points_by_distance
+        if isinstance(pts, tuple):
+            object.__setattr__(self, "points_by_distance", tuple(map(_int_if_whole, pts)))
         n = self.n_players
         if type(n) is not int or not MIN_PLAYERS <= n <= MAX_PLAYERS:
             refuse("n_players", n, f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (R2)")
@@ -144,6 +171,7 @@ class Rules:
     @classmethod
     def standard(cls, n_players: int, **changes: Any) -> Self:
         """The rules of docs/rules.md for ``n_players``, with any setting changed by keyword."""
+        n_players = _int_if_whole(n_players)
         if type(n_players) is not int or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
             raise InvalidRules(
                 f"Rules.standard({n_players!r}) refused: a game has {MIN_PLAYERS} to "
@@ -180,6 +208,10 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
         """The inverse of :meth:`to_dict`; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise InvalidRules(f"rules are a JSON object of settings, not {data!r:.80}")
+        if "n_players" not in data:
+            raise InvalidRules(f"the rules lack n_players (R2): {data!r:.80}")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:

@@ -16,7 +16,6 @@ from ._actions import (
     GiveClue,
     Pass,
     PlacePawn,
-    action_from_dict,
     action_to_dict,
 )
 from ._board import Board
@@ -27,6 +26,7 @@ from ._errors import (
     GameOver,
     IllegalAction,
     IllegalClue,
+    InvalidRecord,
     InvalidRules,
     InvalidTarget,
     NotYourTurn,
@@ -35,7 +35,9 @@ from ._errors import (
     PassNotAllowed,
     WrongPhase,
 )
-from ._random import below, engine_stream, shuffled
+from ._ints import as_int
+from ._load import RECORD_KEYS, load_json, read_game_fields, short
+from ._random import as_seed, below, engine_stream, shuffled
 from ._rules import Rules
 from ._scoring import round_points
 
@@ -338,7 +340,7 @@ class GameState(NamedTuple):
          scores, given, history, _, _, _) = self  # fmt: skip
         rules = setup.rules
         if type(seat) is not int or not 0 <= seat < rules.n_players:
-            raise ValueError(f"no seat {seat!r} in a {rules.n_players}-player game (R2)")
+            seat = _seat(seat, rules.n_players)  # a numpy int becomes an int; else refused
         if seat == giver and phase is not _GAME_OVER:
             target_cell = None if target is None else card[target]
             return _new(
@@ -563,52 +565,91 @@ class GameState(NamedTuple):
         cls, data: dict[str, Any], *, board: Board | None = None, deck: Deck | None = None
     ) -> GameState:
         """The inverse of :meth:`to_dict`. The standard board and deck, and generated decks, are
-        found by id; pass any other ``board`` or ``deck`` the game was played with."""
-        if data.get("engine_version") != ENGINE_VERSION:
-            raise ValueError(
-                f"state from engine version {data.get('engine_version')!r}; this is version "
-                f"{ENGINE_VERSION}"
+        found by id; pass any other ``board`` or ``deck`` the game was played with.
+
+        The state is rebuilt by replaying its actions from its seed (R27), and every other field
+        must agree with the replay: data that is not a state the rules can reach (scores nobody
+        scored, a seat that is not the one to play, a target off the card) raises
+        :class:`InvalidRecord` naming the first field that disagrees. Nothing is taken on trust.
+        """
+        what = "a game state"
+        if isinstance(data, dict) and data.get("engine_version") != ENGINE_VERSION:
+            raise InvalidRecord(
+                f"state from engine version {short(data.get('engine_version'))}; this is "
+                f"version {ENGINE_VERSION}"
             )
-        rules = Rules.from_dict(data["rules"])
-        board = resolve_board(data["board_id"], board)
-        deck = resolve_deck(data["deck_id"], deck)
-
-        def cell(name: str) -> Cell:
-            return board.cell(name)
-
-        card = tuple(cell(n) for n in data["card"])
-        setup = GameSetup(
-            rules, board, deck, int(data["seed"]), tuple(data["order"]), int(data["first_giver"])
-        )
-        pawns = tuple((int(seat), cell(n)) for seat, n in data["pawns"])
-        result = data["result"]
-        return cls(
-            setup,
-            Phase(data["phase"]),
-            data["current_player"],
-            int(data["round"]),
-            int(data["giver"]),
-            tuple(data["guessers"]),
-            int(data["turn"]),
-            card,
-            data["target_index"],
-            tuple(data["clues"]),
-            pawns,
-            frozenset(c for _, c in pawns),
-            tuple(data["scores"]),
-            tuple(data["clues_given"]),
-            tuple(RoundResult.from_dict(r, board) for r in data["history"]),
-            int(data["tiebreak_rounds"]),
-            None if result is None else _result_from_dict(result),
-            _log_of(action_from_dict(a) for a in data["actions"]),
-        )
+        fields = read_game_fields(data, what, tuple(_STATE_KEYS))
+        board = resolve_board(fields.board_id, board)
+        deck = resolve_deck(fields.deck_id, deck)
+        rules = fields.rules
+        try:
+            state = new_game(rules.n_players, seed=fields.seed, rules=rules, board=board, deck=deck)
+        except InvalidRules as e:
+            raise InvalidRecord(f"{what} cannot be set up: {e}") from e
+        for i, action in enumerate(fields.actions):
+            try:
+                state = state.apply(action)
+            except IllegalAction as e:
+                raise InvalidRecord(f"{what}'s action {i} cannot be played: {e}") from e
+        canonical = state.to_dict()
+        for key, value in canonical.items():
+            if key not in _REPLAYED_KEYS and not _same_json(data[key], value):
+                raise InvalidRecord(
+                    f"{what}'s {key} is {short(data[key])}, but its actions lead to "
+                    f"{short(value)}: not a state these actions reach"
+                )
+        return state
 
     @classmethod
     def from_json(
         cls, text: str, *, board: Board | None = None, deck: Deck | None = None
     ) -> GameState:
-        """The inverse of :meth:`to_json`."""
-        return cls.from_dict(json.loads(text), board=board, deck=deck)
+        """The inverse of :meth:`to_json`, checked as :meth:`from_dict` says."""
+        return cls.from_dict(load_json(text, "a game state"), board=board, deck=deck)
+
+
+#: The fields of a saved state (:meth:`GameState.to_dict`).
+_STATE_KEYS = (
+    *RECORD_KEYS,
+    "order",
+    "first_giver",
+    "phase",
+    "current_player",
+    "round",
+    "giver",
+    "guessers",
+    "turn",
+    "card",
+    "target_index",
+    "clues",
+    "pawns",
+    "scores",
+    "clues_given",
+    "history",
+    "tiebreak_rounds",
+    "result",
+)
+#: The fields a state is rebuilt from (the rest must agree with the rebuilt state).
+_REPLAYED_KEYS = frozenset(RECORD_KEYS)
+
+
+def _same_json(loaded: object, made: object) -> bool:
+    """Whether ``loaded`` is the same JSON as ``made`` (``1`` is not ``true`` nor ``1.0``)."""
+    try:
+        return json.dumps(loaded) == json.dumps(made)
+    except (TypeError, ValueError):
+        return False
+
+
+def _seat(seat: object, n_players: int) -> int:
+    """``seat`` as an int seat of the game, or a ValueError naming it (R2)."""
+    try:
+        value = as_int(seat, "a seat")
+    except TypeError:
+        value = -1
+    if not 0 <= value < n_players:
+        raise ValueError(f"no seat {seat!r} in a {n_players}-player game (R2)")
+    return value
 
 
 def _log_of(actions: Iterable[Action]) -> _Log:
@@ -650,10 +691,6 @@ def _result_to_dict(r: Result) -> dict[str, Any]:
     }
 
 
-def _result_from_dict(d: dict[str, Any]) -> Result:
-    return Result(tuple(d["winners"]), tuple(d["scores"]), int(d["tiebreak_rounds"]))
-
-
 @functools.cache
 def _standard_rules(n_players: int) -> Rules:
     return Rules.standard(n_players)
@@ -673,6 +710,10 @@ def new_game(
     ``rules`` default to :meth:`Rules.standard` for ``n_players``; ``board`` to the standard
     board; ``deck`` to the standard deck on a 16 x 30 board and a generated one otherwise.
     """
+    if type(n_players) is not int:
+        n_players = Rules.standard(n_players).n_players  # numpy ints become ints; else refused
+    if type(seed) is not int:
+        seed = as_seed(seed)
     if rules is None:
         rules = _standard_rules(n_players)
     elif rules.n_players != n_players:

@@ -105,7 +105,15 @@ class HumanResponses:
     ) -> Self:
         """The same as :meth:`from_csv` for rows already in memory (dicts of column to text);
         rows are numbered from 1."""
+        if isinstance(records, str | bytes | Mapping) or not isinstance(records, Iterable):
+            raise TypeError(
+                f"records are rows, each a dict of column to text, not {type(records).__name__}"
+                " (for a file use from_csv)"
+            )
         recs = list(records)
+        for i, r in enumerate(recs, start=1):
+            if not isinstance(r, Mapping):
+                raise TypeError(f"records: row {i} is {r!r:.40}, not a dict of column to text")
         header: list[str] = []
         for r in recs:
             header.extend(k for k in r if k not in header)
