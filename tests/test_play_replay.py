@@ -280,3 +280,23 @@ def test_bad_files_give_one_line_errors(tmp_path: Path) -> None:
             replay_file(path, output=io.StringIO())
         assert "\n" not in str(error.value), kind
         assert str(path) in str(error.value), kind
+
+
+def test_replay_of_a_killed_runs_results_skips_only_the_cut_last_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 12 item 4: a run killed while writing its last line leaves that line cut short;
+    # every intact game still replays, and the cut line is named in a warning.
+    games = [_played(seed) for seed in (31, 32, 33, 34)]
+    lines = [json.dumps({"game": i, "record": rec.to_dict()}) for i, (rec, _) in enumerate(games)]
+    path = tmp_path / "results.jsonl"
+    path.write_text("".join(line + "\n" for line in lines[:3]) + lines[3][:57])
+    assert replay_file(path, game=0, output=io.StringIO(), colour=False) == games[0][1]
+    assert "line 4 is cut short" in capsys.readouterr().err
+    assert load_record(path, game=2) == games[2][0]
+    with pytest.raises(ValueError, match=r"no game 3 in the file \(it holds games 0-2\)"):
+        load_record(path, game=3)
+    # A broken line that is not the last one is still an error naming it.
+    path.write_text(lines[0] + "\n" + lines[1][:57] + "\n" + lines[2] + "\n")
+    with pytest.raises(ValueError, match="line 2: not JSON"):
+        load_record(path, game=0)
