@@ -182,7 +182,7 @@ class Tournament:
                 f"results file {path} already exists; pass resume=True to finish that run, "
                 f"or choose another file"
             )
-        done, end = read_results_file(path)
+        done, end = read_results_file(path, board=self.board)
         for index, line in done.items():
             self._check(path, index, json.loads(line), specs)
         with open(path, "r+b") as f:
