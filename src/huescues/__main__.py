@@ -1,5 +1,5 @@
-"""``python -m huescues``: random agents play one game on the defaults, and the moves and the
-result are printed (``huescues game``). Other commands: ``python -m huescues.cli --help``."""
+"""``python -m huescues ARGS``: the same as the ``huescues ARGS`` command (``--help`` lists the
+commands; ``python -m huescues game`` plays one game of random agents and prints it)."""
 
 from __future__ import annotations
 
@@ -8,4 +8,4 @@ import sys
 from huescues.cli import main
 
 if __name__ == "__main__":
-    raise SystemExit(main(["game", *sys.argv[1:]]))
+    raise SystemExit(main(sys.argv[1:]))

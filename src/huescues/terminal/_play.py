@@ -38,7 +38,13 @@ InputFn = Callable[[str], str]
 
 
 class GameAbandoned(Exception):
-    """The person ended the game: they typed ``quit``, or the input ended (EOF)."""
+    """The person ended the game: they typed ``quit`` (``chosen`` is true), or the input ended
+    (EOF)."""
+
+    def __init__(self, message: str, *, chosen: bool = False) -> None:
+        super().__init__(message)
+        #: Whether the person chose to stop (typed ``quit``), rather than the input ending.
+        self.chosen = chosen
 
 
 def _words(n: int, *, exact: bool) -> str:
@@ -131,7 +137,7 @@ class _Session:
         except (EOFError, StopIteration, KeyboardInterrupt):
             raise GameAbandoned("the input ended, so the game was abandoned") from None
         if answer.strip().lower() in _QUIT:
-            raise GameAbandoned("you quit the game")
+            raise GameAbandoned("you quit the game", chosen=True)
         return answer
 
     def show_table(self, view: View) -> None:
