@@ -22,9 +22,8 @@ from huescues.engine import (
     GameState,
     new_game,
 )
-from huescues.render import colour_wanted
 
-from ._play import show_result, show_reveal
+from ._play import paint_for, show_result, show_reveal
 
 __all__ = ["load_record", "replay_file"]
 
@@ -152,7 +151,7 @@ def replay_file(
 ) -> GameState:
     """Replay the recorded game in ``path`` with the engine and print it round by round: the
     clue giver, the clues, the pawns, the target, the points, and the board at each reveal
-    (true colour unless ``NO_COLOR`` is set, or as ``colour`` says).
+    (true colour on a terminal unless ``NO_COLOR`` is set, or as ``colour`` says).
 
     ``game`` picks a game of a JSON-lines results file (see :func:`load_record`);
     ``board_csv`` is the board the game was played on when it was not the standard board.
@@ -166,7 +165,7 @@ def replay_file(
         print(f"huescues replay: warning: {note}", file=sys.stderr)
     board = _board_for(record, board_csv, name)
     out = sys.stdout if output is None else output
-    paint = colour_wanted(colour)
+    paint = paint_for(colour, out)
     rules = record.rules
 
     def say(text: str) -> None:
