@@ -9,8 +9,16 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from huescues.tournament import Entrant, Tournament, TournamentResults, run_tournament
+from huescues.tournament import (
+    Entrant,
+    ResultsFileError,
+    Tournament,
+    TournamentResults,
+    run_tournament,
+)
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -83,3 +91,83 @@ def test_the_progress_moves_after_the_first_game(tmp_path: Path) -> None:
         ["random"], games=40, players=(3,), workers=1, progress=lambda d, t: seen.append(d)
     )
     assert seen[:2] == [0, 1] and seen[-1] == 40
+
+
+# -- the results reader against hostile files (issue 12) -----------------------------------------
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_game_like = st.fixed_dictionaries(
+    {"game": st.integers(-3, 5)},
+    optional={
+        "seats": _json,
+        "scores": _json,
+        "winners": _json,
+        "record": _json,
+        "status": _json,
+        "format": _json,
+    },
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    lines=st.lists(
+        st.one_of(
+            _json.map(json.dumps),
+            _game_like.map(json.dumps),
+            st.text(max_size=30).filter(lambda t: "\n" not in t and "\r" not in t),
+            st.binary(max_size=20).map(lambda b: b.decode("latin-1")),
+        ),
+        max_size=5,
+    ),
+    cut=st.booleans(),
+)
+def test_the_results_reader_gives_only_clear_errors(
+    tmp_path: Path, lines: list[str], cut: bool
+) -> None:
+    path = tmp_path / "fuzz.jsonl"
+    data = "".join(f"{line}\n" for line in lines).encode("utf-8", "surrogatepass")
+    path.write_bytes(data[:-1] if cut and data else data)
+    # Only the documented error (a ValueError) may come out, and it names the file and line.
+    error: ResultsFileError | None = None
+    try:
+        results = TournamentResults.load(path)
+    except ResultsFileError as e:
+        error = e
+    if error is None:
+        assert all(isinstance(g["game"], int) for g in results.games)
+    else:
+        assert isinstance(error, ValueError)
+        assert str(path) in str(error) and ", line " in str(error), error
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_the_results_reader_refuses_edited_lines_clearly(
+    tmp_path: Path, small_results: TournamentResults, data: st.DataObject
+) -> None:
+    # A real line with one field (of the line, of its record, or of an action) set to random
+    # JSON: read as it is when the edit changes nothing that matters, else a clear error.
+    game = json.loads(small_results.lines[data.draw(st.integers(0, len(small_results) - 1))])
+    record = game["record"]
+    action = data.draw(st.sampled_from(record["actions"]))
+    where = data.draw(st.sampled_from([game, record, record["rules"], action]))
+    where[data.draw(st.sampled_from(sorted(where)))] = data.draw(_json)
+    path = tmp_path / "edited.jsonl"
+    path.write_text(json.dumps(game) + "\n", encoding="utf-8")
+    error: ResultsFileError | None = None
+    try:
+        TournamentResults.load(path)
+    except ResultsFileError as e:
+        error = e
+    if error is not None:
+        assert str(path) in str(error) and ", line 1" in str(error), error

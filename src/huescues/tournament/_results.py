@@ -42,7 +42,7 @@ def check_scores(game: dict[str, Any], where: str, board: Board | None = None) -
         if rec.board_id != STANDARD_BOARD_ID and (board is None or board.id != rec.board_id):
             return
         state = rec.replay(board=board if rec.board_id != STANDARD_BOARD_ID else None)
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
         what = f"missing {e}" if isinstance(e, KeyError) else str(e)
         raise ResultsFileError(f"{where}: game {index}'s record cannot be replayed ({what})") from e
     if game.get("scores") != list(state.scores):
@@ -68,14 +68,22 @@ def read_results_file(path: Path, *, board: Board | None = None) -> tuple[dict[i
     for lineno, raw in enumerate(data[:end].split(b"\n")[:-1], start=1):
         if not raw.strip():
             continue
-        text = raw.decode("utf-8")
         try:
+            text = raw.decode("utf-8")
             game = json.loads(text)
             index = game["game"]
-        except (ValueError, KeyError, TypeError) as e:
+        except UnicodeDecodeError as e:
+            raise ResultsFileError(f"{path}, line {lineno}: not UTF-8 text ({e.reason})") from e
+        except (ValueError, KeyError, TypeError, IndexError) as e:
             raise ResultsFileError(f"{path}, line {lineno}: not a tournament game ({e})") from e
         if type(index) is not int:
             raise ResultsFileError(f"{path}, line {lineno}: not a tournament game")
+        seats = game.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(n, str) for n in seats):
+            raise ResultsFileError(
+                f"{path}, line {lineno}: not a tournament game (seats {seats!r}, not a list of "
+                "entrant names)"
+            )
         check_scores(game, f"{path}, line {lineno}", board)
         lines.setdefault(index, text)
     return lines, end
