@@ -120,3 +120,14 @@ def test_replay_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
     with proc.stderr:
         err = proc.stderr.read().decode()
     assert proc.wait(timeout=600) == 0 and err == ""
+
+
+def test_python_dash_m_huescues_help_lists_the_commands() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "huescues", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0 and "tournament" in done.stdout  # the commands, not game's help
