@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,73 @@ def test_user_mistakes_are_one_clear_line(args: list[str]) -> None:
 def test_every_command_has_help(command: str) -> None:
     done = huescues(command, "--help")
     assert done.returncode == 0 and "usage:" in done.stdout
+
+
+# -- terminal manners (issue 12 item 13) -----------------------------------------------------
+def test_python_dash_m_huescues_is_the_huescues_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "huescues", "tournament", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage: huescues tournament" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "game", "clue", "board"])
+def test_every_command_says_what_it_does(command: str) -> None:
+    done = huescues(command, "--help")
+    # A description is a paragraph between the usage and the arguments.
+    _, _, rest = done.stdout.partition("\n\n")
+    description = rest.split("\n\n")[0]
+    assert not description.startswith(("positional arguments", "options")), done.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "game"])
+def test_play_and_game_show_their_defaults(command: str) -> None:
+    text = " ".join(huescues(command, "--help").stdout.split())
+    assert "(default: 4)" in text and "(default: 0)" in text
+
+
+def test_quit_in_play_says_goodbye_and_succeeds() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "huescues.cli", "play", "--players", "3", "--opponents", "random"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("Goodbye.") and done.stderr == ""
+
+
+def test_replay_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    from huescues.agents import RandomAgent, play_game
+
+    path = tmp_path / "game.json"
+    path.write_text(play_game([RandomAgent() for _ in range(4)], seed=3).record.to_json())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "huescues.cli", "replay", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # as `| head` does once it has its lines: before the first write here
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=600) == 0 and err == ""
+
+
+def test_python_dash_m_huescues_help_lists_the_commands() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "huescues", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0 and "tournament" in done.stdout  # the commands, not game's help

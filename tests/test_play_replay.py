@@ -135,12 +135,19 @@ def test_quitting_abandons_the_game(stop: str | EOFError) -> None:
         )
 
 
+class _Terminal(io.StringIO):
+    """An output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_colour_play_paints_the_board_and_no_color_turns_it_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for no_color, painted in (("", True), ("1", False)):
         monkeypatch.setenv("NO_COLOR", no_color)
-        out = io.StringIO()
+        out = _Terminal()
         with pytest.raises(GameAbandoned):
             play_in_terminal(players=3, opponents="random", input_fn=lambda p: "quit", output=out)
         assert ("\x1b[48;2;" in out.getvalue()) is painted
@@ -190,13 +197,33 @@ def test_replay_in_colour_and_under_no_color(
     path = tmp_path / "game.json"
     path.write_text(record.to_json(indent=2))
     monkeypatch.delenv("NO_COLOR", raising=False)
-    out = io.StringIO()
+    out = _Terminal()
     replay_file(path, output=out)
     assert "\x1b[48;2;" in out.getvalue()
     monkeypatch.setenv("NO_COLOR", "1")
-    out = io.StringIO()
+    out = _Terminal()
     replay_file(path, output=out)
     assert "\x1b" not in out.getvalue()
+
+
+def test_no_colour_escapes_into_files_and_pipes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 12 item 13: colour only on a terminal, unless asked for.
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    record, _ = _played(12)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    with open(tmp_path / "replay.txt", "w") as f:
+        replay_file(path, output=f)
+    assert "\x1b" not in (tmp_path / "replay.txt").read_text()
+    out = io.StringIO()
+    with pytest.raises(GameAbandoned):
+        play_in_terminal(players=3, opponents="random", input_fn=lambda p: "quit", output=out)
+    assert "\x1b" not in out.getvalue()
+    out = io.StringIO()
+    replay_file(path, output=out, colour=True)
+    assert "\x1b[48;2;" in out.getvalue()
 
 
 def test_replay_picks_the_game_of_a_results_file(tmp_path: Path) -> None:
@@ -280,3 +307,23 @@ def test_bad_files_give_one_line_errors(tmp_path: Path) -> None:
             replay_file(path, output=io.StringIO())
         assert "\n" not in str(error.value), kind
         assert str(path) in str(error.value), kind
+
+
+def test_replay_of_a_killed_runs_results_skips_only_the_cut_last_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 12 item 4: a run killed while writing its last line leaves that line cut short;
+    # every intact game still replays, and the cut line is named in a warning.
+    games = [_played(seed) for seed in (31, 32, 33, 34)]
+    lines = [json.dumps({"game": i, "record": rec.to_dict()}) for i, (rec, _) in enumerate(games)]
+    path = tmp_path / "results.jsonl"
+    path.write_text("".join(line + "\n" for line in lines[:3]) + lines[3][:57])
+    assert replay_file(path, game=0, output=io.StringIO(), colour=False) == games[0][1]
+    assert "line 4 is cut short" in capsys.readouterr().err
+    assert load_record(path, game=2) == games[2][0]
+    with pytest.raises(ValueError, match=r"no game 3 in the file \(it holds games 0-2\)"):
+        load_record(path, game=3)
+    # A broken line that is not the last one is still an error naming it.
+    path.write_text(lines[0] + "\n" + lines[1][:57] + "\n" + lines[2] + "\n")
+    with pytest.raises(ValueError, match="line 2: not JSON"):
+        load_record(path, game=0)

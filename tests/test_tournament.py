@@ -439,3 +439,29 @@ def test_parquet_shards_resume_after_a_killed_run(tmp_path: Path) -> None:
     resumed = t.run(workers=2, out=part, resume=True)
     assert resumed.lines == full.lines
     assert _shard_bytes(part) == _shard_bytes(tmp_path / "full.parquet")
+
+
+def test_edited_scores_are_refused_naming_the_game_and_line(tmp_path: Path) -> None:
+    # issue 12 item 6: the record is the truth; a line whose scores were edited is refused,
+    # by --resume and by TournamentResults.load, before it can change the report.
+    out = tmp_path / "r.jsonl"
+    run_tournament(["random"], games=4, players=(3,), workers=1, out=out)
+    lines = _lines(out)
+    game = json.loads(lines[2])
+    real = game["scores"]
+    game["scores"] = [99] * len(real)
+    lines[2] = json.dumps(game, sort_keys=True, separators=(",", ":"))
+    out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    before = out.read_bytes()
+    message = r"line 3: game 2's scores \[99, 99, 99\] are not what its record replays to"
+    with pytest.raises(ResultsFileError, match=message):
+        TournamentResults.load(out)
+    with pytest.raises(ResultsFileError, match=message):
+        run_tournament(["random"], games=8, players=(3,), workers=1, out=out, resume=True)
+    assert out.read_bytes() == before
+    # Winners are checked too.
+    game["scores"], game["winners"] = real, [s for s in range(3) if s not in game["winners"]]
+    lines[2] = json.dumps(game, sort_keys=True, separators=(",", ":"))
+    out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    with pytest.raises(ResultsFileError, match="line 3: game 2's winners"):
+        TournamentResults.load(out)

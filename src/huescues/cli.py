@@ -7,6 +7,7 @@ User mistakes end in one clear line on stderr and a non-zero exit, never a trace
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -105,6 +106,9 @@ def _play(args: argparse.Namespace) -> int:
             players=args.players, seat=args.seat, seed=args.seed, opponents=args.opponents
         )
     except GameAbandoned as e:
+        if e.chosen:  # quitting is not a failure
+            print("Goodbye.")
+            return 0
         print(f"huescues play: {e}", file=sys.stderr)
         return 1
     return 0
@@ -182,35 +186,66 @@ def _parser() -> argparse.ArgumentParser:
     tour.add_argument("--plot", help="also draw the report as a PNG here (needs huescues[plot])")
     tour.set_defaults(run=_tournament)
 
-    play = sub.add_parser("play", help="play against bots in the terminal")
-    play.add_argument("--players", type=int, default=4, help="number of players, 3-10 (R2)")
-    play.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
-    play.add_argument("--seed", type=int, default=0, help="the game's seed (R27)")
+    play = sub.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description="Play one game of Hues and Cues in the terminal against bots: give clues "
+        "when it is your turn, place pawns by a square's name (e.g. F12). Type 'quit' to stop.",
+    )
     play.add_argument(
-        "--opponents", choices=("default", "random"), default="default", help="the bots"
+        "--players", type=int, default=4, help="number of players, 3-10 (R2) (default: 4)"
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default: 0)")
+    play.add_argument("--seed", type=int, default=0, help="the game's seed (R27) (default: 0)")
+    play.add_argument(
+        "--opponents",
+        choices=("default", "random"),
+        default="default",
+        help="the bots (default: default)",
     )
     play.set_defaults(run=_play)
 
-    replay = sub.add_parser("replay", help="step through a game record or a results file")
+    replay = sub.add_parser(
+        "replay",
+        help="step through a game record or a results file",
+        description="Replay a recorded game with the engine and print it round by round: the "
+        "clues, the pawns, the target, the points and the board at each reveal.",
+    )
     replay.add_argument("file", help="a GameRecord JSON or a tournament's JSON-lines results")
     replay.add_argument("--step", action="store_true", help="wait for Enter between rounds")
     replay.add_argument("--game", type=int, help="which game of a results file (default: first)")
     replay.add_argument("--board", help="the board CSV, for games not on the standard board")
     replay.set_defaults(run=_replay)
 
-    game = sub.add_parser("game", help="random players play one game; print it")
-    game.add_argument("--players", type=int, default=4, help="number of players, 3-10 (R2)")
-    game.add_argument("--seed", type=int, default=0, help="the game's seed (R27)")
+    game = sub.add_parser(
+        "game",
+        help="random players play one game; print it",
+        description="Random players play one game; its moves and result are printed.",
+    )
+    game.add_argument(
+        "--players", type=int, default=4, help="number of players, 3-10 (R2) (default: 4)"
+    )
+    game.add_argument("--seed", type=int, default=0, help="the game's seed (R27) (default: 0)")
     game.set_defaults(run=_game)
 
-    clue = sub.add_parser("clue", help="where the default model reads a clue on the board")
+    clue = sub.add_parser(
+        "clue",
+        help="where the default model reads a clue on the board",
+        description="Show where the default colour model reads a clue: its colour, and the "
+        "board's most likely squares.",
+    )
     clue.add_argument("text", help="the clue, e.g. 'banana' or 'pale sky'")
     clue.add_argument("--top", type=int, default=5, help="how many squares to list (default 5)")
     clue.add_argument("--out", help="write a heat map PNG here (needs huescues[plot])")
     clue.add_argument("--board", help="a board CSV (row, column, red, green, blue)")
     clue.set_defaults(run=_clue)
 
-    board = sub.add_parser("board", help="draw a board to a PNG (needs huescues[plot])")
+    board = sub.add_parser(
+        "board",
+        help="draw a board to a PNG (needs huescues[plot])",
+        description="Draw a board (the standard one, or a board CSV) to a PNG file "
+        "(needs huescues[plot]).",
+    )
     board.add_argument("--out", default="board.png", help="where to write (default board.png)")
     board.add_argument("--csv", help="a board CSV instead of the standard board")
     board.set_defaults(run=_draw_board)
@@ -273,6 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--top {args.top}: list at least one square")
     try:
         status: int = args.run(args)
+    except BrokenPipeError:
+        # The reader went away (`huescues replay FILE | head`): stop quietly. Python would
+        # complain again when it flushes stdout at exit, so stdout goes to devnull.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (ValueError, ImportError, OSError) as e:
         print(f"huescues {args.command}: error: {e}", file=sys.stderr)
         return 2

@@ -38,7 +38,25 @@ InputFn = Callable[[str], str]
 
 
 class GameAbandoned(Exception):
-    """The person ended the game: they typed ``quit``, or the input ended (EOF)."""
+    """The person ended the game: they typed ``quit`` (``chosen`` is true), or the input ended
+    (EOF)."""
+
+    def __init__(self, message: str, *, chosen: bool = False) -> None:
+        super().__init__(message)
+        #: Whether the person chose to stop (typed ``quit``), rather than the input ending.
+        self.chosen = chosen
+
+
+def paint_for(colour: bool | None, out: TextIO) -> bool:
+    """Whether to paint in colour: ``colour`` if given, else only on a terminal and unless
+    ``NO_COLOR`` is set (escapes in a file or a pipe are noise)."""
+    if colour is not None:
+        return colour
+    try:
+        tty = out.isatty()
+    except (AttributeError, ValueError):  # an output without isatty, or closed
+        tty = False
+    return tty and colour_wanted()
 
 
 def _words(n: int, *, exact: bool) -> str:
@@ -131,7 +149,7 @@ class _Session:
         except (EOFError, StopIteration, KeyboardInterrupt):
             raise GameAbandoned("the input ended, so the game was abandoned") from None
         if answer.strip().lower() in _QUIT:
-            raise GameAbandoned("you quit the game")
+            raise GameAbandoned("you quit the game", chosen=True)
         return answer
 
     def show_table(self, view: View) -> None:
@@ -265,7 +283,8 @@ def play_in_terminal(
     (:class:`huescues.agents.RandomAgent`). The deck, the first clue giver and the bots' choices
     come from ``seed`` as in :func:`huescues.agents.play_game` (R27). ``input_fn`` is called
     with a prompt and returns the person's answer, like :func:`input`; ``output`` defaults to
-    ``sys.stdout``. ``colour=None`` paints the board in true colour unless ``NO_COLOR`` is set.
+    ``sys.stdout``. ``colour=None`` paints the board in true colour when ``output`` is a terminal
+    and ``NO_COLOR`` is not set.
     ``board`` defaults to the standard board.
 
     Raises :class:`GameAbandoned` when the person types ``quit`` or the input ends, and
@@ -278,7 +297,7 @@ def play_in_terminal(
     if type(seat) is not int or not 0 <= seat < players:
         raise ValueError(f"seat {seat!r}: a {players}-player game has seats 0-{players - 1}")
     out = sys.stdout if output is None else output
-    session = _Session(seat, input_fn, out, colour_wanted(colour))
+    session = _Session(seat, input_fn, out, paint_for(colour, out))
     bot = _opponent(opponents)
     agents: list[Agent | None] = [None if s == seat else bot for s in range(players)]
     loop = _TerminalGame(session, agents, seed=seed)

@@ -22,9 +22,8 @@ from huescues.engine import (
     GameState,
     new_game,
 )
-from huescues.render import colour_wanted
 
-from ._play import show_result, show_reveal
+from ._play import paint_for, show_result, show_reveal
 
 __all__ = ["load_record", "replay_file"]
 
@@ -87,7 +86,14 @@ def _record_of(data: Any, where: str) -> GameRecord:
 def load_record(path: str | os.PathLike[str], *, game: int | None = None) -> GameRecord:
     """The game record in the file at ``path``: a record, an object with a ``"record"``, or
     JSON lines of results (``game`` picks the line whose ``"game"`` is that index; the first
-    line by default). Errors are ``ValueError`` with a one-line message naming the file."""
+    line by default). A last line of results cut short (a run killed while writing it) is left
+    out, as ``--resume`` leaves it out. Errors are ``ValueError`` with a one-line message naming
+    the file."""
+    return _load(path, game)[0]
+
+
+def _load(path: str | os.PathLike[str], game: int | None) -> tuple[GameRecord, str | None]:
+    """The record, and a note about a cut last line that was left out (or ``None``)."""
     name = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -106,12 +112,21 @@ def load_record(path: str | os.PathLike[str], *, game: int | None = None) -> Gam
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) < 2:
             _loads(text, name)  # raises with the reason
+        note = None
+        if not text.endswith("\n"):
+            # A last line with no newline that is not JSON is a write cut short by a kill.
+            last_no, last = lines[-1]
+            try:
+                json.loads(last)
+            except json.JSONDecodeError:
+                lines.pop()
+                note = f"{name}, line {last_no} is cut short (a killed run?): left out"
         entries = [(n, _loads(line, f"{name}, line {n}")) for n, line in lines]
         entry, where = _pick(entries, game, name)
-        return _record_of(entry, where)
+        return _record_of(entry, where), note
     if game is not None and isinstance(whole, dict) and whole.get("game", game) != game:
         raise ValueError(f"{name}: holds game {whole.get('game')!r}, not game {game}")
-    return _record_of(whole, name)
+    return _record_of(whole, name), None
 
 
 def _board_for(record: GameRecord, board_csv: str | None, name: str) -> Board:
@@ -143,7 +158,7 @@ def replay_file(
 ) -> GameState:
     """Replay the recorded game in ``path`` with the engine and print it round by round: the
     clue giver, the clues, the pawns, the target, the points, and the board at each reveal
-    (true colour unless ``NO_COLOR`` is set, or as ``colour`` says).
+    (true colour on a terminal unless ``NO_COLOR`` is set, or as ``colour`` says).
 
     ``game`` picks a game of a JSON-lines results file (see :func:`load_record`);
     ``board_csv`` is the board the game was played on when it was not the standard board.
@@ -152,10 +167,12 @@ def replay_file(
     stopped. Errors are ``ValueError`` with a one-line message.
     """
     name = str(path)
-    record = load_record(path, game=game)
+    record, note = _load(path, game)
+    if note is not None:
+        print(f"huescues replay: warning: {note}", file=sys.stderr)
     board = _board_for(record, board_csv, name)
     out = sys.stdout if output is None else output
-    paint = colour_wanted(colour)
+    paint = paint_for(colour, out)
     rules = record.rules
 
     def say(text: str) -> None:

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["plot_report", "print_report"]
 
+#: The console width when the report goes to a file or a pipe.
+_WIDE = 200
+
 
 def print_report(report: Report, console: Console | None = None) -> None:
     """Print the report as tables with ``rich`` (to ``console``, or a new one on stdout)."""
@@ -23,6 +26,9 @@ def print_report(report: Report, console: Console | None = None) -> None:
 
     if console is None:
         console = Console()
+        if not console.is_terminal:
+            # A file or a pipe has no width: 80 columns would wrap the rows and cut the headers.
+            console = Console(width=max(console.width, _WIDE))
     console.print(
         f"[bold]{report.n_games} games[/bold], {report.n_finished} finished, "
         f"{report.n_blocks} blocks; 95% bootstrap intervals over blocks "

@@ -10,34 +10,81 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from huescues.engine import STANDARD_BOARD_ID, Board, GameRecord
+
 if TYPE_CHECKING:
     from ._report import Report
 
-__all__ = ["ResultsFileError", "TournamentResults", "read_results_file", "write_atomically"]
+__all__ = [
+    "ResultsFileError",
+    "TournamentResults",
+    "check_scores",
+    "read_results_file",
+    "write_atomically",
+]
 
 
 class ResultsFileError(ValueError):
     """A results file that cannot be read, resumed or overwritten as asked."""
 
 
-def read_results_file(path: Path) -> tuple[dict[int, str], int]:
+def check_scores(game: dict[str, Any], where: str, board: Board | None = None) -> None:
+    """Refuse a results line whose ``scores`` or ``winners`` are not what its ``record``
+    replays to: the record is the truth, and an edited score would change the report.
+    ``board`` is the tournament's board when it is not the standard one (a record on a board
+    that cannot be had is not replayed)."""
+    record = game.get("record")
+    if record is None:
+        return
+    index = game.get("game")
+    try:
+        rec = GameRecord.from_dict(record)
+        if rec.board_id != STANDARD_BOARD_ID and (board is None or board.id != rec.board_id):
+            return
+        state = rec.replay(board=board if rec.board_id != STANDARD_BOARD_ID else None)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
+        what = f"missing {e}" if isinstance(e, KeyError) else str(e)
+        raise ResultsFileError(f"{where}: game {index}'s record cannot be replayed ({what})") from e
+    if game.get("scores") != list(state.scores):
+        raise ResultsFileError(
+            f"{where}: game {index}'s scores {game.get('scores')} are not what its record replays "
+            f"to, {list(state.scores)}: the file was edited or damaged"
+        )
+    if state.result is not None and game.get("winners") != list(state.result.winners):
+        raise ResultsFileError(
+            f"{where}: game {index}'s winners {game.get('winners')} are not what its record "
+            f"replays to, {list(state.result.winners)}: the file was edited or damaged"
+        )
+
+
+def read_results_file(path: Path, *, board: Board | None = None) -> tuple[dict[int, str], int]:
     """The complete lines of a results file by game index, and the length in bytes of the part
     that holds them. A last line cut short (a run killed while writing it) is left out; any
-    other line that is not a game is an error naming the line."""
+    other line that is not a game, or whose scores are not what its record replays to (see
+    :func:`check_scores`), is an error naming the line."""
     data = path.read_bytes()
     end = data.rfind(b"\n") + 1
     lines: dict[int, str] = {}
     for lineno, raw in enumerate(data[:end].split(b"\n")[:-1], start=1):
         if not raw.strip():
             continue
-        text = raw.decode("utf-8")
         try:
+            text = raw.decode("utf-8")
             game = json.loads(text)
             index = game["game"]
-        except (ValueError, KeyError, TypeError) as e:
+        except UnicodeDecodeError as e:
+            raise ResultsFileError(f"{path}, line {lineno}: not UTF-8 text ({e.reason})") from e
+        except (ValueError, KeyError, TypeError, IndexError) as e:
             raise ResultsFileError(f"{path}, line {lineno}: not a tournament game ({e})") from e
         if type(index) is not int:
             raise ResultsFileError(f"{path}, line {lineno}: not a tournament game")
+        seats = game.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(n, str) for n in seats):
+            raise ResultsFileError(
+                f"{path}, line {lineno}: not a tournament game (seats {seats!r}, not a list of "
+                "entrant names)"
+            )
+        check_scores(game, f"{path}, line {lineno}", board)
         lines.setdefault(index, text)
     return lines, end
 

@@ -3,15 +3,18 @@ tournament's seed alone (see ``docs/tournaments.md``)."""
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
 from ._entrants import Entrant
 
-__all__ = ["GameSpec", "balanced_games", "block_seed", "make_schedule"]
+__all__ = ["GameSpec", "Schedule", "balanced_games", "block_seed", "make_schedule"]
 
 # Spawn keys under the tournament seed: one branch for game seeds, one for lineup shuffles.
 _SEEDS, _SHUFFLES = 0, 1
@@ -62,8 +65,9 @@ def balanced_games(n_entrants: int, players: Sequence[int]) -> int:
 
 def make_schedule(
     entrants: Sequence[Entrant], *, games: int, players: Sequence[int], seed: int
-) -> list[GameSpec]:
-    """Every game of the tournament, in order.
+) -> Schedule:
+    """Every game of the tournament, in order (a :class:`Schedule`: each game is worked out
+    when asked for, so a long tournament's schedule takes no memory).
 
     Games come in blocks of ``n`` games (``n`` the block's player count) that share one seed and
     one lineup, rotated one seat per game. Block ``b`` is for ``players[b % len(players)]``; the
@@ -79,31 +83,80 @@ def make_schedule(
         raise ValueError("a tournament needs at least one entrant")
     if not players:
         raise ValueError("a tournament needs at least one player count")
-    k = len(entrants)
-    counters = dict.fromkeys(players, 0)
-    out: list[GameSpec] = []
-    block = 0
-    while len(out) < games:
-        n = players[block % len(players)]
-        j = counters[n]
-        counters[n] += 1
-        per_cycle = _blocks_per_cycle(k, n)
-        cycle, within = divmod(j, per_cycle)
-        order = _cycle_order(seed, n, cycle, k)
-        lineup = [entrants[order[(within * n + s) % k]] for s in range(n)]
-        game_seed = block_seed(seed, block)
-        for r in range(n):
-            if len(out) == games:
-                break
-            seated = [lineup[(s - r) % n] for s in range(n)]
-            out.append(
-                GameSpec(
-                    len(out),
-                    game_seed,
-                    n,
-                    tuple(e.name for e in seated),
-                    tuple(e.factory for e in seated),
-                )
-            )
-        block += 1
-    return out
+    return Schedule(entrants, games=games, players=players, seed=seed)
+
+
+class Schedule(Sequence[GameSpec]):
+    """The games of a tournament in order, each worked out from its index when asked for (see
+    :func:`make_schedule`); equal to a list of the same games."""
+
+    def __init__(
+        self, entrants: Sequence[Entrant], *, games: int, players: Sequence[int], seed: int
+    ) -> None:
+        self._entrants = tuple(entrants)
+        self._games = games
+        self._players = tuple(players)
+        self._seed = seed
+        # Games in one turn of the player counts, one block each.
+        self._turn = sum(self._players)
+        self._orders = functools.lru_cache(maxsize=64)(self._order)
+        self._seeds = functools.lru_cache(maxsize=64)(functools.partial(block_seed, seed))
+
+    def __len__(self) -> int:
+        return self._games
+
+    @overload
+    def __getitem__(self, index: int) -> GameSpec: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[GameSpec]: ...
+    def __getitem__(self, index: int | slice) -> GameSpec | list[GameSpec]:
+        if isinstance(index, slice):
+            return [self._spec(i) for i in range(*index.indices(self._games))]
+        i = operator.index(index)
+        if i < 0:
+            i += self._games
+        if not 0 <= i < self._games:
+            raise IndexError(f"game {index} is not in a schedule of {self._games} games")
+        return self._spec(i)
+
+    def __iter__(self) -> Iterator[GameSpec]:
+        return (self._spec(i) for i in range(self._games))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Schedule of {self._games} games, players {list(self._players)}, seed {self._seed}>"
+        )
+
+    def _order(self, n: int, cycle: int) -> tuple[int, ...]:
+        return tuple(_cycle_order(self._seed, n, cycle, len(self._entrants)))
+
+    def _spec(self, i: int) -> GameSpec:
+        players = self._players
+        turn, rest = divmod(i, self._turn)
+        place = 0
+        while rest >= players[place]:
+            rest -= players[place]
+            place += 1
+        n = players[place]
+        block = turn * len(players) + place
+        # The how-many-th block for n players this is (the counter of the original loop).
+        j = turn * players.count(n) + players[:place].count(n)
+        k = len(self._entrants)
+        cycle, within = divmod(j, _blocks_per_cycle(k, n))
+        order = self._orders(n, cycle)
+        lineup = [self._entrants[order[(within * n + s) % k]] for s in range(n)]
+        seated = [lineup[(s - rest) % n] for s in range(n)]
+        return GameSpec(
+            i,
+            self._seeds(block),
+            n,
+            tuple(e.name for e in seated),
+            tuple(e.factory for e in seated),
+        )

@@ -10,10 +10,13 @@ byte for byte, whatever the number of workers or the order of completion.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from ._results import check_scores
 
 __all__ = ["SHARD_GAMES", "is_shard_directory", "read_shards", "write_final_shards", "write_shard"]
 
@@ -64,6 +67,8 @@ def read_shards(directory: Path) -> tuple[dict[int, str], int]:
         for game, line in zip(
             table.column("game").to_pylist(), table.column("line").to_pylist(), strict=True
         ):
+            if int(game) not in lines:
+                check_scores(json.loads(str(line)), f"{part}, game {game}")
             lines.setdefault(int(game), str(line))
     for stale in directory.glob(".part-*.tmp"):
         stale.unlink()

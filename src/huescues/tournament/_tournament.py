@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import importlib
+import itertools
 import json
 import math
 import multiprocessing
@@ -20,7 +21,7 @@ from huescues.engine import Board
 from ._entrants import Entrant, entrant
 from ._play import ChunkTask, play_chunk, play_chunk_in_worker, rules_for
 from ._results import ResultsFileError, TournamentResults, read_results_file, write_atomically
-from ._schedule import GameSpec, balanced_games, make_schedule
+from ._schedule import GameSpec, Schedule, balanced_games, make_schedule
 from ._shards import is_shard_directory, read_shards, write_final_shards, write_shard
 
 __all__ = ["Tournament", "run_tournament"]
@@ -82,7 +83,7 @@ class Tournament:
         if not limit > 0:
             raise ValueError(f"decision_time_limit is a number of seconds > 0, not {limit!r}")
         self.decision_time_limit = limit
-        self._schedule: list[GameSpec] | None = None
+        self._schedule: Schedule | None = None
 
     def __repr__(self) -> str:
         return (
@@ -96,13 +97,14 @@ class Tournament:
         (a multiple of it keeps the balance exact)."""
         return balanced_games(len(self.entrants), self.players)
 
-    def schedule(self) -> list[GameSpec]:
-        """Every game, in order: seeds, player counts and seats, from the seed alone."""
+    def schedule(self) -> Schedule:
+        """Every game, in order: seeds, player counts and seats, from the seed alone (a
+        sequence that works each game out when asked for, so it takes no memory)."""
         if self._schedule is None:
             self._schedule = make_schedule(
                 self.entrants, games=self.games, players=self.players, seed=self.seed
             )
-        return list(self._schedule)
+        return self._schedule
 
     def run(
         self,
@@ -132,15 +134,16 @@ class Tournament:
             done, next_shard = self._prepare_shards(path, specs, resume=resume)
         elif path is not None:
             done = self._prepare_file(path, specs, resume=resume)
-        todo = [s for s in specs if s.index not in done]
         total = len(specs)
         if progress is not None:
             progress(len(done), total)
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
-        chunks = _chunks(todo, n_workers)
-        tasks = [
+        # Batches made as they are needed: a long schedule is never held in memory.
+        todo = (s for s in specs if s.index not in done)
+        n_tasks, chunks = _chunks(todo, total - len(done), n_workers)
+        tasks = (
             ChunkTask(tuple(c), self.rules, self.board, self.decision_time_limit) for c in chunks
-        ]
+        )
         lines = dict(done)
         with contextlib.ExitStack() as stack:
             f = None
@@ -150,10 +153,10 @@ class Tournament:
             stack.callback(sink.sync)
             if scheduler is not None:
                 stream = _run_dask(tasks, scheduler)
-            elif n_workers == 1 or len(tasks) <= 1:
+            elif n_workers == 1 or n_tasks <= 1:
                 stream = (play_chunk(t, prepare=False) for t in tasks)
             else:
-                stream = _run_processes(tasks, n_workers)
+                stream = _run_processes(tasks, min(n_workers, n_tasks))
             for batch in stream:
                 if shards and path is not None and batch:
                     write_shard(path, next_shard, batch)
@@ -169,7 +172,7 @@ class Tournament:
             write_atomically(path, ordered)
         return TournamentResults(ordered, entrants=[e.name for e in self.entrants], out=path)
 
-    def _prepare_file(self, path: Path, specs: list[GameSpec], *, resume: bool) -> dict[int, str]:
+    def _prepare_file(self, path: Path, specs: Schedule, *, resume: bool) -> dict[int, str]:
         """The games already in ``path`` (when resuming), checked against the schedule; the
         file is cut back to its complete lines."""
         exists = path.exists() and path.stat().st_size > 0
@@ -182,7 +185,7 @@ class Tournament:
                 f"results file {path} already exists; pass resume=True to finish that run, "
                 f"or choose another file"
             )
-        done, end = read_results_file(path)
+        done, end = read_results_file(path, board=self.board)
         for index, line in done.items():
             self._check(path, index, json.loads(line), specs)
         with open(path, "r+b") as f:
@@ -190,7 +193,7 @@ class Tournament:
         return done
 
     def _prepare_shards(
-        self, path: Path, specs: list[GameSpec], *, resume: bool
+        self, path: Path, specs: Schedule, *, resume: bool
     ) -> tuple[dict[int, str], int]:
         """The games already in the shard directory (when resuming), checked, and the next
         shard number."""
@@ -205,7 +208,7 @@ class Tournament:
             self._check(path, index, json.loads(line), specs)
         return done, next_shard
 
-    def _check(self, path: Path, index: int, game: dict[str, Any], specs: list[GameSpec]) -> None:
+    def _check(self, path: Path, index: int, game: dict[str, Any], specs: Schedule) -> None:
         """Refuse to resume from a file of another tournament."""
 
         def refuse(why: str) -> None:
@@ -263,12 +266,26 @@ def run_tournament(
     )
 
 
-def _chunks(specs: list[GameSpec], workers: int) -> list[list[GameSpec]]:
-    """Batches of games: about eight per worker, at most ``_MAX_CHUNK`` games each."""
-    if not specs:
-        return []
-    size = max(1, min(_MAX_CHUNK, math.ceil(len(specs) / (8 * workers))))
-    return [specs[i : i + size] for i in range(0, len(specs), size)]
+def _chunks(
+    specs: Iterable[GameSpec], count: int, workers: int
+) -> tuple[int, Iterator[list[GameSpec]]]:
+    """How many batches, and the batches of the ``count`` games, made as they are asked for:
+    about eight per worker, at most ``_MAX_CHUNK`` games each, but each worker's first batch is
+    one game, so that the progress shows a rate (and an estimate) at once."""
+    if count <= 0:
+        return 0, iter(())
+    size = max(1, min(_MAX_CHUNK, math.ceil(count / (8 * workers))))
+    first = min(workers, count) if size > 1 else 0
+    n_tasks = first + math.ceil((count - first) / size)
+
+    def batches() -> Iterator[list[GameSpec]]:
+        it = iter(specs)
+        for _ in range(first):
+            yield list(itertools.islice(it, 1))
+        while batch := list(itertools.islice(it, size)):
+            yield batch
+
+    return n_tasks, batches()
 
 
 class _Sink:
@@ -296,20 +313,29 @@ class _Sink:
             os.fsync(self._f.fileno())
 
 
-def _run_processes(tasks: list[ChunkTask], workers: int) -> Iterator[list[tuple[int, str]]]:
-    """The batches' results from local worker processes, in completion order."""
+def _run_processes(tasks: Iterable[ChunkTask], workers: int) -> Iterator[list[tuple[int, str]]]:
+    """The batches' results from local worker processes, in completion order. A few batches
+    per worker are handed out at a time, so that the batches are made as they are needed."""
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
-        futures = [pool.submit(play_chunk_in_worker, t) for t in tasks]
+    queue = iter(tasks)
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending = {
+            pool.submit(play_chunk_in_worker, t) for t in itertools.islice(queue, 2 * workers)
+        }
         try:
-            for future in cf.as_completed(futures):
-                yield future.result()
+            while pending:
+                finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    pending |= {
+                        pool.submit(play_chunk_in_worker, t) for t in itertools.islice(queue, 1)
+                    }
+                    yield future.result()
         finally:
-            for future in futures:
+            for future in pending:
                 future.cancel()
 
 
-def _run_dask(tasks: list[ChunkTask], scheduler: str) -> Iterator[list[tuple[int, str]]]:
+def _run_dask(tasks: Iterable[ChunkTask], scheduler: str) -> Iterator[list[tuple[int, str]]]:
     """The batches' results from a Dask cluster, in completion order."""
     try:
         distributed: Any = importlib.import_module("distributed")
