@@ -7,6 +7,7 @@ User mistakes end in one clear line on stderr and a non-zero exit, never a trace
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -73,13 +74,18 @@ def _tournament(args: argparse.Namespace) -> int:
             rate = done / max(time.perf_counter() - started, 1e-9)
             bar.update(task, completed=done, total=total, rate=f"{rate:.1f}")
 
-        results = tournament.run(
-            workers=args.workers,
-            scheduler=args.scheduler,
-            out=args.out,
-            resume=args.resume,
-            progress=progress,
-        )
+        try:
+            results = tournament.run(
+                workers=args.workers,
+                scheduler=args.scheduler,
+                out=args.out,
+                resume=args.resume,
+                progress=progress,
+            )
+        except KeyboardInterrupt:
+            bar.stop()
+            print(_interrupted_run(args, tournament.games), file=sys.stderr)
+            return 130
     report = results.report(seed=args.seed)
     report.print()
     if args.out:
@@ -94,6 +100,28 @@ def _tournament(args: argparse.Namespace) -> int:
         report.plot(args.plot)
         print(f"plot: {args.plot}")
     return 0
+
+
+def _interrupted_run(args: argparse.Namespace, total: int) -> str:
+    """What an interrupted tournament saved, and how to finish it."""
+    from pathlib import Path
+
+    from huescues.tournament import ResultsFileError, TournamentResults
+
+    if not args.out:
+        return "huescues tournament: interrupted; nothing saved (give --out to keep the games)"
+    try:
+        saved = len(TournamentResults.load(args.out))
+    except (ResultsFileError, OSError, ValueError, ImportError):
+        saved = None
+    if not Path(args.out).exists() or saved == 0:
+        return f"huescues tournament: interrupted before any game was saved in {args.out}"
+    again = " ".join(shlex.quote(a) for a in args.argv if a != "--resume")
+    how_many = "some" if saved is None else f"{saved} of {total}"
+    return (
+        f"huescues tournament: interrupted; {how_many} games are saved in {args.out}. "
+        f"To finish the run: huescues {again} --resume"
+    )
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -220,6 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     players = getattr(args, "players", 4)
     if any(p < 0 for p in (players if isinstance(players, list) else [players])):
         parser.error("--players takes whole numbers >= 0")
@@ -236,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, ImportError, OSError) as e:
         print(f"huescues {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, the shell's status for SIGINT, no traceback.
+        print(f"\nhuescues {args.command}: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

@@ -10,6 +10,9 @@ import json
 import math
 import multiprocessing
 import os
+import queue
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -18,7 +21,14 @@ from typing import IO, Any
 from huescues.engine import Board
 
 from ._entrants import Entrant, entrant
-from ._play import ChunkTask, play_chunk, play_chunk_in_worker, rules_for
+from ._play import (
+    ChunkTask,
+    init_worker,
+    iter_chunk,
+    play_chunk_in_worker,
+    rules_for,
+    stream_chunk_in_worker,
+)
 from ._results import ResultsFileError, TournamentResults, read_results_file, write_atomically
 from ._schedule import GameSpec, balanced_games, make_schedule
 from ._shards import is_shard_directory, read_shards, write_final_shards, write_shard
@@ -31,6 +41,8 @@ Progress = Callable[[int, int], None]
 _MAX_CHUNK = 100
 #: Seconds between fsyncs of the results file while games stream in.
 _FSYNC_EVERY = 1.0
+#: Seconds at most between Parquet shards while games stream in (what a kill can cost).
+_SHARD_EVERY = 5.0
 
 
 class Tournament:
@@ -148,16 +160,17 @@ class Tournament:
                 f = stack.enter_context(open(path, "a", encoding="utf-8", newline="\n"))
             sink = _Sink(f)
             stack.callback(sink.sync)
+            shard_sink = _ShardSink(path if shards else None, next_shard)
+            stack.callback(shard_sink.flush)
             if scheduler is not None:
                 stream = _run_dask(tasks, scheduler)
             elif n_workers == 1 or len(tasks) <= 1:
-                stream = (play_chunk(t, prepare=False) for t in tasks)
+                # One game a batch, so that each is saved as soon as it ends.
+                stream = ([pair] for t in tasks for pair in iter_chunk(t, prepare=False))
             else:
                 stream = _run_processes(tasks, n_workers)
             for batch in stream:
-                if shards and path is not None and batch:
-                    write_shard(path, next_shard, batch)
-                    next_shard += 1
+                shard_sink.write(batch)
                 sink.write(line for _, line in batch)
                 lines.update(batch)
                 if progress is not None:
@@ -296,17 +309,83 @@ class _Sink:
             os.fsync(self._f.fileno())
 
 
+class _ShardSink:
+    """Gathers finished games into Parquet shards: one shard every ``_SHARD_EVERY`` seconds
+    or ``_MAX_CHUNK`` games (not one a game: that would make many tiny files), and the rest
+    when the run stops."""
+
+    def __init__(self, directory: Path | None, number: int) -> None:
+        self._directory = directory
+        self._number = number
+        self._games: list[tuple[int, str]] = []
+        self._written = time.monotonic()
+
+    def write(self, batch: list[tuple[int, str]]) -> None:
+        if self._directory is None:
+            return
+        self._games.extend(batch)
+        if len(self._games) >= _MAX_CHUNK or time.monotonic() - self._written >= _SHARD_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._directory is None or not self._games:
+            return
+        write_shard(self._directory, self._number, self._games)
+        self._number += 1
+        self._games = []
+        self._written = time.monotonic()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT for a while (in the main thread only), so that processes started then
+    inherit its being ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_processes(tasks: list[ChunkTask], workers: int) -> Iterator[list[tuple[int, str]]]:
-    """The batches' results from local worker processes, in completion order."""
+    """The games' results from local worker processes, one game a batch, as each game ends
+    (the workers send them through a queue, so a kill loses only the games in play)."""
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
-        futures = [pool.submit(play_chunk_in_worker, t) for t in tasks]
+    games = context.Queue()
+    stop = context.Event()
+    expected = sum(len(t.specs) for t in tasks)
+    with cf.ProcessPoolExecutor(
+        max_workers=min(workers, len(tasks)),
+        mp_context=context,
+        initializer=init_worker,
+        initargs=(games, stop),
+    ) as pool:
+        with _sigint_ignored():  # the workers start with it ignored: Ctrl-C is the parent's
+            futures = [pool.submit(stream_chunk_in_worker, t) for t in tasks]
         try:
-            for future in cf.as_completed(futures):
-                yield future.result()
+            received = 0
+            while received < expected:
+                try:
+                    pair = games.get(timeout=0.2)
+                except queue.Empty:
+                    for future in futures:
+                        if future.done() and future.exception() is not None:
+                            future.result()  # a worker failed: raise its error
+                    continue
+                received += 1
+                yield [pair]
+            for future in futures:
+                future.result()
         finally:
+            # Stopped early (Ctrl-C, an error): the workers end after their current game
+            # (killing them could leave the pool's locks held); those games are not saved.
+            stop.set()
             for future in futures:
                 future.cancel()
+            games.cancel_join_thread()
 
 
 def _run_dask(tasks: list[ChunkTask], scheduler: str) -> Iterator[list[tuple[int, str]]]:
