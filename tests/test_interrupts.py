@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ import pytest
 from huescues.agents import RandomAgent, play_game
 from huescues.engine import ChooseTarget, GiveClue, Pass, PlacePawn, View
 from huescues.terminal import GameAbandoned, play_in_terminal
+from huescues.tournament import ResultsFileError, run_tournament
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent / "src"
@@ -161,3 +163,35 @@ def test_ctrl_c_in_replay_step(tmp_path: Path) -> None:
     _, err = _interrupt(proc)
     assert proc.returncode == 130
     assert "Traceback" not in err and "interrupted" in err
+
+
+# -- resume never destroys a file it cannot recognise ------------------------------------------
+@pytest.mark.parametrize(
+    "content",
+    [
+        lambda: play_game([RandomAgent() for _ in range(3)], seed=3).record.to_json(),
+        lambda: "my notes, no newline at the end",
+    ],
+)
+def test_resume_refuses_a_file_that_is_not_a_cut_results_file(
+    tmp_path: Path, content: Callable[[], str]
+) -> None:
+    path = tmp_path / "mygame.json"
+    path.write_text(content())
+    before = path.read_bytes()
+    with pytest.raises(ResultsFileError, match="not a results file cut short; nothing was changed"):
+        run_tournament(
+            ["random", "naming"], games=2, players=(3,), workers=1, out=path, resume=True
+        )
+    assert path.read_bytes() == before
+
+
+def test_resume_still_drops_a_cut_last_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    full = run_tournament(["random", "b=huescues.agents:RandomAgent"], games=4, workers=1, out=path)
+    data = path.read_bytes()
+    path.write_bytes(data[: data.rfind(b"\n", 0, -1) + 30])  # the last line cut after 29 bytes
+    again = run_tournament(
+        ["random", "b=huescues.agents:RandomAgent"], games=4, workers=1, out=path, resume=True
+    )
+    assert again.lines == full.lines and path.read_bytes() == data

@@ -196,6 +196,7 @@ class Tournament:
                 f"or choose another file"
             )
         done, end = read_results_file(path)
+        _check_cut_line(path, end)
         for index, line in done.items():
             self._check(path, index, json.loads(line), specs)
         with open(path, "r+b") as f:
@@ -273,6 +274,25 @@ def run_tournament(
     )
     return tournament.run(
         workers=workers, scheduler=scheduler, out=out, resume=resume, progress=progress
+    )
+
+
+def _check_cut_line(path: Path, end: int) -> None:
+    """Refuse to drop a last line without a newline unless it is the start of a results line
+    (the run was killed while writing it): a file of something else is never overwritten."""
+    with open(path, "rb") as f:
+        f.seek(end)
+        tail = f.read()
+    if not tail.strip():
+        return
+    # A results line is JSON with sorted keys: it starts with its first key, "board_id".
+    start = b'{"board_id":'
+    if tail.startswith(start) or start.startswith(tail):
+        return
+    raise ResultsFileError(
+        f"cannot resume from {path}: its last line (from byte {end}) is not the start of a "
+        f"tournament's results line, so this is not a results file cut short; nothing was "
+        f"changed. Choose another results file"
     )
 
 
