@@ -195,3 +195,30 @@ def test_resume_still_drops_a_cut_last_line(tmp_path: Path) -> None:
         ["random", "b=huescues.agents:RandomAgent"], games=4, workers=1, out=path, resume=True
     )
     assert again.lines == full.lines and path.read_bytes() == data
+
+
+# -- a bad scheduler address fails at once, in one line ----------------------------------------
+_COMMAND = [sys.executable, "-m", "huescues.cli", "tournament", "--games", "2", "--entrants"]
+_COMMAND += ["random", "b=huescues.agents:RandomAgent"]
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("nonsense", "scheduler address 'nonsense' is not host:port"),
+        ("tcp://127.0.0.1:1", "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
+    ],
+)
+def test_a_bad_scheduler_address_fails_fast_in_one_line(address: str, message: str) -> None:
+    pytest.importorskip("distributed")
+    started = time.monotonic()
+    proc = subprocess.run(
+        [*_COMMAND, "--scheduler", address],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert time.monotonic() - started < 20
+    assert proc.returncode == 2
+    assert message in proc.stderr and "Traceback" not in proc.stderr

@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -408,6 +409,34 @@ def _run_processes(tasks: list[ChunkTask], workers: int) -> Iterator[list[tuple[
             games.cancel_join_thread()
 
 
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+_CONNECT_TIMEOUT = 5.0
+
+
+def _check_scheduler(address: str) -> None:
+    """Refuse a scheduler address that is malformed or does not answer, quickly and in one
+    line, before ``distributed.Client`` is made (a Client that fails to connect hangs at exit
+    and prints a traceback)."""
+    rest = address.split("://", 1)[1] if "://" in address else address
+    protocol = address.split("://", 1)[0] if "://" in address else "tcp"
+    if protocol not in ("tcp", "tls"):
+        return  # other transports (inproc, ucx): left to Dask
+    host, sep, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(
+            f"scheduler address {address!r} is not host:port (e.g. tcp://10.0.0.5:8786)"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT).close()
+    except OSError as e:
+        why = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
+        raise OSError(
+            f"cannot reach the Dask scheduler at {address} ({why} within "
+            f"{_CONNECT_TIMEOUT:g} s); is it running, and is the address right?"
+        ) from None
+
+
 def _run_dask(tasks: list[ChunkTask], scheduler: str) -> Iterator[list[tuple[int, str]]]:
     """The batches' results from a Dask cluster, in completion order."""
     try:
@@ -417,7 +446,13 @@ def _run_dask(tasks: list[ChunkTask], scheduler: str) -> Iterator[list[tuple[int
             "running a tournament on a Dask cluster needs the dask extra: "
             "pip install 'huescues[dask]'"
         ) from e
-    client = distributed.Client(scheduler, set_as_default=False)
+    _check_scheduler(scheduler)
+    try:
+        client = distributed.Client(scheduler, set_as_default=False, timeout=_CONNECT_TIMEOUT)
+    except Exception as e:  # something answers there, but not as a Dask scheduler
+        raise OSError(
+            f"the Dask scheduler at {scheduler} did not answer as one: {type(e).__name__}"
+        ) from None
     try:
         with client.as_current():
             futures = [client.submit(play_chunk_in_worker, t, pure=False) for t in tasks]
