@@ -222,3 +222,52 @@ def test_a_bad_scheduler_address_fails_fast_in_one_line(address: str, message: s
     assert time.monotonic() - started < 20
     assert proc.returncode == 2
     assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+# -- outputs are checked before the first game ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--report-json", "/proc/r.json", "--report-json /proc/r.json: cannot write there"),
+        ("--plot", "/proc/r.png", "--plot /proc/r.png: cannot write there"),
+        ("--report-json", "{tmp}/no/such/dir/r.json", "cannot write there"),
+        ("--report-csv", "/proc/tables", "--report-csv /proc/tables: cannot write there"),
+    ],
+)
+def test_report_outputs_are_checked_before_the_first_game(
+    tmp_path: Path,
+    option: str,
+    value: str,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from huescues import cli
+    from huescues.tournament import Tournament
+
+    def no_games(*args: object, **kw: object) -> None:
+        raise AssertionError("a game was played before the outputs were checked")
+
+    monkeypatch.setattr(Tournament, "run", no_games)
+    out = tmp_path / "t.jsonl"
+    argv = ["tournament", "--games", "2", "--out", str(out), option, value.format(tmp=tmp_path)]
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_plot_without_matplotlib_is_refused_before_the_first_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from huescues import cli
+    from huescues.tournament import Tournament
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+    monkeypatch.setattr(Tournament, "run", lambda *a, **k: pytest.fail("a game was played"))
+    assert cli.main(["tournament", "--games", "2", "--plot", str(tmp_path / "p.png")]) == 2
+    assert "--plot needs matplotlib" in capsys.readouterr().err

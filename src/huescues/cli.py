@@ -54,6 +54,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
     from huescues.tournament import Tournament
 
+    _check_outputs(args)  # before the first game, not after the whole run
     entrants = args.entrants or list(DEFAULT_ENTRANTS)
     tournament = Tournament(entrants, games=args.games, players=args.players, seed=args.seed)
     console = Console(stderr=True)
@@ -100,6 +101,36 @@ def _tournament(args: argparse.Namespace) -> int:
         report.plot(args.plot)
         print(f"plot: {args.plot}")
     return 0
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse report files that cannot be written, and a plot without matplotlib, at once."""
+    import importlib.util
+    import tempfile
+    from pathlib import Path
+
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise ImportError("--plot needs matplotlib: pip install 'huescues[plot]'")
+    for option, name in (("--report-json", args.report_json), ("--plot", args.plot)):
+        if not name:
+            continue
+        path = Path(name)
+        try:
+            if path.exists():
+                open(path, "ab").close()  # writable? (changes nothing)
+            else:
+                open(path, "xb").close()
+                path.unlink()
+        except OSError as e:
+            raise OSError(f"{option} {name}: cannot write there ({e.strerror or e})") from None
+    if args.report_csv:
+        try:  # the report makes the directory anyway: make it now, and try a file in it
+            Path(args.report_csv).mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=args.report_csv).close()
+        except OSError as e:
+            raise OSError(
+                f"--report-csv {args.report_csv}: cannot write there ({e.strerror or e})"
+            ) from None
 
 
 def _interrupted_run(args: argparse.Namespace, total: int) -> str:
