@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -55,6 +56,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
     from huescues.tournament import Tournament
 
+    _check_outputs(args)  # before the first game, not after the whole run
     entrants = args.entrants or list(DEFAULT_ENTRANTS)
     tournament = Tournament(entrants, games=args.games, players=args.players, seed=args.seed)
     console = Console(stderr=True)
@@ -75,13 +77,18 @@ def _tournament(args: argparse.Namespace) -> int:
             rate = done / max(time.perf_counter() - started, 1e-9)
             bar.update(task, completed=done, total=total, rate=f"{rate:.1f}")
 
-        results = tournament.run(
-            workers=args.workers,
-            scheduler=args.scheduler,
-            out=args.out,
-            resume=args.resume,
-            progress=progress,
-        )
+        try:
+            results = tournament.run(
+                workers=args.workers,
+                scheduler=args.scheduler,
+                out=args.out,
+                resume=args.resume,
+                progress=progress,
+            )
+        except KeyboardInterrupt:
+            bar.stop()
+            print(_interrupted_run(args, tournament.games), file=sys.stderr)
+            return 130
     report = results.report(seed=args.seed)
     report.print()
     if args.out:
@@ -96,6 +103,58 @@ def _tournament(args: argparse.Namespace) -> int:
         report.plot(args.plot)
         print(f"plot: {args.plot}")
     return 0
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse report files that cannot be written, and a plot without matplotlib, at once."""
+    import importlib.util
+    import tempfile
+    from pathlib import Path
+
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise ImportError("--plot needs matplotlib: pip install 'huescues[plot]'")
+    for option, name in (("--report-json", args.report_json), ("--plot", args.plot)):
+        if not name:
+            continue
+        path = Path(name)
+        try:
+            if path.exists():
+                open(path, "ab").close()  # writable? (changes nothing)
+            else:
+                open(path, "xb").close()
+                path.unlink()
+        except OSError as e:
+            raise OSError(f"{option} {name}: cannot write there ({e.strerror or e})") from None
+    if args.report_csv:
+        try:  # the report makes the directory anyway: make it now, and try a file in it
+            Path(args.report_csv).mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=args.report_csv).close()
+        except OSError as e:
+            raise OSError(
+                f"--report-csv {args.report_csv}: cannot write there ({e.strerror or e})"
+            ) from None
+
+
+def _interrupted_run(args: argparse.Namespace, total: int) -> str:
+    """What an interrupted tournament saved, and how to finish it."""
+    from pathlib import Path
+
+    from huescues.tournament import ResultsFileError, TournamentResults
+
+    if not args.out:
+        return "huescues tournament: interrupted; nothing saved (give --out to keep the games)"
+    try:
+        saved = len(TournamentResults.load(args.out))
+    except (ResultsFileError, OSError, ValueError, ImportError):
+        saved = None
+    if not Path(args.out).exists() or saved == 0:
+        return f"huescues tournament: interrupted before any game was saved in {args.out}"
+    again = " ".join(shlex.quote(a) for a in args.argv if a != "--resume")
+    how_many = "some" if saved is None else f"{saved} of {total}"
+    return (
+        f"huescues tournament: interrupted; {how_many} games are saved in {args.out}. "
+        f"To finish the run: huescues {again} --resume"
+    )
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -297,6 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     _check_options(parser, args)
     if getattr(args, "seed", 0) < 0:
         parser.error("--seed is a whole number >= 0")
@@ -317,6 +377,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, ImportError, OSError) as e:
         print(f"huescues {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, the shell's status for SIGINT, no traceback.
+        print(f"\nhuescues {args.command}: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

@@ -146,8 +146,10 @@ class _Session:
     def ask(self, prompt: str) -> str:
         try:
             answer = self.input_fn(prompt)
-        except (EOFError, StopIteration, KeyboardInterrupt):
+        except (EOFError, StopIteration):
             raise GameAbandoned("the input ended, so the game was abandoned") from None
+        except KeyboardInterrupt:
+            raise GameAbandoned("interrupted (Ctrl-C), so the game was abandoned") from None
         if answer.strip().lower() in _QUIT:
             raise GameAbandoned("you quit the game", chosen=True)
         return answer

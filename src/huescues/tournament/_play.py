@@ -10,7 +10,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -34,7 +34,16 @@ from huescues.engine import (
 from ._entrants import build_agent
 from ._schedule import GameSpec
 
-__all__ = ["FORMAT", "ChunkTask", "play_chunk", "play_spec", "rules_for"]
+__all__ = [
+    "FORMAT",
+    "ChunkTask",
+    "init_worker",
+    "iter_chunk",
+    "play_chunk",
+    "play_spec",
+    "rules_for",
+    "stream_chunk_in_worker",
+]
 
 #: The version of a results line; bumped when the line's meaning changes.
 FORMAT = 1
@@ -279,23 +288,59 @@ def _prepare_worker() -> None:
         pass
 
 
-def play_chunk(task: ChunkTask, *, prepare: bool = True) -> list[tuple[int, str]]:
-    """Play a batch of games; return ``(index, line)`` pairs. Runs in a worker process, in a
-    Dask worker, or in the caller's process."""
+def iter_chunk(task: ChunkTask, *, prepare: bool = True) -> Iterator[tuple[int, str]]:
+    """Play a batch of games, yielding each ``(index, line)`` as soon as its game ends, so
+    that the caller can save it at once."""
     if prepare:
         _prepare_worker()
     rules_by_n: dict[int, Rules] = {}
-    out: list[tuple[int, str]] = []
     with _Timer(task.decision_time_limit) as timer:
         for spec in task.specs:
             n = spec.n_players
             if n not in rules_by_n:
                 rules_by_n[n] = rules_for(n, task.rules)
             line = play_spec(spec, rules=rules_by_n[n], board=task.board, timer=timer)
-            out.append((spec.index, dumps(line)))
-    return out
+            yield spec.index, dumps(line)
+
+
+def play_chunk(task: ChunkTask, *, prepare: bool = True) -> list[tuple[int, str]]:
+    """Play a batch of games; return ``(index, line)`` pairs. Runs in a worker process, in a
+    Dask worker, or in the caller's process."""
+    return list(iter_chunk(task, prepare=prepare))
 
 
 def play_chunk_in_worker(task: ChunkTask) -> list[tuple[int, str]]:
     """:func:`play_chunk` for a worker process or a Dask worker."""
     return play_chunk(task)
+
+
+#: The queue a local worker process sends each finished game through, and the event that
+#: asks it to stop (see ``init_worker``).
+_GAMES_QUEUE: Any = None
+_STOP: Any = None
+
+
+def init_worker(games: Any, stop: Any) -> None:
+    """Set up a local worker process: finished games go to ``games`` one by one, and it stops
+    after its current game once ``stop`` is set. Ctrl-C is left to the parent (which stops the
+    run and says what is saved), so the workers print no tracebacks of their own."""
+    global _GAMES_QUEUE, _STOP
+    _GAMES_QUEUE, _STOP = games, stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A stopped run's parent no longer reads the queue: exit without waiting to flush it (a
+    # finished run's parent has read every game before the workers exit).
+    games.cancel_join_thread()
+
+
+def stream_chunk_in_worker(task: ChunkTask) -> int:
+    """Play a batch in a local worker process, sending each game to the parent as it ends
+    (a kill then loses only the games being played); return how many were sent."""
+    sent = 0
+    if _STOP.is_set():
+        return sent
+    for pair in iter_chunk(task):
+        _GAMES_QUEUE.put(pair)
+        sent += 1
+        if _STOP.is_set():
+            break
+    return sent

@@ -11,6 +11,10 @@ import json
 import math
 import multiprocessing
 import os
+import queue
+import signal
+import socket
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -19,7 +23,14 @@ from typing import IO, Any
 from huescues.engine import Board
 
 from ._entrants import Entrant, entrant
-from ._play import ChunkTask, play_chunk, play_chunk_in_worker, rules_for
+from ._play import (
+    ChunkTask,
+    init_worker,
+    iter_chunk,
+    play_chunk_in_worker,
+    rules_for,
+    stream_chunk_in_worker,
+)
 from ._results import ResultsFileError, TournamentResults, read_results_file, write_atomically
 from ._schedule import GameSpec, Schedule, balanced_games, make_schedule
 from ._shards import is_shard_directory, read_shards, write_final_shards, write_shard
@@ -32,6 +43,8 @@ Progress = Callable[[int, int], None]
 _MAX_CHUNK = 100
 #: Seconds between fsyncs of the results file while games stream in.
 _FSYNC_EVERY = 1.0
+#: Seconds at most between Parquet shards while games stream in (what a kill can cost).
+_SHARD_EVERY = 5.0
 
 
 class Tournament:
@@ -151,16 +164,17 @@ class Tournament:
                 f = stack.enter_context(open(path, "a", encoding="utf-8", newline="\n"))
             sink = _Sink(f)
             stack.callback(sink.sync)
+            shard_sink = _ShardSink(path if shards else None, next_shard)
+            stack.callback(shard_sink.flush)
             if scheduler is not None:
                 stream = _run_dask(tasks, scheduler)
             elif n_workers == 1 or n_tasks <= 1:
-                stream = (play_chunk(t, prepare=False) for t in tasks)
+                # One game a batch, so that each is saved as soon as it ends.
+                stream = ([pair] for t in tasks for pair in iter_chunk(t, prepare=False))
             else:
                 stream = _run_processes(tasks, min(n_workers, n_tasks))
             for batch in stream:
-                if shards and path is not None and batch:
-                    write_shard(path, next_shard, batch)
-                    next_shard += 1
+                shard_sink.write(batch)
                 sink.write(line for _, line in batch)
                 lines.update(batch)
                 if progress is not None:
@@ -186,6 +200,7 @@ class Tournament:
                 f"or choose another file"
             )
         done, end = read_results_file(path, board=self.board)
+        _check_cut_line(path, end)
         for index, line in done.items():
             self._check(path, index, json.loads(line), specs)
         with open(path, "r+b") as f:
@@ -266,6 +281,25 @@ def run_tournament(
     )
 
 
+def _check_cut_line(path: Path, end: int) -> None:
+    """Refuse to drop a last line without a newline unless it is the start of a results line
+    (the run was killed while writing it): a file of something else is never overwritten."""
+    with open(path, "rb") as f:
+        f.seek(end)
+        tail = f.read()
+    if not tail.strip():
+        return
+    # A results line is JSON with sorted keys: it starts with its first key, "board_id".
+    start = b'{"board_id":'
+    if tail.startswith(start) or start.startswith(tail):
+        return
+    raise ResultsFileError(
+        f"cannot resume from {path}: its last line (from byte {end}) is not the start of a "
+        f"tournament's results line, so this is not a results file cut short; nothing was "
+        f"changed. Choose another results file"
+    )
+
+
 def _chunks(
     specs: Iterable[GameSpec], count: int, workers: int
 ) -> tuple[int, Iterator[list[GameSpec]]]:
@@ -313,26 +347,119 @@ class _Sink:
             os.fsync(self._f.fileno())
 
 
+class _ShardSink:
+    """Gathers finished games into Parquet shards: one shard every ``_SHARD_EVERY`` seconds
+    or ``_MAX_CHUNK`` games (not one a game: that would make many tiny files), and the rest
+    when the run stops."""
+
+    def __init__(self, directory: Path | None, number: int) -> None:
+        self._directory = directory
+        self._number = number
+        self._games: list[tuple[int, str]] = []
+        self._written = time.monotonic()
+
+    def write(self, batch: list[tuple[int, str]]) -> None:
+        if self._directory is None:
+            return
+        self._games.extend(batch)
+        if len(self._games) >= _MAX_CHUNK or time.monotonic() - self._written >= _SHARD_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._directory is None or not self._games:
+            return
+        write_shard(self._directory, self._number, self._games)
+        self._number += 1
+        self._games = []
+        self._written = time.monotonic()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT for a while (in the main thread only), so that processes started then
+    inherit its being ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_processes(tasks: Iterable[ChunkTask], workers: int) -> Iterator[list[tuple[int, str]]]:
-    """The batches' results from local worker processes, in completion order. A few batches
+    """The games' results from local worker processes, one game a batch, as each game ends (the
+    workers send them through a queue, so a kill loses only the games in play). A few batches
     per worker are handed out at a time, so that the batches are made as they are needed."""
     context = multiprocessing.get_context("spawn")
-    queue = iter(tasks)
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending = {
-            pool.submit(play_chunk_in_worker, t) for t in itertools.islice(queue, 2 * workers)
-        }
+    games = context.Queue()
+    stop = context.Event()
+    todo = iter(tasks)
+    with cf.ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=init_worker, initargs=(games, stop)
+    ) as pool:
+        pending: set[cf.Future[int]] = set()
+
+        def submit(n: int) -> None:
+            with _sigint_ignored():  # workers start with it ignored: Ctrl-C is the parent's
+                pending.update(
+                    pool.submit(stream_chunk_in_worker, t) for t in itertools.islice(todo, n)
+                )
+
+        submit(2 * workers)
+        sent = received = 0
         try:
-            while pending:
-                finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            while True:
+                finished = {f for f in pending if f.done()}
                 for future in finished:
-                    pending |= {
-                        pool.submit(play_chunk_in_worker, t) for t in itertools.islice(queue, 1)
-                    }
-                    yield future.result()
+                    sent += future.result()  # a worker that failed raises its error here
+                pending -= finished
+                if finished:
+                    submit(len(finished))
+                if not pending and received >= sent:
+                    return
+                try:
+                    pair = games.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                received += 1
+                yield [pair]
         finally:
+            # Stopped early (Ctrl-C, an error): the workers end after their current game
+            # (killing them could leave the pool's locks held); those games are not saved.
+            stop.set()
             for future in pending:
                 future.cancel()
+            games.cancel_join_thread()
+
+
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+_CONNECT_TIMEOUT = 5.0
+
+
+def _check_scheduler(address: str) -> None:
+    """Refuse a scheduler address that is malformed or does not answer, quickly and in one
+    line, before ``distributed.Client`` is made (a Client that fails to connect hangs at exit
+    and prints a traceback)."""
+    rest = address.split("://", 1)[1] if "://" in address else address
+    protocol = address.split("://", 1)[0] if "://" in address else "tcp"
+    if protocol not in ("tcp", "tls"):
+        return  # other transports (inproc, ucx): left to Dask
+    host, sep, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(
+            f"scheduler address {address!r} is not host:port (e.g. tcp://10.0.0.5:8786)"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT).close()
+    except OSError as e:
+        why = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
+        raise OSError(
+            f"cannot reach the Dask scheduler at {address} ({why} within "
+            f"{_CONNECT_TIMEOUT:g} s); is it running, and is the address right?"
+        ) from None
 
 
 def _run_dask(tasks: Iterable[ChunkTask], scheduler: str) -> Iterator[list[tuple[int, str]]]:
@@ -344,7 +471,13 @@ def _run_dask(tasks: Iterable[ChunkTask], scheduler: str) -> Iterator[list[tuple
             "running a tournament on a Dask cluster needs the dask extra: "
             "pip install 'huescues[dask]'"
         ) from e
-    client = distributed.Client(scheduler, set_as_default=False)
+    _check_scheduler(scheduler)
+    try:
+        client = distributed.Client(scheduler, set_as_default=False, timeout=_CONNECT_TIMEOUT)
+    except Exception as e:  # something answers there, but not as a Dask scheduler
+        raise OSError(
+            f"the Dask scheduler at {scheduler} did not answer as one: {type(e).__name__}"
+        ) from None
     try:
         with client.as_current():
             futures = [client.submit(play_chunk_in_worker, t, pure=False) for t in tasks]
