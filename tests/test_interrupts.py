@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from huescues.agents import RandomAgent, play_game
-from huescues.engine import ChooseTarget, GiveClue, Pass, PlacePawn, View
+from huescues.engine import ChooseTarget, View
 from huescues.terminal import GameAbandoned, play_in_terminal
 from huescues.tournament import ResultsFileError, run_tournament
 
@@ -27,12 +27,9 @@ MODULE = Path(__file__).stem  # importable in the subprocesses: tests/ is on the
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(HERE)]), "NO_COLOR": "1"}
 
 
-class Counting:
+class Counting(RandomAgent):
     """Plays like the random agent, a little slowly, and marks each game it starts in the file
     named by ``HUESCUES_TEST_STARTED`` (one byte a game)."""
-
-    def __init__(self) -> None:
-        self.random = RandomAgent()
 
     def prepare(self, board: object, rules: object) -> None:
         with open(os.environ["HUESCUES_TEST_STARTED"], "ab") as f:
@@ -40,16 +37,7 @@ class Counting:
 
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         time.sleep(0.01)
-        return self.random.choose_target(view, rng)
-
-    def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
-        return self.random.give_clue(view, rng)
-
-    def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
-        return self.random.give_second_clue(view, rng)
-
-    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
-        return self.random.place_pawn(view, rng)
+        return super().choose_target(view, rng)
 
 
 def _huescues(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
