@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from huescues.colour import srgb_to_lab
-from huescues.language import default_model, listen
+from huescues.language import Prediction, default_model, listen
 
 #: A dark blue, a light blue and a green.
 DARK_BLUE, LIGHT_BLUE, GREEN = srgb_to_lab(
@@ -166,3 +166,32 @@ def test_a_guesser_reads_a_negated_clue_away_from_the_word() -> None:
     assert sky.flat[top].sum() > 0.5
     assert not_sky.flat[top].sum() < 0.01
     assert np.isclose(not_sky.sum(), 1.0)
+
+
+class _Flat:
+    """A model that knows nothing: every colour scores the same."""
+
+    def score(self, text: str, lab: np.ndarray) -> np.ndarray:
+        return np.zeros(np.asarray(lab).shape[:-1])
+
+    def predict(self, text: str) -> Prediction:
+        return Prediction(np.array([50.0, 0.0, 0.0]), np.eye(3) * 1e4, known=False, source="flat")
+
+
+def test_reference_games_score_a_model_that_knows_nothing_at_chance() -> None:
+    # Three colours a game and ties counted as a fair draw: a flat reading wins a third of every
+    # game read literally, and of names and negations read in context; "the darker/lighter X"
+    # still beats chance, since listen reads the comparative itself.
+    from huescues.research import listen_evaluation
+
+    result = listen_evaluation(factory=lambda held: _Flat(), second_set=False)
+    assert {(r.kind, r.condition) for r in result.rows} == {
+        (k, c) for k in ("name", "comparative", "negation") for c in ("far", "split", "close")
+    }
+    for row in result.rows:
+        assert row.games > 0
+        assert row.literal == pytest.approx(1 / 3)
+        if row.kind == "comparative":
+            assert row.listen > 0.5
+        else:
+            assert row.listen == pytest.approx(1 / 3, abs=0.01)

@@ -108,13 +108,14 @@ def _log_l0(model: ColourTermModel, board: Board, text: str) -> FloatArray:
         row: FloatArray = reading.log_belief[i].astype(np.float64)
         return row
     key = (board.id, normalise_clue(text))
-    if reads_in_context(text):
-        # "not sky", "the other one": read against the squares of the board (listen).
-        return LOG_L0.get((model,), key, lambda: _log_listen(model, text, board))
-    return LOG_L0.get((model,), key, lambda: log_literal(model, text, board))
+    return LOG_L0.get((model,), key, lambda: _read_clue(model, text, board))
 
 
-def _log_listen(model: ColourTermModel, text: str, board: Board) -> FloatArray:
+def _read_clue(model: ColourTermModel, text: str, board: Board) -> FloatArray:
+    """log L0 of a clue outside the vocabulary; one with a negation, a comparative or "other"
+    ("not sky") is read against the board's squares (listen)."""
+    if not reads_in_context(text):
+        return log_literal(model, text, board)
     p = listen(text, board.lab.reshape(-1, 3), model=model)
     out: FloatArray = np.log(p).reshape(board.shape)
     return out

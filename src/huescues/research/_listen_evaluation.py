@@ -24,6 +24,7 @@ from huescues.language import (
     xkcd_names,
 )
 
+from ._model_evaluation import _fair_win
 from ._standard_evaluation import second_test_set
 
 __all__ = ["ListenEvaluation", "ListenScores", "listen_evaluation"]
@@ -169,13 +170,6 @@ def _play(game: _Game, colours: FloatArray, model: ColourTermModel) -> tuple[flo
         _fair_win(listen(game.text, on_offer, model=model)),
         _fair_win(np.asarray(model.score(game.text, on_offer), dtype=np.float64)),
     )
-
-
-def _fair_win(scores: FloatArray) -> float:
-    top = scores.max()
-    if scores[0] < top:
-        return 0.0
-    return 1.0 / int(np.sum(scores == top))
 
 
 def _games(
