@@ -111,6 +111,17 @@ def test_top_level_players_are_loaded_on_first_use() -> None:
     assert out == ["False", "huescues.agents", "True"]
 
 
+def test_subpackages_are_reachable_from_the_top_package() -> None:
+    # `import huescues` then `huescues.agents.RandomAgent()`, as the README does, loads the
+    # players on first use.
+    out = _run(
+        "import sys, huescues\n"
+        "print('huescues.agents' in sys.modules)\n"
+        "print(type(huescues.agents.RandomAgent()).__name__, huescues.language.default_model)"
+    ).split()
+    assert out[:2] == ["False", "RandomAgent"]
+
+
 def test_unknown_top_level_names_raise_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no_such_name"):
         _ = huescues.no_such_name  # type: ignore[attr-defined]

@@ -6,6 +6,7 @@ game records, and players (``huescues.agents``). The rules are numbered R1-R27 i
 
 from __future__ import annotations
 
+import importlib
 from importlib import metadata
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,11 @@ except metadata.PackageNotFoundError:  # run from a source tree that was never i
 
 # The players are loaded on first use, so that ``import huescues.engine`` stays small.
 _FROM_AGENTS = frozenset({"PlayedGame", "play_game"})
+#: Subpackages reachable as attributes (``huescues.agents.RandomAgent``), imported on first use.
+_SUBPACKAGES = frozenset(
+    {"agents", "export", "language", "render", "research", "rl", "stats", "terminal"}
+    | {"testing", "tournament"}
+)
 
 
 def __getattr__(name: str) -> object:
@@ -65,6 +71,8 @@ def __getattr__(name: str) -> object:
         from huescues import agents
 
         return getattr(agents, name)
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"huescues.{name}")
     raise AttributeError(f"module 'huescues' has no attribute {name!r}")
 
 
