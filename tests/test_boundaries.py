@@ -32,6 +32,7 @@ PUBLIC_MODULES = [
     "huescues.terminal",
     "huescues.stats",
     "huescues.testing",
+    "huescues.web",
 ]
 
 

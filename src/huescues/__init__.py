@@ -62,7 +62,7 @@ _FROM_AGENTS = frozenset({"PlayedGame", "play_game"})
 #: Subpackages reachable as attributes (``huescues.agents.RandomAgent``), imported on first use.
 _SUBPACKAGES = frozenset(
     {"agents", "export", "language", "render", "research", "rl", "stats", "terminal"}
-    | {"testing", "tournament"}
+    | {"testing", "tournament", "web"}
 )
 
 

@@ -200,6 +200,22 @@ def _clue(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from huescues.web import StudyConfig, serve
+    except ImportError as e:
+        raise ImportError(
+            f"{e.name or e}: huescues serve needs the web extra: pip install 'huescues[web]'"
+        ) from e
+
+    clues = tuple(c.strip() for c in args.clues.split(",") if c.strip()) if args.clues else None
+    study = StudyConfig(
+        clues=clues, board=args.board, clues_per_person=args.clues_per_person, giver=args.giver
+    )
+    serve(args.host, args.port, args.db, study=study)
+    return 0
+
+
 def _draw_board(args: argparse.Namespace) -> int:
     from huescues.render import render_board
 
@@ -298,6 +314,29 @@ def _parser() -> argparse.ArgumentParser:
     clue.add_argument("--out", help="write a heat map PNG here (needs huescues[plot])")
     clue.add_argument("--board", help="a board CSV (row, column, red, green, blue)")
     clue.set_defaults(run=_clue)
+
+    web = sub.add_parser(
+        "serve",
+        help="play in the browser, and run a study of people's clicks (needs huescues[web])",
+        description="Serve game tables (people and bots, 3-10 seats) at / and a study at /study, "
+        "keeping every finished game and response in one SQLite file.",
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument(
+        "--db", default="huescues.sqlite", help="the database (default huescues.sqlite)"
+    )
+    web.add_argument(
+        "--clues", help="the study's clues, comma-separated (default: a built-in list)"
+    )
+    web.add_argument("--board", help="the study's board CSV (default: the standard board)")
+    web.add_argument(
+        "--clues-per-person", type=int, default=10, help="clues each person sees (default 10)"
+    )
+    web.add_argument(
+        "--giver", help="the study shows this bot's clues for hidden targets (e.g. default)"
+    )
+    web.set_defaults(run=_serve)
 
     board = sub.add_parser(
         "board",

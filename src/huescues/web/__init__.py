@@ -1,0 +1,15 @@
+"""Hues and Cues in the browser, and people's clicks for research: ``huescues serve`` (needs
+``huescues[web]``: Starlette, uvicorn, websockets). Game tables for 3-10 seats of people and
+bots at ``/``, a study at ``/study``, everything kept in one SQLite file."""
+
+from ._app import create_app
+from ._db import Database
+from ._serve import serve
+from ._study import StudyConfig
+
+__all__ = ["Database", "StudyConfig", "create_app", "serve"]
+
+# Public objects name the public module they are used from (as httpx's do), not a private one.
+for _obj in map(globals().__getitem__, __all__):
+    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
+        _obj.__module__ = __name__

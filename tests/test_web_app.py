@@ -1,0 +1,34 @@
+"""The web application's frame: health check, static assets, the database (issue 14)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from huescues.web import Database, create_app
+
+
+def test_healthz_answers_ok(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "h.sqlite")) as client:
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_static_assets_ship_in_the_package(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "h.sqlite")) as client:
+        assert client.get("/static/style.css").status_code == 200
+
+
+def test_database_is_wal_and_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
+    db = Database(tmp_path / "d.sqlite", schema=["CREATE TABLE t (x INTEGER)"])
+    assert db.query("PRAGMA journal_mode")[0][0] == "wal"
+    try:
+        with db.transaction() as cur:
+            cur.execute("INSERT INTO t VALUES (1)")
+            raise RuntimeError("boom")
+    except RuntimeError:
+        pass
+    assert db.query("SELECT count(*) FROM t")[0][0] == 0
+    db.close()
