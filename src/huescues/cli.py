@@ -1,5 +1,5 @@
 """The ``huescues`` command: ``tournament`` (the main job), ``play``, ``replay``, ``game``,
-``clue``, ``board``.
+``clue``, ``serve``, ``responses``, ``board``.
 
 User mistakes end in one clear line on stderr and a non-zero exit, never a traceback.
 """
@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from huescues.engine import Board
@@ -210,9 +210,60 @@ def _serve(args: argparse.Namespace) -> int:
 
     clues = tuple(c.strip() for c in args.clues.split(",") if c.strip()) if args.clues else None
     study = StudyConfig(
-        clues=clues, board=args.board, clues_per_person=args.clues_per_person, giver=args.giver
+        clues=clues,
+        board=args.board,
+        clues_per_person=args.clues_per_person,
+        giver=args.giver,
+        consent=args.consent,
     )
     serve(args.host, args.port, args.db, study=study)
+    return 0
+
+
+def _web_part(command: str) -> Any:
+    try:
+        import huescues.web as web
+    except ImportError as e:
+        raise ImportError(
+            f"{e.name or e}: huescues {command} needs the web extra: pip install 'huescues[web]'"
+        ) from e
+    return web
+
+
+def _responses_export(args: argparse.Namespace) -> int:
+    web = _web_part("responses export")
+    if args.rounds:
+        n = web.export_games(
+            args.db, args.out, board=None if args.board is None else _board(args.board)
+        )
+        print(f"{n} games' rounds written to {args.out}")
+    else:
+        n = web.export_responses(args.db, args.out)
+        print(f"{n} responses written to {args.out}")
+    return 0
+
+
+def _responses_report(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from huescues.research import HumanResponses, points_by_giver
+
+    web = _web_part("responses report")
+    board = _board(args.board)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "responses.csv"
+        web.export_responses(args.db, path)
+        responses = HumanResponses.from_csv(path, board)
+    responses = responses.where(lambda r: r.extra.get("board") == board.id)
+    report = points_by_giver(responses, n_boot=args.boot, seed=args.seed)
+    print(
+        f"Mean R15 points from each clue giver's clues on board {board.id}, "
+        f"[{report.level:.0%} bootstrap interval over the giver's clues]:"
+    )
+    print(report.table())
+    if args.out:
+        report.to_csv(args.out)
+        print(f"report: {args.out}")
     return 0
 
 
@@ -336,7 +387,47 @@ def _parser() -> argparse.ArgumentParser:
     web.add_argument(
         "--giver", help="the study shows this bot's clues for hidden targets (e.g. default)"
     )
+    web.add_argument(
+        "--consent", help="a text file whose paragraphs replace the built-in consent text"
+    )
     web.set_defaults(run=_serve)
+
+    responses = sub.add_parser(
+        "responses",
+        help="export the study's responses and the stored games (needs huescues[web])",
+        description="Read the database huescues serve wrote.",
+    )
+    rsub = responses.add_subparsers(dest="action", required=True, metavar="ACTION")
+    export = rsub.add_parser(
+        "export",
+        help="write the study's clicks (or, with --games, the games' rounds) as a table",
+        description="Write every study response as CSV for HumanResponses.from_csv (clue, "
+        "square, participant, board, time, response_ms, item, giver, target and the optional "
+        "answers), or with --games the rounds of every stored game as the tidy round table "
+        "(CSV, or Parquet for .parquet).",
+    )
+    export.add_argument("--db", required=True, help="the database huescues serve wrote")
+    export.add_argument("--out", required=True, help="the file to write")
+    export.add_argument(
+        "--games", action="store_true", dest="rounds", help="the games' rounds instead"
+    )
+    export.add_argument(
+        "--board", help="with --games: the board CSV of games not on the standard board"
+    )
+    export.set_defaults(run=_responses_export)
+    report = rsub.add_parser(
+        "report",
+        help="points people earn from each clue giver's clues, next to the library's guessers",
+        description="For a study run with --giver: per clue giver, the mean R15 points of "
+        "people's clicks against the hidden targets, next to the default and naming guessers' "
+        "points on the same clues and targets, with bootstrap intervals.",
+    )
+    report.add_argument("--db", required=True, help="the database huescues serve wrote")
+    report.add_argument("--board", help="the study's board CSV (default: the standard board)")
+    report.add_argument("--boot", type=int, default=2000, help="bootstrap resamples (default 2000)")
+    report.add_argument("--seed", type=int, default=0, help="the bootstrap's seed (default 0)")
+    report.add_argument("--out", help="also write the report as CSV here")
+    report.set_defaults(run=_responses_report)
 
     board = sub.add_parser(
         "board",

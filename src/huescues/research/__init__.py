@@ -3,7 +3,8 @@ chose) read into a typed dataset, and measures of how well a player or a colour-
 with them, in the game's own points (R15), with bootstrap intervals over clues; and the held-out
 evaluation of colour-term models (colour error, a reference game, points on the board); real
 people's picks for 39 clues on the measured retail board (:func:`dev_picks`), and the measures per
-category of clue (:func:`agreement_by_category`)."""
+category of clue (:func:`agreement_by_category`); how well people understand a clue giver's
+clues, next to the library's guessers (:func:`points_by_giver`)."""
 
 from huescues.stats import Estimate
 
@@ -15,6 +16,7 @@ from ._categories import (
     agreement_by_category,
     library_players,
 )
+from ._givers import GiverReport, GiverRow, points_by_giver
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
@@ -32,6 +34,8 @@ __all__ = [
     "ClueAgreement",
     "Estimate",
     "Evaluation",
+    "GiverReport",
+    "GiverRow",
     "HumanResponses",
     "ListenEvaluation",
     "ListenScores",
@@ -43,6 +47,7 @@ __all__ = [
     "human_agreement",
     "library_players",
     "listen_evaluation",
+    "points_by_giver",
     "retail_board",
     "second_test_set",
     "standard_evaluation",

@@ -1,13 +1,25 @@
 """Hues and Cues in the browser, and people's clicks for research: ``huescues serve`` (needs
 ``huescues[web]``: Starlette, uvicorn, websockets). Game tables for 3-10 seats of people and
-bots at ``/``, a study at ``/study``, everything kept in one SQLite file."""
+bots at ``/``, a study at ``/study``, everything kept in one SQLite file; ``huescues responses
+export`` writes the study's clicks and the games' rounds as tables."""
 
 from ._app import create_app
 from ._db import Database
+from ._export import RESPONSE_COLUMNS, export_games, export_responses
 from ._serve import serve
-from ._study import StudyConfig
+from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, StudyConfig
 
-__all__ = ["Database", "StudyConfig", "create_app", "serve"]
+__all__ = [
+    "DEFAULT_CLUES",
+    "DEFAULT_CONSENT",
+    "RESPONSE_COLUMNS",
+    "Database",
+    "StudyConfig",
+    "create_app",
+    "export_games",
+    "export_responses",
+    "serve",
+]
 
 # Public objects name the public module they are used from (as httpx's do), not a private one.
 for _obj in map(globals().__getitem__, __all__):

@@ -1,0 +1,115 @@
+// The study page: consent, then one clue at a time; a click on a square is the answer.
+// Every text from the server is set with textContent, never as HTML.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const consentButton = document.querySelector('[data-action="consent"]');
+  const state = { participant: null, item: null, total: 0, shownAt: 0, busy: false };
+
+  function showError(message) {
+    const box = $("error");
+    box.textContent = message;
+    box.hidden = !message;
+  }
+
+  async function call(method, url, body) {
+    const response = await fetch(url, {
+      method,
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = {}; }
+    if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+    return data;
+  }
+
+  function fillChoices(select, choices) {
+    for (const choice of choices) {
+      const option = document.createElement("option");
+      option.value = choice;
+      option.textContent = choice;
+      select.append(option);
+    }
+  }
+
+  function ask(item) {
+    state.item = item;
+    $("progress").textContent = `${item.index + 1} of ${state.total}`;
+    $("clue").textContent = item.clue;
+    state.shownAt = performance.now();
+    state.busy = false;
+    for (const old of document.querySelectorAll(".hc-cell.picked")) old.classList.remove("picked");
+  }
+
+  async function pick(square, button) {
+    if (state.busy || !state.item) return;
+    state.busy = true;
+    button.classList.add("picked");
+    const ms = Math.max(0, Math.round(performance.now() - state.shownAt));
+    try {
+      const data = await call("POST", "/study/api/answer", {
+        participant: state.participant, item: state.item.index, square, ms,
+      });
+      showError("");
+      if (data.done) {
+        $("task").hidden = true;
+        $("thanks").hidden = false;
+      } else {
+        ask(data.item);
+      }
+    } catch (e) {
+      state.busy = false;
+      button.classList.remove("picked");
+      showError(e.message);
+    }
+  }
+
+  async function start() {
+    consentButton.disabled = true;
+    const form = $("about");
+    const body = { consent: true };
+    for (const key of ["language", "colour_blindness", "age_range"]) {
+      const value = form.elements[key].value.trim();
+      if (value) body[key] = value;
+    }
+    const clues = new URLSearchParams(window.location.search).get("clues");
+    if (clues) body.clues = clues;
+    try {
+      const data = await call("POST", "/study/api/start", body);
+      state.participant = data.participant;
+      state.total = data.total;
+      window.HuesBoard.draw($("board"), data.board, pick);
+      showError("");
+      $("consent").hidden = true;
+      $("task").hidden = false;
+      ask(data.item);
+    } catch (e) {
+      consentButton.disabled = false;
+      showError(e.message);
+    }
+  }
+
+  async function load() {
+    try {
+      const info = await call("GET", "/study/api/info");
+      const text = $("consent-text");
+      text.replaceChildren();
+      for (const paragraph of info.consent) {
+        const p = document.createElement("p");
+        p.textContent = paragraph;
+        text.append(p);
+      }
+      const form = $("about");
+      fillChoices(form.elements.colour_blindness, info.colour_blindness);
+      fillChoices(form.elements.age_range, info.age_range);
+      consentButton.disabled = false;
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  consentButton.addEventListener("click", start);
+  load();
+})();
