@@ -257,8 +257,8 @@ def _responses_report(args: argparse.Namespace) -> int:
     responses = responses.where(lambda r: r.extra.get("board") == board.id)
     report = points_by_giver(responses, n_boot=args.boot, seed=args.seed)
     print(
-        f"Mean R15 points from each clue giver's clues on board {board.id}, "
-        f"[{report.level:.0%} bootstrap interval over the giver's clues]:"
+        f"Mean R15 points per click from each clue giver's clues on board {board.id} "
+        f"(mean [{report.level:.0%} bootstrap interval over the giver's clues and targets]):"
     )
     print(report.table())
     if args.out:

@@ -1,0 +1,81 @@
+"""Draw the study page for the docs: the server on a free loopback port, Debian's chromium driven
+by Playwright, screenshots of the consent screen and of a clue with the board
+(``docs/images/study-consent.png``, ``study.png``, ``study-phone.png``).
+
+    python scripts/screenshot_study.py [--out docs/images]
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import uvicorn
+from playwright.sync_api import sync_playwright
+
+from huescues.web import StudyConfig, create_app
+
+VIEWPORT = {"width": 1100, "height": 820}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", default="docs/images", help="the folder to write to")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    args = parser.parse_args()
+    out = Path(args.out)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Path(tmp) / "study.sqlite", study=StudyConfig())
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                httpx.get(f"{url}/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport=VIEWPORT)
+                page.goto(f"{url}/study?clues=lagoon,banana")
+                page.locator('[data-action="consent"]:enabled').wait_for()
+                page.screenshot(path=out / "study-consent.png")
+                page.click('[data-action="consent"]')
+                page.locator("#clue").wait_for()
+                page.hover('[data-cell="H19"]')
+                page.screenshot(path=out / "study.png")
+                # The same on a phone: the board scrolls sideways under fixed labels.
+                phone = browser.new_page(viewport={"width": 390, "height": 760})
+                phone.goto(f"{url}/study?clues=banana")
+                phone.click('[data-action="consent"]')
+                phone.locator("#clue").wait_for()
+                phone.screenshot(path=out / "study-phone.png")
+                browser.close()
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+    print(f"written: {out}/study-consent.png, study.png, study-phone.png")
+
+
+if __name__ == "__main__":
+    main()
