@@ -8,6 +8,7 @@ import numpy as np
 
 from huescues.engine import (
     Board,
+    Cell,
     ChooseTarget,
     GiveClue,
     IllegalClue,
@@ -69,8 +70,10 @@ class RandomAgent:
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """A random empty square (R13): uniform, by drawing squares until one is empty."""
         board = view.board
-        cells = board.cells()
-        moves = _pawn_moves(board)
+        last_board, cells, moves = _LAST_BOARD[0]
+        if last_board is not board:
+            cells, moves = board.cells(), _pawn_moves(board)
+            _LAST_BOARD[0] = (board, cells, moves)
         occupied = view.occupied
         n = len(cells)
         if len(occupied) >= n:
@@ -86,15 +89,23 @@ class RandomAgent:
     ) -> GiveClue | None:
         words = self.words
         n = len(words)
+        random = rng.random
+        rules, previous = view.rules, view.clues_given
         for _ in range(_TRIES):
-            text = " ".join(words[int(rng.random() * n)] for _ in range(n_words))
+            if n_words == 1:
+                text = words[int(random() * n)]
+            else:
+                text = " ".join([words[int(random() * n)] for _ in range(n_words)])
             try:
-                validate_clue(text, second=second, rules=view.rules, previous=view.clues_given)
+                validate_clue(text, second=second, rules=rules, previous=previous)
             except IllegalClue:
                 continue
             return GiveClue(text)
         return None
 
+
+#: The board of the last pawn placed, its squares and its pawn moves: most games use one board.
+_LAST_BOARD: list[tuple[Board | None, tuple[Cell, ...], tuple[PlacePawn, ...]]] = [(None, (), ())]
 
 #: Pawn moves by board size; a few sizes at most are kept.
 _MOVES: dict[tuple[int, int], tuple[PlacePawn, ...]] = {}
