@@ -13,11 +13,14 @@ from huescues import (
     Board,
     Cell,
     ChooseTarget,
+    GameState,
     GiveClue,
+    IllegalAction,
     Pass,
     Phase,
     PlacePawn,
     Rules,
+    View,
     new_game,
     play_game,
     validate_clue,
@@ -26,6 +29,7 @@ from huescues.agents import (
     Agent,
     EmbeddingClueGiver,
     EmbeddingGuesser,
+    GameLoop,
     OracleGuesser,
     Player,
     RandomAgent,
@@ -303,3 +307,54 @@ def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
 def test_prepare_is_optional_and_players_without_models_have_nothing_to_do() -> None:
     board, rules = Board.standard(), Rules.standard(4)
     Player(RandomAgent(), OracleGuesser()).prepare(board, rules)  # halves without prepare
+
+
+# -- the plain game loop and the random agent's draws (engine speed, issue 13) --------------------
+
+
+class _ViewingLoop(GameLoop):
+    """A loop that overrides a hook (with the same behaviour), so that run() steps through them."""
+
+    def view(self, state: GameState, seat: int) -> View:
+        return super().view(state, seat)
+
+
+@pytest.mark.parametrize("n_players", [3, 6, 10])
+def test_r27_the_plain_loop_plays_the_game_the_hooks_play(n_players: int) -> None:
+    agents = [RandomAgent() for _ in range(n_players)]
+    for seed in range(5):
+        plain = GameLoop(agents, seed=seed)
+        hooked = _ViewingLoop(agents, seed=seed)
+        a = plain.run(plain.start())
+        b = hooked.run(hooked.start())
+        assert a.to_json() == b.to_json()
+
+
+def test_the_plain_loop_names_the_seat_of_an_illegal_action() -> None:
+    class _Repeater(RandomAgent):
+        def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+            return PlacePawn(Cell(0, 0))  # the second pawn there is refused (R13)
+
+    loop = GameLoop([_Repeater() for _ in range(3)], seed=1)
+    with pytest.raises(IllegalAction) as info:
+        loop.run(loop.start())
+    assert "OccupiedSquare" in type(info.value).__name__ or "R13" in str(info.value)
+    assert any("played by seat" in note for note in info.value.__notes__)
+
+
+def test_random_agent_draws_the_numbers_of_rng_random() -> None:
+    """RandomAgent reads PCG64's raw words for speed: the same draws as ``rng.random()``, so a
+    seat's choices do not depend on the shortcut (a wrapped generator takes the plain path)."""
+    state = new_game(6, seed=4)
+    state = state.apply(ChooseTarget(0)).apply(GiveClue("ocean"))
+    view = state.view(state.current_player)  # type: ignore[arg-type]
+    agent = RandomAgent()
+    for seed in range(50):
+        fast = agent.place_pawn(view, np.random.Generator(np.random.PCG64(seed)))
+        rng = np.random.Generator(np.random.PCG64(seed))
+        n = len(view.board.cells())
+        while True:
+            cell = view.board.cells()[int(rng.random() * n)]
+            if cell not in view.occupied:
+                break
+        assert fast == PlacePawn(cell)

@@ -530,3 +530,50 @@ def test_illegal_clue_pickles() -> None:
     err = refusal("redwood")
     copy = pickle.loads(pickle.dumps(err))
     assert (str(copy), copy.rule, copy.word, copy.clue) == (str(err), "R19", "redwood", "redwood")
+
+
+# -- the verdict cache and R22's normalised clues (engine speed, issue 13) -------------------------
+
+
+@given(st.text(max_size=30), st.booleans())
+def test_r18_r22_property_a_cached_verdict_is_the_first_verdict(text: str, second: bool) -> None:
+    """Checking a text again, or under equal rules made anew, gives the same words or the same
+    refusal: the verdicts cached per rules object never leak between different rules."""
+
+    def verdict(rules: Rules) -> tuple[str, ...] | tuple[str, str]:
+        try:
+            return validate_clue(text, second=second, rules=rules)
+        except IllegalClue as e:
+            return (str(e), e.rule)
+
+    first = verdict(Rules.standard(4))
+    assert verdict(Rules.standard(4)) == first
+    assert verdict(Rules.standard(4)) == first
+
+
+def test_r9_verdicts_of_other_rules_are_their_own() -> None:
+    """The same text under rules that differ: each rules object reads it by its own limits."""
+    two = Rules.standard(4, first_clue_words=2)
+    assert validate_clue("ocean mist", rules=two) == ("ocean", "mist")
+    with pytest.raises(IllegalClue, match="R9"):
+        validate_clue("ocean mist", rules=Rules.standard(4))
+    assert validate_clue("ocean mist", rules=Rules.standard(4, first_clue_words=2)) == (
+        "ocean",
+        "mist",
+    )
+
+
+def test_r22_a_clue_of_one_branch_is_not_given_in_another() -> None:
+    """States branch (a search tries several clues from one state): a clue given in one branch
+    is refused there (R22) and still free in its sibling."""
+    before = ("peach", "swamp")
+    left = (*before, "Dove")
+    right = (*before, "silk")
+    validate_clue("lightning", previous=before)
+    with pytest.raises(IllegalClue, match="R22"):
+        validate_clue("dove", previous=left)
+    validate_clue("dove", previous=right)
+    validate_clue("dove", previous=before)
+    with pytest.raises(IllegalClue, match="'Dove' was already given"):
+        validate_clue("DOVE  ", previous=list(left))
+    validate_clue("dove", previous=iter(right))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from huescues.engine import (
     Board,
+    Cell,
     ChooseTarget,
     GiveClue,
     IllegalClue,
@@ -44,7 +46,8 @@ class RandomAgent:
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         """A random square of the card (R8)."""
         assert view.card is not None, "only the clue giver chooses a target"
-        return ChooseTarget(int(rng.random() * len(view.card)))
+        index = int(_uniform(rng)() * len(view.card))
+        return _TARGETS[index] if index < len(_TARGETS) else ChooseTarget(index)
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """A legal clue of ``first_clue_words`` random words (R9)."""
@@ -56,25 +59,35 @@ class RandomAgent:
     def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
         """A pass now and then (R11), else a legal clue of 1 to ``second_clue_words`` words."""
         rules = view.rules
-        if rules.second_clue_may_pass and rng.random() < self.pass_probability:
-            return Pass()
-        n_words = 1 + int(rng.random() * rules.second_clue_words)
+        random = _uniform(rng)
+        if rules.second_clue_may_pass and random() < self.pass_probability:
+            return _PASS
+        n_words = 1 + int(random() * rules.second_clue_words)
         clue = self._clue(view, rng, n_words, second=True)
         if clue is not None:
             return clue
         if rules.second_clue_may_pass:
-            return Pass()
+            return _PASS
         raise RuntimeError("RandomAgent found no legal second clue in its word list")
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """A random empty square (R13): uniform, by drawing squares until one is empty."""
         board = view.board
-        cells = board.cells()
-        moves = _pawn_moves(board)
+        last_board, cells, moves = _LAST_BOARD[0]
+        if last_board is not board:
+            cells, moves = board.cells(), _pawn_moves(board)
+            _LAST_BOARD[0] = (board, cells, moves)
         occupied = view.occupied
         n = len(cells)
         if len(occupied) >= n:
             raise RuntimeError("no empty square is left on the board (R13)")
+        bits = rng.bit_generator
+        if type(bits) is _PCG64:
+            raw = bits.random_raw  # rng.random() is (raw >> 11) * 2**-53: the same numbers
+            while True:
+                i = int((raw() >> 11) * _UNIT * n)
+                if cells[i] not in occupied:
+                    return moves[i]
         random = rng.random
         while True:
             i = int(random() * n)
@@ -86,15 +99,41 @@ class RandomAgent:
     ) -> GiveClue | None:
         words = self.words
         n = len(words)
+        random = _uniform(rng)
+        rules, previous = view.rules, view.clues_given
         for _ in range(_TRIES):
-            text = " ".join(words[int(rng.random() * n)] for _ in range(n_words))
+            if n_words == 1:
+                text = words[int(random() * n)]
+            else:
+                text = " ".join([words[int(random() * n)] for _ in range(n_words)])
             try:
-                validate_clue(text, second=second, rules=view.rules, previous=view.clues_given)
+                validate_clue(text, second=second, rules=rules, previous=previous)
             except IllegalClue:
                 continue
             return GiveClue(text)
         return None
 
+
+_PCG64 = np.random.PCG64
+#: 2**-53: a PCG64 generator's ``random()`` is its next raw 64-bit word, shifted right by 11 bits,
+#: times this (numpy's ``pcg64_next_double``).
+_UNIT = 1.0 / 9007199254740992.0
+_TARGETS = tuple(ChooseTarget(i) for i in range(4))
+_PASS = Pass()
+
+
+def _uniform(rng: np.random.Generator) -> Callable[[], float]:
+    """``rng.random``, or for PCG64 (every game's generators) the same draws from its raw words
+    at half the cost: the random agent is the engine benchmark's player."""
+    bits = rng.bit_generator
+    if type(bits) is _PCG64:
+        raw = bits.random_raw
+        return lambda: (raw() >> 11) * _UNIT
+    return rng.random
+
+
+#: The board of the last pawn placed, its squares and its pawn moves: most games use one board.
+_LAST_BOARD: list[tuple[Board | None, tuple[Cell, ...], tuple[PlacePawn, ...]]] = [(None, (), ())]
 
 #: Pawn moves by board size; a few sizes at most are kept.
 _MOVES: dict[tuple[int, int], tuple[PlacePawn, ...]] = {}

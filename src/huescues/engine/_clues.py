@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from importlib import resources
+from typing import NamedTuple
 
 from ._errors import IllegalClue
 from ._rules import Rules
@@ -297,63 +298,31 @@ def validate_clue(
     if not isinstance(text, str):
         raise TypeError(f"a clue is text (str), not {type(text).__name__}")
     r = rules if rules is not None else _standard_rules()
-    if len(text) > MAX_CLUE_LENGTH:
-        raise IllegalClue(
-            f"clue {text[:20]!r}... refused: it has {len(text)} characters, and a clue has at "
-            f"most {MAX_CLUE_LENGTH} (R18)",
-            rule="R18",
-            clue=text,
-        )
-    hidden = _hidden_character(text)
-    if hidden is not None:
-        raise IllegalClue(
-            f"clue {text!r} refused: it contains {_describe_character(hidden)}, which does not "
-            "print; a clue is printable text (R18)",
-            rule="R18",
-            clue=text,
-        )
-    words = tuple(text.split())
-    n = len(words)
-    if n == 0:
-        raise IllegalClue(
-            f"clue {text!r} refused: a clue has at least one word; to give no second clue, "
-            "pass instead (R18)",
-            rule="R18",
-            clue=text,
-        )
-    if second:
-        if n > r.second_clue_words:
-            raise IllegalClue(
-                f"clue {text!r} refused: the second clue has at most "
-                f"{_words(r.second_clue_words)}, this one has {n} (R18, R11)",
-                rule="R18",
-                clue=text,
-            )
-    elif n != r.first_clue_words:
-        raise IllegalClue(
-            f"clue {text!r} refused: the first clue has exactly {_words(r.first_clue_words)}, "
-            f"this one has {n} (R18, R9)",
-            rule="R18",
-            clue=text,
-        )
-
-    banned = r.banned_terms
-    relative = r.relative_words if second else ()
-    for word in words:
-        fault = _word_fault(word, banned, relative)
-        if fault is not None:
-            rule, reason = fault
-            raise IllegalClue(
-                f"clue {text!r} refused: {reason} ({rule})", rule=rule, clue=text, word=word
-            )
+    if type(text) is str:
+        # The verdict on the text alone (R18-R21) depends only on the rules: cached.
+        cached = _VERDICTS.get(id(r))
+        if cached is None or cached[0] is not r:
+            cached = _verdicts_of(r)
+        verdicts = cached[1]
+        key = (text, second)
+        verdict = verdicts.get(key)
+        if verdict is None:
+            if len(verdicts) >= _MAX_VERDICTS:
+                verdicts.clear()
+            verdict = verdicts[key] = _text_verdict(text, second, r)
+    else:
+        verdict = _text_verdict(text, second, r)  # a str subclass is not cached
+    if type(verdict) is _Fault:
+        raise IllegalClue(verdict.message, rule=verdict.rule, clue=text, word=verdict.word)
+    words: tuple[str, ...] = verdict  # type: ignore[assignment]
 
     if r.refuse_repeated_clues and previous:
-        earlier_clues = previous if isinstance(previous, tuple) else tuple(previous)
-        key = normalise_clue(text)
-        if key not in map(normalise_clue, earlier_clues):  # normalise_clue is cached
+        earlier_clues = previous if type(previous) is tuple else tuple(previous)
+        norm = normalise_clue(text)
+        if norm not in _normalised(earlier_clues):
             return words
         for earlier in earlier_clues:
-            if normalise_clue(earlier) == key:
+            if normalise_clue(earlier) == norm:
                 raise IllegalClue(
                     f"clue {text!r} refused: the clue {earlier!r} was already given in this "
                     "game (R22)",
@@ -361,3 +330,102 @@ def validate_clue(
                     clue=text,
                 )
     return words
+
+
+class _Fault(NamedTuple):
+    """Why a text is not a clue: the arguments of its :class:`IllegalClue`."""
+
+    message: str
+    rule: str
+    word: str | None
+
+
+#: Verdicts by ``id(rules)``: the rules object (kept, so the id stays its own) and a dict from
+#: ``(text, second)`` to the clue's words or its fault. Agents and the engine check every clue.
+_VERDICTS: dict[int, tuple[Rules, dict[tuple[str, bool], tuple[str, ...] | _Fault]]] = {}
+#: The same dicts by equal rules, so that equal rules objects share their verdicts.
+_VERDICTS_BY_RULES: dict[Rules, dict[tuple[str, bool], tuple[str, ...] | _Fault]] = {}
+_MAX_VERDICTS = 1 << 16
+
+
+def _verdicts_of(
+    r: Rules,
+) -> tuple[Rules, dict[tuple[str, bool], tuple[str, ...] | _Fault]]:
+    """The entry of :data:`_VERDICTS` for ``r``, made (or shared with equal rules) now."""
+    if len(_VERDICTS) >= 64:
+        _VERDICTS.clear()
+    if len(_VERDICTS_BY_RULES) >= 64:
+        _VERDICTS_BY_RULES.clear()
+    verdicts = _VERDICTS_BY_RULES.setdefault(r, {})
+    entry = _VERDICTS[id(r)] = (r, verdicts)
+    return entry
+
+
+def _text_verdict(text: str, second: bool, r: Rules) -> tuple[str, ...] | _Fault:
+    """The words of ``text`` if R18-R21 let it through under ``r``, else the fault."""
+    if len(text) > MAX_CLUE_LENGTH:
+        return _Fault(
+            f"clue {text[:20]!r}... refused: it has {len(text)} characters, and a clue has at "
+            f"most {MAX_CLUE_LENGTH} (R18)",
+            "R18",
+            None,
+        )
+    hidden = _hidden_character(text)
+    if hidden is not None:
+        return _Fault(
+            f"clue {text!r} refused: it contains {_describe_character(hidden)}, which does not "
+            "print; a clue is printable text (R18)",
+            "R18",
+            None,
+        )
+    words = tuple(text.split())
+    n = len(words)
+    if n == 0:
+        return _Fault(
+            f"clue {text!r} refused: a clue has at least one word; to give no second clue, "
+            "pass instead (R18)",
+            "R18",
+            None,
+        )
+    if second:
+        if n > r.second_clue_words:
+            return _Fault(
+                f"clue {text!r} refused: the second clue has at most "
+                f"{_words(r.second_clue_words)}, this one has {n} (R18, R11)",
+                "R18",
+                None,
+            )
+    elif n != r.first_clue_words:
+        return _Fault(
+            f"clue {text!r} refused: the first clue has exactly {_words(r.first_clue_words)}, "
+            f"this one has {n} (R18, R9)",
+            "R18",
+            None,
+        )
+    banned = r.banned_terms
+    relative = r.relative_words if second else ()
+    for word in words:
+        fault = _word_fault(word, banned, relative)
+        if fault is not None:
+            rule, reason = fault
+            return _Fault(f"clue {text!r} refused: {reason} ({rule})", rule, word)
+    return words
+
+
+#: The normalised clues of a game's ``clues_given``, by that tuple. A game adds one clue at a
+#: time, so a new tuple's set is usually its prefix's set and one more clue.
+_NORMALISED: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def _normalised(clues: tuple[str, ...]) -> frozenset[str]:
+    found = _NORMALISED.get(clues)
+    if found is None:
+        if len(_NORMALISED) >= 4096:
+            _NORMALISED.clear()
+        parent = _NORMALISED.get(clues[:-1])
+        if parent is not None:
+            found = parent | {normalise_clue(clues[-1])}
+        else:
+            found = frozenset(map(normalise_clue, clues))
+        _NORMALISED[clues] = found
+    return found

@@ -68,6 +68,7 @@ _GAME_OVER = Phase.GAME_OVER
 
 
 _new = tuple.__new__
+_EMPTY: frozenset[Cell] = frozenset()
 
 #: The actions of a game, newest first, as nested pairs (a persistent list).
 _Log = tuple[Action, Any] | None
@@ -388,79 +389,38 @@ class GameState(NamedTuple):
             f"{_EXPECTS[phase]} from seat {self.current_player}"
         )
 
-    def _with(
-        self,
-        action: Action,
-        phase: Phase,
-        current_player: int | None,
-        turn: int,
-        target_index: int | None,
-        clues: tuple[str, ...],
-        pawns: tuple[tuple[int, Cell], ...],
-        occupied: frozenset[Cell],
-        clues_given: tuple[str, ...],
-    ) -> GameState:
-        """The next state within a round: what a round's actions change, the rest kept."""
-        return GameState(
-            self.setup,
-            phase,
-            current_player,
-            self.round,
-            self.giver,
-            self.guessers,
-            turn,
-            self.card,
-            target_index,
-            clues,
-            pawns,
-            occupied,
-            self.scores,
-            clues_given,
-            self.history,
-            self.tiebreak_rounds,
-            None,
-            (action, self.log),
-        )
-
     def _choose(self, action: ChooseTarget) -> GameState:
+        (setup, _, _, rnd, giver, guessers, _, card, _, _, _, _, scores, given, history,
+         tiebreaks, _, log) = self  # fmt: skip
         index = action.index
-        if type(index) is not int or not 0 <= index < len(self.card):
+        if type(index) is not int or not 0 <= index < len(card):
             raise InvalidTarget(
                 f"target {index!r} refused: choose one of the card's squares, 0-"
-                f"{len(self.card) - 1} (R8)"
+                f"{len(card) - 1} (R8)"
             )
-        return self._with(
-            action,
-            _FIRST_CLUE,
-            self.giver,
-            0,
-            index,
-            (),
-            (),
-            frozenset(),
-            self.clues_given,
-        )
+        return _new(
+            GameState,
+            (setup, _FIRST_CLUE, giver, rnd, giver, guessers, 0, card, index, (), (), _EMPTY,
+             scores, given, history, tiebreaks, None, (action, log)),
+        )  # fmt: skip
 
     def _clue(self, action: GiveClue) -> GameState:
+        (setup, phase, _, rnd, giver, guessers, _, card, target, clues, pawns, occupied,
+         scores, given, history, tiebreaks, _, log) = self  # fmt: skip
         text = action.text
-        second = self.phase is _SECOND_CLUE
+        second = phase is _SECOND_CLUE
         if type(text) is not str:
             raise IllegalClue(
                 f"clue {text!r} refused: a clue is text (R18)", rule="R18", clue=repr(text)
             )
-        validate_clue(text, second=second, rules=self.setup.rules, previous=self.clues_given)
-        first = self.guessers if not second else self._second_order()
-        return self._with(
-            action,
-            _SECOND_GUESS if second else _FIRST_GUESS,
-            first[0],
-            0,
-            self.target_index,
-            (*self.clues, text),
-            self.pawns,
-            self.occupied,
-            (*self.clues_given, text),
-        )
+        validate_clue(text, second=second, rules=setup.rules, previous=given)
+        first = guessers if not second else self._second_order()
+        return _new(
+            GameState,
+            (setup, _SECOND_GUESS if second else _FIRST_GUESS, first[0], rnd, giver, guessers,
+             0, card, target, (*clues, text), pawns, occupied, scores, (*given, text), history,
+             tiebreaks, None, (action, log)),
+        )  # fmt: skip
 
     def _second_order(self) -> tuple[int, ...]:
         if self.setup.rules.second_guess_order == "reverse":
@@ -480,14 +440,15 @@ class GameState(NamedTuple):
                 f"pawn on {cell} refused: the board has rows A-{ROW_LETTERS[board.rows - 1]}"
                 f" and columns 1-{board.cols} (R1)"
             )
-        if cell in occupied:
+        after = occupied | {cell}  # one hash of the square: its check and the new set
+        if len(after) == len(occupied):
             owner = next(s for s, c in pawns if c == cell)
             raise OccupiedSquare(
                 f"pawn on {cell} refused: the square already holds seat {owner}'s pawn (R13)"
             )
         assert seat is not None  # a guessing phase always has a player to act
         pawns = (*pawns, (seat, cell))
-        occupied = occupied | {cell}
+        occupied = after
         turn += 1
         if turn < len(guessers):
             if phase is _SECOND_GUESS and setup.rules.second_guess_order == "reverse":
@@ -777,52 +738,23 @@ def _start_round(
         tied = {s for s in range(n) if scores[s] == top}
         if len(tied) == 1 or len(tied) == n or tiebreak_rounds >= rules.max_tiebreak_rounds:
             winners = tuple(sorted(tied))
-            return GameState(
-                setup,
-                _GAME_OVER,
-                None,
-                round,
-                last_giver,
-                (),
-                0,
-                (),
-                None,
-                (),
-                (),
-                frozenset(),
-                scores,
-                clues_given,
-                history,
-                tiebreak_rounds,
-                Result(winners, scores, tiebreak_rounds),
-                log,
-            )
+            return _new(
+                GameState,
+                (setup, _GAME_OVER, None, round, last_giver, (), 0, (), None, (), (), _EMPTY,
+                 scores, clues_given, history, tiebreak_rounds,
+                 Result(winners, scores, tiebreak_rounds), log),
+            )  # fmt: skip
         # R25: a player who is not tied gives the clue, clockwise from after the last giver,
         # and only the tied players guess, clockwise from the giver's left.
         while giver in tied:
             giver = (giver + 1) % n
         guessers = tuple((giver + k) % n for k in range(1, n) if (giver + k) % n in tied)
     card = setup.deck.cards[setup.order[round]]
-    return GameState(
-        setup,
-        _CHOOSE_TARGET,
-        giver,
-        round,
-        giver,
-        guessers,
-        0,
-        card,
-        None,
-        (),
-        (),
-        frozenset(),
-        scores,
-        clues_given,
-        history,
-        tiebreak_rounds,
-        None,
-        log,
-    )
+    return _new(
+        GameState,
+        (setup, _CHOOSE_TARGET, giver, round, giver, guessers, 0, card, None, (), (), _EMPTY,
+         scores, clues_given, history, tiebreak_rounds, None, log),
+    )  # fmt: skip
 
 
 def replay(
