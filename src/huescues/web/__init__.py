@@ -6,8 +6,9 @@ from ._app import create_app
 from ._db import Database
 from ._serve import serve
 from ._study import StudyConfig
+from ._tables import TableSettings
 
-__all__ = ["Database", "StudyConfig", "create_app", "serve"]
+__all__ = ["Database", "StudyConfig", "TableSettings", "create_app", "serve"]
 
 # Public objects name the public module they are used from (as httpx's do), not a private one.
 for _obj in map(globals().__getitem__, __all__):
