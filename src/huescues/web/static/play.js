@@ -124,7 +124,8 @@
   function drawBoard(state, conn) {
     const view = conn.state;
     // Between rounds (and at the end) the board shows the last reveal: target, frame, pawns.
-    const revealing = state.history.length > 0 && state.clues.length === 0 && state.pawns.length === 0;
+    // The giver, once dealt a card, sees the card instead (the reveal stays in the side panel).
+    const revealing = state.history.length > 0 && state.clues.length === 0 && state.pawns.length === 0 && !view.card;
     const last = revealing ? state.history[state.history.length - 1] : null;
     const pawns = last ? last.pawns : state.pawns;
     const byCell = new Map(pawns.map(([seat, c]) => [c, seat]));
