@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
-from huescues.agents import RandomAgent
+from huescues.agents import RANDOM_CLUE_WORDS, RandomAgent
 from huescues.engine import Board, GameRecord, PlacePawn, View
 from huescues.web import TableSettings, create_app
 from huescues.web import _bots as web_bots
@@ -23,7 +23,7 @@ from huescues.web import _bots as web_bots
 FAST = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5)
 
 #: One-word clues the clue rules allow (R19, R20), one per round the person gives.
-CLUES = ("lagoon", "banana", "meadow", "glacier", "velvet", "ember", "walnut", "saffron")
+CLUES = ("lagoon", "banana", "meadow", "glacier", "velvet", "ember", *RANDOM_CLUE_WORDS)
 CELLS = [str(c) for c in Board.standard().cells()]
 
 
@@ -74,7 +74,9 @@ def _play_person(ws: Any, seat: int, log: list[dict[str, Any]]) -> dict[str, Any
         if phase == "choose_target":
             ws.send_text(json.dumps({"type": "target", "index": 0}))
         elif phase == "first_clue":
-            ws.send_text(json.dumps({"type": "clue", "text": next(clues)}))
+            given = {c.lower() for r in msg["history"] for c in r["clues"]}  # R22
+            clue = next(c for c in clues if c not in given)
+            ws.send_text(json.dumps({"type": "clue", "text": clue}))
         elif phase == "second_clue":
             ws.send_text(json.dumps({"type": "pass"}))
         else:
