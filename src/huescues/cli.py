@@ -337,9 +337,16 @@ def _parser() -> argparse.ArgumentParser:
         description="Replay a recorded game with the engine and print it round by round: the "
         "clues, the pawns, the target, the points and the board at each reveal.",
     )
-    replay.add_argument("file", help="a GameRecord JSON or a tournament's JSON-lines results")
+    replay.add_argument(
+        "file",
+        help="a GameRecord JSON, a tournament's JSON-lines results, or huescues serve's database",
+    )
     replay.add_argument("--step", action="store_true", help="wait for Enter between rounds")
-    replay.add_argument("--game", type=int, help="which game of a results file (default: first)")
+    replay.add_argument(
+        "--game",
+        help="which game: its index in a results file (default: the first), or its table id in "
+        "a huescues serve database (default: the latest finished)",
+    )
     replay.add_argument("--board", help="the board CSV, for games not on the standard board")
     replay.set_defaults(run=_replay)
 

@@ -7,8 +7,10 @@ each a JSON object with a ``"record"`` and a ``"game"`` index.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -83,18 +85,61 @@ def _record_of(data: Any, where: str) -> GameRecord:
         raise ValueError(f"{where}: not a valid game record ({what})") from None
 
 
-def load_record(path: str | os.PathLike[str], *, game: int | None = None) -> GameRecord:
-    """The game record in the file at ``path``: a record, an object with a ``"record"``, or
-    JSON lines of results (``game`` picks the line whose ``"game"`` is that index; the first
-    line by default). A last line of results cut short (a run killed while writing it) is left
-    out, as ``--resume`` leaves it out. Errors are ``ValueError`` with a one-line message naming
-    the file."""
+def load_record(path: str | os.PathLike[str], *, game: int | str | None = None) -> GameRecord:
+    """The game record in the file at ``path``: a record, an object with a ``"record"``, JSON
+    lines of results (``game`` picks the line whose ``"game"`` is that index; the first line by
+    default), or the SQLite database of ``huescues serve`` (``game`` is the table's id; the
+    latest finished game by default). A last line of results cut short (a run killed while
+    writing it) is left out, as ``--resume`` leaves it out. Errors are ``ValueError`` with a
+    one-line message naming the file."""
     return _load(path, game)[0]
 
 
-def _load(path: str | os.PathLike[str], game: int | None) -> tuple[GameRecord, str | None]:
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _load_from_db(path: str | os.PathLike[str], game: int | str | None) -> GameRecord:
+    """A finished game of the ``games`` table of ``huescues serve``'s database."""
+    name = str(path)
+    # Read-only, through a URI, so that replaying never writes to a server's database.
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    try:
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
+            if game is None:
+                row = conn.execute(
+                    "SELECT id, record FROM games WHERE record IS NOT NULL "
+                    "ORDER BY finished DESC LIMIT 1"
+                ).fetchone()
+            else:
+                row = conn.execute(
+                    "SELECT id, record FROM games WHERE record IS NOT NULL AND id = ?",
+                    (str(game),),
+                ).fetchone()
+    except sqlite3.Error as e:
+        raise ValueError(f"{name}: not a huescues serve database ({e})") from None
+    if row is None:
+        which = "no finished game" if game is None else f"no finished game {str(game)!r}"
+        raise ValueError(f"{name}: {which} in the database")
+    return _record_of({"record": row[1], "game": row[0]}, f"{name}, game {row[0]}")
+
+
+def _load(path: str | os.PathLike[str], game: int | str | None) -> tuple[GameRecord, str | None]:
     """The record, and a note about a cut last line that was left out (or ``None``)."""
     name = str(path)
+    try:
+        with open(path, "rb") as f:
+            is_db = f.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except OSError:
+        is_db = False
+    if is_db:
+        return _load_from_db(path, game), None
+    if isinstance(game, str):
+        try:
+            game = int(game)
+        except ValueError:
+            raise ValueError(
+                f"{name}: --game is a game's index in this file, not {game!r}"
+            ) from None
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -150,7 +195,7 @@ def replay_file(
     path: str | os.PathLike[str],
     *,
     step: bool = False,
-    game: int | None = None,
+    game: int | str | None = None,
     input_fn: Callable[[str], str] = input,
     output: TextIO | None = None,
     board_csv: str | None = None,
@@ -160,7 +205,8 @@ def replay_file(
     clue giver, the clues, the pawns, the target, the points, and the board at each reveal
     (true colour on a terminal unless ``NO_COLOR`` is set, or as ``colour`` says).
 
-    ``game`` picks a game of a JSON-lines results file (see :func:`load_record`);
+    ``game`` picks a game of a JSON-lines results file or of a ``huescues serve`` database (see
+    :func:`load_record`);
     ``board_csv`` is the board the game was played on when it was not the standard board.
     With ``step``, waits for Enter (through ``input_fn``) after each round; ``q`` or the end of
     the input stops the replay early. Returns the state reached: the final state unless

@@ -8,6 +8,7 @@ from ._db import Database
 from ._export import RESPONSE_COLUMNS, export_games, export_responses
 from ._serve import serve
 from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, StudyConfig
+from ._tables import TableSettings
 
 __all__ = [
     "DEFAULT_CLUES",
@@ -15,6 +16,7 @@ __all__ = [
     "RESPONSE_COLUMNS",
     "Database",
     "StudyConfig",
+    "TableSettings",
     "create_app",
     "export_games",
     "export_responses",

@@ -14,7 +14,7 @@ from starlette.staticfiles import StaticFiles
 
 from ._db import Database
 from ._study import STUDY_SCHEMA, StudyConfig, study_routes
-from ._tables import GAME_SCHEMA, table_routes
+from ._tables import GAME_SCHEMA, TableSettings, table_routes
 
 __all__ = ["create_app"]
 
@@ -24,15 +24,19 @@ async def _healthz(request: Request) -> JSONResponse:
 
 
 def create_app(
-    db: str | Path = "huescues.sqlite", *, study: StudyConfig | None = None
+    db: str | Path = "huescues.sqlite",
+    *,
+    study: StudyConfig | None = None,
+    tables: TableSettings | None = None,
 ) -> Starlette:
-    """The ASGI application behind ``huescues serve``: tables at ``/``, the study at ``/study``
-    (set by ``study``), ``GET /healthz``, and the page's own assets (nothing from a CDN)."""
+    """The ASGI application behind ``huescues serve``: tables at ``/`` (set by ``tables``), the
+    study at ``/study`` (set by ``study``), ``GET /healthz``, and the page's own assets (nothing
+    from a CDN)."""
     database = Database(db, schema=(*GAME_SCHEMA, *STUDY_SCHEMA))
     routes: list[BaseRoute] = [
         Route("/healthz", _healthz),
         Mount("/static", StaticFiles(packages=[("huescues.web", "static")]), name="static"),
-        *table_routes(database),
+        *table_routes(database, tables),
         *study_routes(database, study or StudyConfig()),
     ]
 

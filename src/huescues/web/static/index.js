@@ -1,0 +1,84 @@
+// The page that creates a table: seats, kinds and names go to POST /api/tables; the answer's
+// tokens become links. Text from people is only ever set with textContent.
+"use strict";
+(function () {
+  const KINDS = [["person", "Person"], ["default", "Bot (default)"], ["naming", "Bot (naming)"], ["random", "Bot (random)"]];
+  const count = document.getElementById("seat-count");
+  const list = document.getElementById("seat-list");
+
+  function el(tag, props, children) {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    for (const c of children || []) node.append(c);
+    return node;
+  }
+
+  for (let n = 3; n <= 10; n++) count.append(el("option", { value: String(n), textContent: String(n), selected: n === 4 }));
+
+  function drawSeats() {
+    const n = Number(count.value);
+    const old = Array.from(list.children).map((li) => [li.querySelector("select").value, li.querySelector("input").value]);
+    list.replaceChildren();
+    for (let i = 0; i < n; i++) {
+      const kind = el("select", { name: "kind" });
+      kind.dataset.seat = String(i);
+      for (const [value, label] of KINDS) kind.append(el("option", { value, textContent: label }));
+      kind.value = old[i] ? old[i][0] : i === 0 ? "person" : "default";
+      const name = el("input", { type: "text", name: "name", maxLength: 24, placeholder: `Player ${i + 1}`, value: old[i] ? old[i][1] : "" });
+      name.dataset.seat = String(i);
+      list.append(el("li", {}, [kind, name]));
+    }
+  }
+  count.addEventListener("change", drawSeats);
+  drawSeats();
+
+  function playLink(tokens) {
+    return `${location.origin}/play#t=${tokens.join(",")}`;
+  }
+
+  document.getElementById("new-table").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = document.getElementById("create-error");
+    error.textContent = "";
+    const seats = Array.from(list.children).map((li) => {
+      const name = li.querySelector("input").value.trim();
+      const seat = { kind: li.querySelector("select").value };
+      if (name) seat.name = name;
+      return seat;
+    });
+    let answer;
+    try {
+      const response = await fetch("/api/tables", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ seats }),
+      });
+      answer = await response.json();
+      if (!response.ok) throw new Error(answer.error || response.statusText);
+    } catch (e) {
+      error.textContent = String(e.message || e);
+      return;
+    }
+    const links = document.getElementById("link-list");
+    links.replaceChildren();
+    const tokens = [];
+    for (const seat of answer.seats) {
+      if (!seat.token) {
+        links.append(el("li", { className: "bot" }, [el("strong", { textContent: seat.name }), " plays itself"]));
+        continue;
+      }
+      tokens.push(seat.token);
+      const url = playLink([seat.token]);
+      const copy = el("button", { type: "button", textContent: "Copy" });
+      copy.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch (e) { copy.textContent = "Select the link"; }
+      });
+      const open = el("a", { href: url, textContent: "open", target: "_blank", rel: "noopener" });
+      open.dataset.seatLink = String(seat.seat);
+      links.append(el("li", {}, [el("strong", { textContent: seat.name }), el("input", { type: "text", readOnly: true, value: url }), copy, open]));
+    }
+    document.getElementById("pass-and-play").href = playLink(tokens);
+    document.getElementById("new-table").hidden = true;
+    document.getElementById("links").hidden = false;
+  });
+})();

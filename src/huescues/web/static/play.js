@@ -1,0 +1,355 @@
+// The game page. It holds one seat, or several (pass-and-play: #t=TOKEN1,TOKEN2), one WebSocket
+// per seat, and draws what the server sends: each seat's own view. The rules live in the
+// server's engine only; this page shows views and sends the choices. Text from people (names,
+// clues) is only ever set with textContent, never parsed as HTML.
+"use strict";
+(function () {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const tokens = (params.get("t") || "").split(",").filter(Boolean);
+  const conns = []; // {token, seat, ws, state}
+  let welcome = null; // the first welcome: seats and board
+  let cells = new Map(); // "F12" -> element
+  let selected = null; // the square a guesser tapped, waiting for "place"
+  let unlocked = null; // pass-and-play: the seat whose screen is showing
+  let checkTimer = null;
+
+  const $ = (id) => document.getElementById(id);
+  function el(tag, props, children) {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    for (const c of children || []) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  }
+  const PHASE_TEXT = {
+    choose_target: "is choosing a target",
+    first_clue: "is thinking of a first clue",
+    first_guess: "is placing a first pawn",
+    second_clue: "is thinking of a second clue",
+    second_guess: "is placing a second pawn",
+  };
+
+  function seatName(seat) { return welcome ? welcome.seats[seat].name : `Seat ${seat + 1}`; }
+  function seatColour(seat) { return welcome ? welcome.seats[seat].colour : "#888"; }
+  function isPerson(seat) { return welcome && welcome.seats[seat].kind === "person"; }
+
+  if (!tokens.length) {
+    $("status").textContent = "This page needs a seat's link. Make a table first.";
+    return;
+  }
+
+  // ---- connections -----------------------------------------------------------------------
+  function connect(conn) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    conn.ws = ws;
+    ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "join", token: conn.token })));
+    ws.addEventListener("message", (event) => onMessage(conn, JSON.parse(event.data)));
+    ws.addEventListener("close", (event) => {
+      $("status").textContent = "Connection lost; reconnecting…";
+      setTimeout(() => connect(conn), event.code === 1013 ? 5000 : 1000);
+    });
+  }
+  for (const token of tokens) {
+    const conn = { token, seat: null, ws: null, state: null };
+    conns.push(conn);
+    connect(conn);
+  }
+
+  function send(conn, message) {
+    if (conn && conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(message));
+  }
+
+  function onMessage(conn, msg) {
+    if (msg.type === "welcome") {
+      conn.seat = msg.seat;
+      if (!welcome) { welcome = msg; buildBoard(msg.board); }
+    } else if (msg.type === "state") {
+      conn.state = msg;
+      if (selected && msg.pawns.some(([, c]) => c === selected)) selected = null;
+      render();
+    } else if (msg.type === "check") {
+      showCheck(msg);
+    } else if (msg.type === "error") {
+      $("message").textContent = msg.message;
+    }
+  }
+
+  // ---- which seat the screen shows -------------------------------------------------------
+  function latest() {
+    return conns.find((c) => c.state) ? conns.find((c) => c.state).state : null;
+  }
+  function acting(state) {
+    // The held seat whose turn it is, if any.
+    return conns.find((c) => c.state && c.seat === state.current) || null;
+  }
+  function shown(state) {
+    const actor = acting(state);
+    if (actor) return actor;
+    // Nobody here to act: show a view without the card (a guesser's), so no secret shows.
+    return conns.find((c) => c.state && c.seat !== state.giver) || conns.find((c) => c.state);
+  }
+
+  // ---- the board -------------------------------------------------------------------------
+  function buildBoard(board) {
+    const grid = $("board");
+    grid.replaceChildren();
+    grid.style.setProperty("--cols", board.cols);
+    grid.append(el("div", { className: "corner" }));
+    for (let c = 1; c <= board.cols; c++) grid.append(el("div", { className: "colnum", textContent: String(c) }));
+    cells = new Map();
+    board.colours.forEach((row, r) => {
+      const letter = board.row_letters[r];
+      grid.append(el("div", { className: "rowname", textContent: letter }));
+      row.forEach((hex, c) => {
+        const name = `${letter}${c + 1}`;
+        const cell = el("button", { type: "button", className: "cell", title: name });
+        cell.dataset.cell = name;
+        cell.style.setProperty("--hue", hex);
+        cell.addEventListener("click", () => onCell(name));
+        grid.append(cell);
+        cells.set(name, cell);
+      });
+    });
+  }
+
+  function parseCell(name) {
+    const r = welcome.board.row_letters.indexOf(name[0]);
+    return [r, Number(name.slice(1)) - 1];
+  }
+  function distance(a, b) {
+    const [ar, ac] = parseCell(a), [br, bc] = parseCell(b);
+    return Math.max(Math.abs(ar - br), Math.abs(ac - bc));
+  }
+
+  function drawBoard(state, conn) {
+    const view = conn.state;
+    // Between rounds (and at the end) the board shows the last reveal: target, frame, pawns.
+    // The giver, once dealt a card, sees the card instead (the reveal stays in the side panel).
+    const revealing = state.history.length > 0 && state.clues.length === 0 && state.pawns.length === 0 && !view.card;
+    const last = revealing ? state.history[state.history.length - 1] : null;
+    const pawns = last ? last.pawns : state.pawns;
+    const byCell = new Map(pawns.map(([seat, c]) => [c, seat]));
+    const card = view.card || [];
+    const target = last ? last.target : view.target;
+    const guessing = conn.seat === state.current && (state.phase === "first_guess" || state.phase === "second_guess");
+    for (const [name, cell] of cells) {
+      cell.replaceChildren();
+      cell.className = "cell";
+      const d = target ? distance(name, target) : 99;
+      if (last && d <= 1) cell.classList.add(d === 0 ? "target" : "frame");
+      if (!last && view.target === name) cell.classList.add("target");
+      const ci = last ? -1 : card.indexOf(name);
+      if (ci >= 0) {
+        cell.classList.add("card");
+        cell.append(el("span", { className: "card-mark", textContent: String(ci + 1) }));
+      }
+      if (byCell.has(name)) {
+        const seat = byCell.get(name);
+        const pawn = el("span", { className: "pawn", title: seatName(seat) });
+        pawn.style.setProperty("--pawn", seatColour(seat));
+        cell.append(pawn);
+      } else if (guessing) {
+        cell.classList.add("open");
+      }
+      if (name === selected) cell.classList.add("selected");
+    }
+  }
+
+  function onCell(name) {
+    const state = latest();
+    if (!state) return;
+    const conn = acting(state);
+    if (!conn) return;
+    $("message").textContent = "";
+    if (state.phase === "choose_target") {
+      const index = (conn.state.card || []).indexOf(name);
+      if (index >= 0) send(conn, { type: "target", index });
+      return;
+    }
+    if (state.phase === "first_guess" || state.phase === "second_guess") {
+      if (state.pawns.some(([, c]) => c === name)) { $("message").textContent = `${name} already holds a pawn.`; return; }
+      selected = name;
+      render();
+    }
+  }
+
+  // ---- the side panel --------------------------------------------------------------------
+  function showCheck(msg) {
+    const box = $("clue-check");
+    const input = document.querySelector("[data-field=clue]");
+    if (!box || !input || input.value !== msg.text) return;
+    box.className = msg.ok ? "check ok" : "check bad";
+    box.textContent = msg.ok ? "✓ allowed" : msg.message;
+  }
+
+  function clueControls(conn, state) {
+    const second = state.phase === "second_clue";
+    const input = el("input", { type: "text", maxLength: 60, autocomplete: "off", spellcheck: false,
+      placeholder: second ? `up to ${state.clue_words} words` : `${state.clue_words} word` });
+    input.dataset.field = "clue";
+    const check = el("p", { id: "clue-check", className: "check" });
+    input.addEventListener("input", () => {
+      clearTimeout(checkTimer);
+      check.textContent = "";
+      if (input.value.trim()) checkTimer = setTimeout(() => send(conn, { type: "check", text: input.value }), 120);
+    });
+    const give = el("button", { type: "submit", className: "primary", textContent: "Give clue" });
+    give.dataset.action = "clue";
+    const form = el("form", { className: "clue-form" }, [input, give]);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (input.value.trim()) send(conn, { type: "clue", text: input.value });
+    });
+    const parts = [el("p", { textContent: second
+      ? "Give a second clue of up to two words, or pass. No colour names, no positions, no darker/lighter."
+      : "Give a one-word clue for your target. No colour names (R19), no positions or numbers (R20)." }),
+      targetSwatch(conn.state), form, check];
+    if (second && state.may_pass) {
+      const pass = el("button", { type: "button", textContent: "Pass (no second clue)" });
+      pass.dataset.action = "pass";
+      pass.addEventListener("click", () => send(conn, { type: "pass" }));
+      parts.push(pass);
+    }
+    setTimeout(() => input.focus(), 0);
+    return parts;
+  }
+
+  function targetSwatch(view) {
+    if (!view.target) return null;
+    const [r, c] = parseCell(view.target);
+    const sw = el("span", { className: "swatch" });
+    sw.style.background = welcome.board.colours[r][c];
+    return el("p", { className: "your-target" }, [sw, `Your target: ${view.target}`]);
+  }
+
+  function controls(conn, state) {
+    const box = $("controls");
+    box.replaceChildren();
+    if (state.phase === "game_over" || conn.seat !== state.current) return;
+    if (state.phase === "choose_target") {
+      const buttons = (conn.state.card || []).map((name, index) => {
+        const [r, c] = parseCell(name);
+        const b = el("button", { type: "button", className: "target-choice" }, [el("span", { className: "swatch" }), `${index + 1}: ${name}`]);
+        b.firstChild.style.background = welcome.board.colours[r][c];
+        b.dataset.action = `target-${index}`;
+        b.addEventListener("click", () => send(conn, { type: "target", index }));
+        return b;
+      });
+      box.append(el("p", { textContent: "Your card is marked 1-4 on the board. Pick the square you will describe." }),
+        el("div", { className: "target-choices" }, buttons));
+    } else if (state.phase === "first_clue" || state.phase === "second_clue") {
+      box.append(...clueControls(conn, state).filter(Boolean));
+    } else {
+      const place = el("button", { type: "button", className: "primary", disabled: !selected,
+        textContent: selected ? `Place pawn on ${selected}` : "Tap a square first" });
+      place.dataset.action = "place";
+      place.addEventListener("click", () => {
+        if (selected) { send(conn, { type: "pawn", cell: selected }); selected = null; }
+      });
+      box.append(el("p", { textContent: "Tap the square the clue means to you, then place your pawn." }), place);
+    }
+  }
+
+  function statusText(conn, state) {
+    if (state.phase === "game_over") {
+      const r = state.result;
+      const names = r.winners.map(seatName).join(" and ");
+      return r.shared ? `Game over: ${names} share the win.` : `Game over: ${names} wins!`;
+    }
+    if (!state.ready && !isPerson(state.current)) return "The bots are getting ready…";
+    const who = state.current;
+    if (conn.seat === who) {
+      return {
+        choose_target: "Your turn: you are the clue giver. Choose a target.",
+        first_clue: "Your turn: give the first clue.",
+        first_guess: "Your turn: place your first pawn.",
+        second_clue: "Your turn: give a second clue, or pass.",
+        second_guess: "Your turn: place your second pawn.",
+      }[state.phase];
+    }
+    return `${seatName(who)} ${PHASE_TEXT[state.phase]}.`;
+  }
+
+  function drawScores(conn, state) {
+    const list = $("scores");
+    list.replaceChildren();
+    const scores = state.result ? state.result.scores : state.scores;
+    scores.forEach((score, seat) => {
+      const tags = [];
+      if (seat === state.giver && state.phase !== "game_over") tags.push("clue giver");
+      if (conns.some((c) => c.seat === seat)) tags.push("you");
+      const item = el("li", {}, [el("span", { className: "dot" }), el("span", { className: "name", textContent: seatName(seat) }),
+        el("span", { className: "tags", textContent: tags.join(", ") }), el("span", { className: "score", textContent: String(score) })]);
+      item.firstChild.style.background = seatColour(seat);
+      if (seat === state.current) item.classList.add("current");
+      if (state.result && state.result.winners.includes(seat)) item.classList.add("winner");
+      list.append(item);
+    });
+  }
+
+  function drawClues(state) {
+    const box = $("clues");
+    box.replaceChildren();
+    const revealing = state.history.length > 0 && state.clues.length === 0;
+    const clues = revealing ? [] : state.clues;
+    if (!clues.length) return;
+    box.append(el("span", { className: "label", textContent: `${seatName(state.giver)}'s clue` }));
+    clues.forEach((clue) => box.append(el("q", { className: "clue", textContent: clue })));
+  }
+
+  function drawLastRound(state) {
+    const box = $("last-round");
+    box.replaceChildren();
+    if (!state.history.length) return;
+    const last = state.history[state.history.length - 1];
+    const [r, c] = parseCell(last.target);
+    const sw = el("span", { className: "swatch" });
+    sw.style.background = welcome.board.colours[r][c];
+    const points = last.points.map((p, seat) => p ? `${seatName(seat)} +${p}` : null).filter(Boolean).join(", ") || "no points";
+    const clues = last.clues.map((x) => `“${x}”`).join(" then ") + (last.clues.length < 2 ? " (then passed)" : "");
+    box.append(el("h3", { textContent: `Reveal of round ${last.round + 1}${last.tiebreak ? " (tie-breaker)" : ""}` }),
+      el("p", {}, [sw, `${seatName(last.giver)}'s target was ${last.target}. Clues: ${clues}.`]),
+      el("p", { textContent: `Points: ${points}.` }));
+  }
+
+  function render() {
+    const state = latest();
+    if (!state || !welcome) return;
+    const conn = shown(state);
+    const actor = acting(state);
+    // Pass-and-play: a different person's turn on this device hides the screen first.
+    if (conns.length > 1 && actor && state.phase !== "game_over" && unlocked !== actor.seat) {
+      $("cover-text").textContent = `Pass the device to ${seatName(actor.seat)}.`;
+      $("cover").hidden = false;
+      document.querySelector(".game").classList.add("hidden-screen");
+      return;
+    }
+    $("cover").hidden = true;
+    document.querySelector(".game").classList.remove("hidden-screen");
+    const round = state.tiebreak ? `Tie-breaker round` : `Round ${Math.min(state.round + 1, state.regular_rounds)} of ${state.regular_rounds}`;
+    $("round").textContent = conns.length > 1 ? `${round} · this device: ${seatName(conn.seat)}` : `${round} · you are ${seatName(conn.seat)}`;
+    $("status").textContent = statusText(conn, state);
+    $("status").classList.toggle("your-turn", conn.seat === state.current);
+    drawClues(state);
+    const active = document.activeElement;
+    const keep = active && active.dataset && active.dataset.field === "clue" && conn.seat === state.current ? active.value : null;
+    controls(conn, state);
+    if (keep !== null) {
+      const input = document.querySelector("[data-field=clue]");
+      if (input) { input.value = keep; }
+    }
+    drawScores(conn, state);
+    drawLastRound(state);
+    drawBoard(state, conn);
+    const faults = $("faults");
+    faults.replaceChildren(...state.faults.map((f) => el("li", { textContent: f })));
+  }
+
+  document.querySelector("[data-action=reveal-screen]").addEventListener("click", () => {
+    const state = latest();
+    const actor = state && acting(state);
+    unlocked = actor ? actor.seat : null;
+    selected = null;
+    render();
+  });
+})();
