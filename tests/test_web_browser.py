@@ -12,9 +12,7 @@ import pytest
 
 from huescues.engine import GameRecord
 from huescues.web import TableSettings
-from web_server import browser_page, have_chromium, live_server
-
-pytestmark = pytest.mark.skipif(not have_chromium(), reason="Chromium is not installed")
+from web_server import browser_page, live_server
 
 #: Quick bots, but slow enough that the page shows their moves.
 SETTINGS = TableSettings(bot_delay=0.02, reveal_pause=0.05, bot_time_limit=5)

@@ -13,7 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from huescues.web import TableSettings, create_app
+import pytest
+
+from huescues.web import StudyConfig, TableSettings, create_app
 
 CHROMIUM = os.environ.get("HUESCUES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -31,15 +33,30 @@ def have_chromium() -> bool:
     return Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
 
 
+def require_chromium() -> None:
+    """Skip a browser test on a machine without Chromium; in CI (``CI`` set), where ``.ci/run``
+    installs it, a missing browser is a failure, never a skip."""
+    if have_chromium():
+        return
+    message = f"no Chromium at {CHROMIUM}: apt install chromium, or set HUESCUES_CHROMIUM"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 @contextmanager
-def live_server(db: Path, settings: TableSettings | None = None) -> Iterator[str]:
+def live_server(
+    db: Path, settings: TableSettings | None = None, *, study: StudyConfig | None = None
+) -> Iterator[str]:
     """The server's base URL (``http://127.0.0.1:PORT``) while the block runs."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(db, tables=settings), log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        create_app(db, tables=settings, study=study), log_level="warning", lifespan="on"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -59,6 +76,7 @@ def live_server(db: Path, settings: TableSettings | None = None) -> Iterator[str
 @contextmanager
 def browser_page(width: int = 1280, height: int = 900) -> Iterator[Any]:
     """A fresh Chromium page, every wait bounded."""
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
