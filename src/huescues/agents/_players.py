@@ -34,12 +34,12 @@ from huescues.language import (
 )
 
 from ._listener import log_literal, pawn_log_likelihood, posterior
-from ._memo import ModelMemo
+from ._memo import ModelMemo, words_key
 from ._points import expected_points
 from ._protocol import ClueGiver, Guesser
 from ._random import RandomAgent
 from ._speaker import log_pragmatic, speaker_reading
-from ._vocabulary import board_reading, frame_table
+from ._vocabulary import BoardReading, board_reading, frame_table
 
 __all__ = [
     "EmbeddingClueGiver",
@@ -326,29 +326,41 @@ class EmbeddingClueGiver:
         for c in view.occupied:
             empty[c.row * board.cols + c.col] = False
         frame_idx, ring_pts = _near(target, board, view.rules.points_by_distance)
+        firsts = [_log_l0(m, board, view.clues[0]).ravel() for m in models]
 
         def value_of(log_second: list[FloatArray]) -> FloatArray:
             """The second clue's worth, averaged over the listener models."""
             total: FloatArray = np.zeros(len(log_second[0]))
-            for model, log_p in zip(models, log_second, strict=True):
-                joint = log_p + _log_l0(model, board, view.clues[0]).ravel()
+            for first, log_p in zip(firsts, log_second, strict=True):
+                joint = log_p + first
                 joint = joint - joint.max(axis=-1, keepdims=True)
                 weight = np.exp(joint) * empty
                 weight /= weight.sum(axis=-1, keepdims=True)
                 total += self._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
             return total / len(models)
 
+        legal: dict[str, bool] = {}
+
+        def is_legal(word: str) -> bool:
+            if word not in legal:
+                legal[word] = self._legal(word, view, second=True) is not None
+            return legal[word]
+
         readings = [board_reading(m, board, self.words) for m in models]
         words = readings[0].words
-        n = len(words)
-        value = value_of([r.log_belief.reshape(n, board.size).astype(np.float64) for r in readings])
+        # The best single words: every word screened at once (float32, error bounded), the
+        # few that may be among the best then valued exactly as before.
+        shortlist = self._screen(view, readings, firsts, empty, frame_idx, ring_pts, is_legal)
+        exact = value_of(
+            [r.log_belief.reshape(len(words), -1)[shortlist].astype(np.float64) for r in readings]
+        )
         candidates: list[tuple[float, str]] = []
         singles = []
-        for i in np.argsort(-value, kind="stable"):
-            clue = self._legal(words[int(i)], view, second=True)
-            if clue is not None:
-                candidates.append((float(value[int(i)]), clue.text))
-                singles.append(clue.text)
+        for j in np.argsort(-exact, kind="stable"):
+            word = words[int(shortlist[int(j)])]
+            if is_legal(word):
+                candidates.append((float(exact[int(j)]), word))
+                singles.append(word)
                 if len(singles) >= self.pair_from:
                     break
         limit = view.rules.second_clue_words
@@ -367,6 +379,59 @@ class EmbeddingClueGiver:
         if self.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
             return Pass()
         return GiveClue(best)
+
+    def _screen(
+        self,
+        view: View,
+        readings: list[BoardReading],
+        firsts: list[FloatArray],
+        empty: NDArray[np.bool_],
+        frame_idx: NDArray[np.intp],
+        ring_pts: FloatArray,
+        is_legal: Callable[[str], bool],
+    ) -> NDArray[np.intp]:
+        """The indices (ascending) of every word that may be among the ``pair_from`` best legal
+        single second clues: each word's worth estimated in float32 as three sums over the
+        squares (one matrix product per model), and kept when within twice the estimate's
+        error bound of the ``pair_from``-th best legal estimate. Words whose estimate is not
+        trustworthy (their joint belief underflows float32) are always kept."""
+        n = len(readings[0].words)
+        in_frame = np.zeros(len(ring_pts), dtype=bool)
+        in_frame[frame_idx] = True
+        approx = np.zeros(n)
+        unsure = np.zeros(n, dtype=bool)
+        board = view.board
+        for model, reading, first in zip(_models(self.model), readings, firsts, strict=True):
+            # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares: the three sums
+            # that give its total, its mass in the frame and its expected points.
+            v = np.exp(first - first.max()) * empty
+            m = np.stack([v, v * in_frame, v * ring_pts], axis=1).astype(np.float32)
+            sums = (_belief32(model, board, reading) @ m).astype(np.float64)
+            z = sums[:, 0]
+            unsure |= ~(z > _SURE_TOTAL)
+            safe = np.where(unsure, 1.0, z)
+            approx += self._value(view, sums[:, 1] / safe, sums[:, 2] / safe)
+        approx /= len(readings)
+        approx[unsure] = -np.inf
+        # Each sum's relative error is below _REL_ERROR; the worth is a weighted difference.
+        r = view.rules
+        n_guessers = len(view.guessers)
+        scale = float(r.giver_points_per_pawn) * n_guessers + n_guessers * max(
+            r.points_by_distance
+        ) / max(1, r.n_players - 1)
+        margin = 2.0 * 2.0 * _REL_ERROR * scale + 1e-9
+        threshold = -np.inf
+        found = 0
+        for i in np.argsort(-approx, kind="stable"):
+            if approx[int(i)] == -np.inf:
+                break
+            if is_legal(readings[0].words[int(i)]):
+                found += 1
+                if found >= self.pair_from:
+                    threshold = approx[int(i)] - margin
+                    break
+        out: NDArray[np.intp] = np.flatnonzero((approx >= threshold) | unsure)
+        return out
 
     def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
         """The vocabulary and, for each word and square, the chance a pawn lands in the
@@ -401,6 +466,30 @@ def _target(view: View) -> Cell:
     if view.target is None:
         raise ValueError("only the clue giver, after choosing a target, gives clues (R8)")
     return view.target
+
+
+#: A word's float32 screening is trusted when its weights' total is at least this (far above
+#: float32's smallest normal, so that what underflows cannot matter).
+_SURE_TOTAL = 1e-25
+#: A bound on the relative error of the screening's float32 sums over a board's squares
+#: (rounding of exp and of up to a thousand products and additions).
+_REL_ERROR = 1e-4
+
+#: exp(log L0) of a vocabulary in float32 per model, kept while the model lives, keyed by board
+#: id and vocabulary (with the vocabulary, which keeps its id a safe key); 7 MB each on the
+#: standard board.
+BELIEF32: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(per_models=4)
+
+
+def _belief32(model: ColourTermModel, board: Board, reading: BoardReading) -> NDArray[np.float32]:
+    """L0(square | word) for every word of ``reading`` (``model``'s on ``board``), flat over
+    squares, float32."""
+    n = len(reading.words)
+    return BELIEF32.get(
+        (model,),
+        (board.id, words_key(reading.words)),
+        lambda: (reading.words, np.exp(reading.log_belief.reshape(n, -1))),
+    )[1]
 
 
 def _near(
