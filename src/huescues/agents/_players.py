@@ -361,7 +361,7 @@ class EmbeddingClueGiver:
             if is_legal(word):
                 candidates.append((float(exact[int(j)]), word))
                 singles.append(word)
-                if len(singles) >= self.pair_from:
+                if len(singles) >= max(1, self.pair_from):
                     break
         limit = view.rules.second_clue_words
         for a_i, a in enumerate(singles if limit >= 2 else ()):
@@ -396,21 +396,24 @@ class EmbeddingClueGiver:
         error bound of the ``pair_from``-th best legal estimate. Words whose estimate is not
         trustworthy (their joint belief underflows float32) are always kept."""
         n = len(readings[0].words)
-        in_frame = np.zeros(len(ring_pts), dtype=bool)
-        in_frame[frame_idx] = True
+        # Only the squares within the points' reach of the target add to the frame and points.
+        near = np.flatnonzero(ring_pts > 0)
+        in_frame = np.isin(near, frame_idx)
         approx = np.zeros(n)
         unsure = np.zeros(n, dtype=bool)
         board = view.board
         for model, reading, first in zip(_models(self.model), readings, firsts, strict=True):
-            # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares: the three sums
-            # that give its total, its mass in the frame and its expected points.
+            # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares: its total, its
+            # mass in the frame and its expected points, each a sum over squares.
             v = np.exp(first - first.max()) * empty
-            m = np.stack([v, v * in_frame, v * ring_pts], axis=1).astype(np.float32)
-            sums = (_belief32(model, board, reading) @ m).astype(np.float64)
-            z = sums[:, 0]
+            table = _belief32(model, board, reading)  # squares x words
+            z = (v.astype(np.float32) @ table).astype(np.float64)
+            part = table[near]
+            frame_mass = (v[near] * in_frame).astype(np.float32) @ part
+            points = (v[near] * ring_pts[near]).astype(np.float32) @ part
             unsure |= ~(z > _SURE_TOTAL)
             safe = np.where(unsure, 1.0, z)
-            approx += self._value(view, sums[:, 1] / safe, sums[:, 2] / safe)
+            approx += self._value(view, frame_mass / safe, points / safe)
         approx /= len(readings)
         approx[unsure] = -np.inf
         # Each sum's relative error is below _REL_ERROR; the worth is a weighted difference.
@@ -422,14 +425,22 @@ class EmbeddingClueGiver:
         margin = 2.0 * 2.0 * _REL_ERROR * scale + 1e-9
         threshold = -np.inf
         found = 0
-        for i in np.argsort(-approx, kind="stable"):
-            if approx[int(i)] == -np.inf:
-                break
-            if is_legal(readings[0].words[int(i)]):
-                found += 1
-                if found >= self.pair_from:
-                    threshold = approx[int(i)] - margin
+        # The best few estimates first (most words are legal), all of them if need be.
+        keep = max(1, self.pair_from)
+        top = min(n, 4 * keep + 8)
+        best = np.argpartition(-approx, top - 1)[:top] if top < n else np.arange(n)
+        for order in (best[np.argsort(-approx[best])], np.argsort(-approx)):
+            found = 0
+            for i in order:
+                if approx[int(i)] == -np.inf:
                     break
+                if is_legal(readings[0].words[int(i)]):
+                    found += 1
+                    if found >= keep:
+                        threshold = approx[int(i)] - margin
+                        break
+            if threshold > -np.inf or len(order) == n:
+                break
         out: NDArray[np.intp] = np.flatnonzero((approx >= threshold) | unsure)
         return out
 
@@ -482,13 +493,13 @@ BELIEF32: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(per
 
 
 def _belief32(model: ColourTermModel, board: Board, reading: BoardReading) -> NDArray[np.float32]:
-    """L0(square | word) for every word of ``reading`` (``model``'s on ``board``), flat over
-    squares, float32."""
+    """L0(square | word) for every square (rows) and word of ``reading`` (``model``'s on
+    ``board``), float32: a row per square, so that a few squares' rows are quick to take."""
     n = len(reading.words)
     return BELIEF32.get(
         (model,),
         (board.id, words_key(reading.words)),
-        lambda: (reading.words, np.exp(reading.log_belief.reshape(n, -1))),
+        lambda: (reading.words, np.ascontiguousarray(np.exp(reading.log_belief.reshape(n, -1)).T)),
     )[1]
 
 
