@@ -121,6 +121,12 @@ def _read_clue(model: ColourTermModel, text: str, board: Board) -> FloatArray:
     return out
 
 
+#: A guesser's readings of a first clue, per tuple of its models (literal, then imagined givers'),
+#: keyed by board id, clue and the imagined givers' sizes: at most this many per tuple.
+GUESSER_READINGS_KEPT = 128
+GUESSER_READINGS: ModelMemo[tuple[FloatArray, ...]] = ModelMemo(per_models=GUESSER_READINGS_KEPT)
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddingGuesser:
     """Places its pawn where the expected R15 points are highest (frame clipped at the edges,
@@ -158,20 +164,37 @@ class EmbeddingGuesser:
         """The ways this guesser reads a first clue, each a distribution over the squares (flat):
         literally with each of its models, then (when ``pragmatic``) as each imagined giver
         would have meant it."""
-        literal = [posterior([_log_l0(m, board, clue)]).ravel() for m in _models(self.model)]
-        if not self.pragmatic:
-            return literal
-        plain = np.mean(literal, axis=0)
+        models = _models(self.model)
+        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
+        # Every later decision of the round (and the weights of later rounds) reads it again.
+        key = (board.id, clue, tuple(len(g) for g in groups))
+        everyone = [*models, *(m for g in groups for m in g)]
+        kept = GUESSER_READINGS.get(everyone, key, lambda: self._read(board, clue, models, groups))
+        return list(kept)
+
+    @staticmethod
+    def _read(
+        board: Board,
+        clue: str,
+        models: list[ColourTermModel],
+        groups: list[list[ColourTermModel]],
+    ) -> tuple[FloatArray, ...]:
+        """:meth:`readings`, made (read-only arrays, as they are kept)."""
+        literal = [posterior([_log_l0(m, board, clue)]).ravel() for m in models]
         out = list(literal)
-        for spec in self.speakers:
-            log_l1 = log_pragmatic(speaker_reading(_models(spec), board), clue)
-            # A giver may say what the imagined one never would: keep some literal reading.
-            out.append(
-                plain
-                if log_l1 is None
-                else _LITERAL_SHARE * plain + (1 - _LITERAL_SHARE) * np.exp(log_l1)
-            )
-        return out
+        if groups:
+            plain = np.mean(literal, axis=0)
+            for group in groups:
+                log_l1 = log_pragmatic(speaker_reading(group, board), clue)
+                # A giver may say what the imagined one never would: keep some literal reading.
+                out.append(
+                    plain
+                    if log_l1 is None
+                    else _LITERAL_SHARE * plain + (1 - _LITERAL_SHARE) * np.exp(log_l1)
+                )
+        for a in out:
+            a.flags.writeable = False
+        return tuple(out)
 
     def prior(self) -> FloatArray:
         """The weights of :meth:`readings` before any evidence: the literal readings share
@@ -463,7 +486,12 @@ class EmbeddingClueGiver:
 
     def _usable(self, words: tuple[str, ...], view: View) -> NDArray[np.intp]:
         said = {normalise_clue(c) for c in view.clues_given}
-        return np.array([i for i, w in enumerate(words) if w not in said], dtype=np.intp)
+        index = _word_index(words)
+        usable = np.ones(len(words), dtype=bool)
+        for clue in said:
+            usable[list(index.get(clue, ()))] = False
+        out: NDArray[np.intp] = np.flatnonzero(usable)
+        return out
 
     def _legal(self, text: str, view: View, *, second: bool) -> GiveClue | None:
         try:
@@ -471,6 +499,25 @@ class EmbeddingClueGiver:
         except IllegalClue:
             return None
         return GiveClue(text)
+
+
+#: Each vocabulary's word index, by the vocabulary's id (the value keeps the tuple, so the id
+#: stays its own); a few vocabularies at most.
+_WORD_INDEX: dict[int, tuple[tuple[str, ...], dict[str, list[int]]]] = {}
+
+
+def _word_index(words: tuple[str, ...]) -> dict[str, list[int]]:
+    """The positions of each word in ``words``."""
+    kept = _WORD_INDEX.get(id(words))
+    if kept is None or kept[0] is not words:
+        index: dict[str, list[int]] = {}
+        for i, w in enumerate(words):
+            index.setdefault(w, []).append(i)
+        kept = (words, index)
+        if len(_WORD_INDEX) >= 8:
+            _WORD_INDEX.pop(next(iter(_WORD_INDEX)))
+        _WORD_INDEX[id(words)] = kept
+    return kept[1]
 
 
 def _target(view: View) -> Cell:
