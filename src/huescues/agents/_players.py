@@ -72,6 +72,9 @@ Models = ModelSpec | tuple[ModelSpec, ...]
 #: ensemble reads clues from other players better; measured in docs/agents.md.)
 DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
+#: The default clue giver's second clue is one word: pairs of words cost a new reading of each
+#: phrase by every model (most of a game's time) and measured no stronger (docs/agents.md).
+DEFAULT_PAIR_FROM = 0
 
 #: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal).
 PRAGMATIC_SHARE = 0.2
@@ -306,7 +309,8 @@ class EmbeddingClueGiver:
 
     model: Models = "default"
     competitive: bool = True
-    #: How many of the best single words are paired into two-word second clues.
+    #: How many of the best single words are paired into two-word second clues (0 or 1: single
+    #: words only, as the default player does).
     pair_from: int = 8
     #: The words to choose clues from (default: the shipped vocabulary of 3,725 words).
     words: tuple[str, ...] | None = None
@@ -362,6 +366,20 @@ class EmbeddingClueGiver:
                 total += self._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
             return total / len(models)
 
+        def values_of_phrases(phrases: list[str]) -> FloatArray:
+            """:func:`value_of` for each phrase alone, computed together (the same sums in the
+            same order: each phrase's product with the points is its own, as before)."""
+            total: FloatArray = np.zeros(len(phrases))
+            for model, first in zip(models, firsts, strict=True):
+                joint = np.stack([_log_l0(model, board, ph).ravel() for ph in phrases]) + first
+                joint = joint - joint.max(axis=-1, keepdims=True)
+                weight = np.exp(joint) * empty
+                weight /= weight.sum(axis=-1, keepdims=True)
+                points = np.array([(weight[i : i + 1] @ ring_pts)[0] for i in range(len(phrases))])
+                total += self._value(view, weight[..., frame_idx].sum(axis=-1), points)
+            out: FloatArray = total / len(models)
+            return out
+
         legal: dict[str, bool] = {}
 
         def is_legal(word: str) -> bool:
@@ -387,13 +405,15 @@ class EmbeddingClueGiver:
                 if len(singles) >= max(1, self.pair_from):
                     break
         limit = view.rules.second_clue_words
-        for a_i, a in enumerate(singles if limit >= 2 else ()):
-            for b in singles[a_i + 1 :]:
-                phrase = f"{a} {b}"
-                if self._legal(phrase, view, second=True) is None:
-                    continue
-                v = value_of([_log_l0(m, board, phrase).ravel()[None, :] for m in models])
-                candidates.append((float(v[0]), phrase))
+        phrases = [
+            f"{a} {b}"
+            for a_i, a in enumerate(singles if limit >= 2 else ())
+            for b in singles[a_i + 1 :]
+            if self._legal(f"{a} {b}", view, second=True) is not None
+        ]
+        if phrases:
+            values = values_of_phrases(phrases)
+            candidates += [(float(v), ph) for v, ph in zip(values, phrases, strict=True)]
         if not candidates:
             if view.rules.second_clue_may_pass:
                 return Pass()
@@ -625,7 +645,7 @@ class Player:
 def default_agent() -> Player:
     """The library's best player of both roles (settings chosen in ``docs/agents.md``)."""
     return Player(
-        EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS),
+        EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM),
         EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
     )
 
