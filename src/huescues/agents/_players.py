@@ -73,7 +73,8 @@ Models = ModelSpec | tuple[ModelSpec, ...]
 DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
 #: The default clue giver's second clue is one word: pairs of words cost a new reading of each
-#: phrase by every model (most of a game's time) and measured no stronger (docs/agents.md).
+#: phrase by every model (most of a game's time, ten times the rest) for about 0.01 giver points
+#: a round in self-play and no measurable change against the naming players (docs/agents.md).
 DEFAULT_PAIR_FROM = 0
 
 #: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal).
@@ -434,20 +435,25 @@ class EmbeddingClueGiver:
         is_legal: Callable[[str], bool],
     ) -> NDArray[np.intp]:
         """The indices (ascending) of every word that may be among the ``pair_from`` best legal
-        single second clues: each word's worth estimated in float32 as three sums over the
-        squares (one matrix product per model), and kept when within twice the estimate's
-        error bound of the ``pair_from``-th best legal estimate. Words whose estimate is not
-        trustworthy (their joint belief underflows float32) are always kept."""
+        single second clues. Each word's worth is estimated in float32 from three sums over the
+        squares (vector products per model) with an error bound of its own; a word is kept when
+        its worth may reach the ``pair_from``-th best legal word's least possible worth. Words
+        whose estimate is not trustworthy (their joint belief underflows float32) are kept."""
         n = len(readings[0].words)
         # Only the squares within the points' reach of the target add to the frame and points.
         near = np.flatnonzero(ring_pts > 0)
         in_frame = np.isin(near, frame_idx)
+        # The worth is own * in_frame - others * points (see _value): both weights, as bounds.
+        n_guessers = len(view.guessers)
+        own = float(view.rules.giver_points_per_pawn) * n_guessers
+        others = n_guessers / max(1, view.rules.n_players - 1)
         approx = np.zeros(n)
+        error = np.zeros(n)
         unsure = np.zeros(n, dtype=bool)
         board = view.board
         for model, reading, first in zip(_models(self.model), readings, firsts, strict=True):
             # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares: its total, its
-            # mass in the frame and its expected points, each a sum over squares.
+            # mass in the frame and its expected points, each a sum of non-negative terms.
             v = np.exp(first - first.max()) * empty
             table = _belief32(model, board, reading)  # squares x words
             z = (v.astype(np.float32) @ table).astype(np.float64)
@@ -456,35 +462,33 @@ class EmbeddingClueGiver:
             points = (v[near] * ring_pts[near]).astype(np.float32) @ part
             unsure |= ~(z > _SURE_TOTAL)
             safe = np.where(unsure, 1.0, z)
-            approx += self._value(view, frame_mass / safe, points / safe)
+            frame_share, points_share = frame_mass / safe, points / safe
+            approx += self._value(view, frame_share, points_share)
+            # Each sum is within _REL_ERROR of its exact value, so each ratio within 2.5 times.
+            error += 2.5 * _REL_ERROR * (own * frame_share + others * points_share)
         approx /= len(readings)
-        approx[unsure] = -np.inf
-        # Each sum's relative error is below _REL_ERROR; the worth is a weighted difference.
-        r = view.rules
-        n_guessers = len(view.guessers)
-        scale = float(r.giver_points_per_pawn) * n_guessers + n_guessers * max(
-            r.points_by_distance
-        ) / max(1, r.n_players - 1)
-        margin = 2.0 * 2.0 * _REL_ERROR * scale + 1e-9
-        threshold = -np.inf
-        found = 0
-        # The best few estimates first (most words are legal), all of them if need be.
+        # What underflows adds at most this much to a ratio whose total is sure.
+        error = error / len(readings) + (own + others * max(ring_pts)) * 1e-9
+        lower = np.where(unsure, -np.inf, approx - error)
+        # The pair_from-th largest least worth among legal words: the best few first (most
+        # words are legal), all of them if need be.
         keep = max(1, self.pair_from)
         top = min(n, 4 * keep + 8)
-        best = np.argpartition(-approx, top - 1)[:top] if top < n else np.arange(n)
-        for order in (best[np.argsort(-approx[best])], np.argsort(-approx)):
+        best = np.argpartition(-lower, top - 1)[:top] if top < n else np.arange(n)
+        threshold = -np.inf
+        for order in (best[np.argsort(-lower[best])], np.argsort(-lower)):
             found = 0
             for i in order:
-                if approx[int(i)] == -np.inf:
+                if lower[int(i)] == -np.inf:
                     break
                 if is_legal(readings[0].words[int(i)]):
                     found += 1
                     if found >= keep:
-                        threshold = approx[int(i)] - margin
+                        threshold = float(lower[int(i)])
                         break
             if threshold > -np.inf or len(order) == n:
                 break
-        out: NDArray[np.intp] = np.flatnonzero((approx >= threshold) | unsure)
+        out: NDArray[np.intp] = np.flatnonzero((approx + error >= threshold) | unsure)
         return out
 
     def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
