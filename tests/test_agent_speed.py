@@ -31,7 +31,7 @@ from huescues.agents import (
     naming_agent,
 )
 from huescues.agents._listener import pawn_log_likelihood
-from huescues.agents._players import _log_l0, _models, _near, _target
+from huescues.agents._players import _best_first, _log_l0, _models, _near, _target
 from huescues.agents._points import _ring_sums
 from huescues.agents._vocabulary import board_reading
 from huescues.engine import Rules, View
@@ -193,3 +193,17 @@ def test_a_guesser_s_kept_readings_cannot_be_changed_by_a_caller() -> None:
     assert all(
         np.array_equal(a, b) for a, b in zip(guesser.readings(board, "lagoon"), copy, strict=True)
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=1, max_size=60),
+    st.integers(1, 20),
+)
+def test_r9_the_first_clue_s_best_few_words_are_the_full_order_s_first(
+    values: list[float], k: int
+) -> None:
+    column = np.array(values, dtype=np.float32)
+    full = np.argsort(-column, kind="stable")
+    for order in _best_first(column, k):
+        assert np.array_equal(order, full[: len(order)])

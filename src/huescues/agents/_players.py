@@ -5,7 +5,7 @@ put their pawns (R16), and the baselines and bound around them."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -337,11 +337,12 @@ class EmbeddingClueGiver:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = _target(view)
         words, frame = self._frame(view.board)
-        order = np.argsort(-frame[:, target.row, target.col], kind="stable")
-        for i in order:
-            clue = self._legal(words[int(i)], view, second=False)
-            if clue is not None:
-                return clue
+        column = frame[:, target.row, target.col]
+        for order in _best_first(column, 16):
+            for i in order:
+                clue = self._legal(words[int(i)], view, second=False)
+                if clue is not None:
+                    return clue
         return RandomAgent().give_clue(view, rng)
 
     def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
@@ -523,6 +524,16 @@ class EmbeddingClueGiver:
         except IllegalClue:
             return None
         return GiveClue(text)
+
+
+def _best_first(values: NDArray[np.floating], k: int) -> Iterator[NDArray[np.intp]]:
+    """The indices of ``values``, largest first and ties in index order (a stable sort of the
+    negated values): first only those at least the ``k``-th largest, then all of them."""
+    if k < len(values):
+        kth = np.partition(values, len(values) - k)[len(values) - k]
+        few = np.flatnonzero(values >= kth)
+        yield few[np.argsort(-values[few], kind="stable")]
+    yield np.argsort(-values, kind="stable")
 
 
 #: Each vocabulary's word index, by the vocabulary's id (the value keeps the tuple, so the id
