@@ -25,6 +25,7 @@ from huescues.agents import (
     DEFAULT_PAIR_FROM,
     EmbeddingClueGiver,
     EmbeddingGuesser,
+    Player,
     RandomAgent,
     default_agent,
     expected_points,
@@ -207,3 +208,9 @@ def test_r9_the_first_clue_s_best_few_words_are_the_full_order_s_first(
     full = np.argsort(-column, kind="stable")
     for order in _best_first(column, k):
         assert np.array_equal(order, full[: len(order)])
+
+
+def test_r8_a_giver_whose_every_word_is_said_still_chooses_a_target() -> None:
+    giver = EmbeddingClueGiver(model="naming", words=("sky", "lagoon", "sky", "lemon"))
+    game = play_game([Player(giver, EmbeddingGuesser(model="naming"))] * 4, seed=1)
+    assert game.state.is_terminal

@@ -330,6 +330,10 @@ class EmbeddingClueGiver:
         assert view.card is not None, "only the clue giver sees the card"
         words, frame = self._frame(view.board)
         usable = self._usable(words, view)
+        if not usable.size:
+            # Every word is said (a small vocabulary): the first clue will be the random
+            # agent's, so no card square is better than another.
+            return ChooseTarget(0)
         values = [float(frame[usable, c.row, c.col].max()) for c in view.card]
         return ChooseTarget(int(np.argmax(values)))
 
