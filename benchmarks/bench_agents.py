@@ -19,6 +19,7 @@ from huescues.agents import (
     EmbeddingGuesser,
     clue_vocabulary,
     default_agent,
+    naming_agent,
 )
 from huescues.engine import common_words
 from huescues.language import default_model
@@ -86,13 +87,22 @@ def main() -> None:
     while state.phase is Phase.FIRST_GUESS:
         state = state.apply(guesser.place_pawn(state.view(state.current_player or 0), rng))
     giver_view = state.view(state.giver)
-    default_giver = EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS)
+    default_giver = default_agent().giver
+    assert isinstance(default_giver, EmbeddingClueGiver)
     second = timed(lambda: default_giver.give_second_clue(giver_view, rng), 20)
+    # With pairs of words (not the default): each new phrase is read by all three models.
+    pairs_giver = EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=8)
+    t0 = time.perf_counter()
+    pairs_giver.give_second_clue(giver_view, rng)
+    pairs_new = time.perf_counter() - t0
+    pairs_read = timed(lambda: pairs_giver.give_second_clue(giver_view, rng), 20)
     state = state.apply(default_giver.give_second_clue(giver_view, rng))
     later = state.view(state.current_player or 0)
     guess2 = timed(lambda: guesser.place_pawn(later, rng), 200)
     print(f"guess: first {guess * 1e3:.2f} ms, second (two clues and the pawns) "
           f"{guess2 * 1e3:.2f} ms; second clue or pass {second * 1e3:.1f} ms")  # fmt: skip
+    print(f"second clue with pairs of words (pair_from=8): {pairs_new * 1e3:.0f} ms the first "
+          f"time, {pairs_read * 1e3:.1f} ms once its phrases are read")  # fmt: skip
     assert isinstance(guesser.place_pawn(later, rng), PlacePawn)
 
     # Late in a game the pragmatic guesser also weighs its readings by the giver's earlier rounds.
@@ -101,9 +111,19 @@ def main() -> None:
     print(f"guess late in a game (round {late.round + 1}, {len(late.history)} rounds of "
           f"history): {guess3 * 1e3:.2f} ms")  # fmt: skip
 
-    games = [timed(lambda s=s: play_game([default_agent()] * 4, seed=s), 1) for s in range(10, 30)]
-    print(f"a 4-player game of default players: median {statistics.median(games):.2f} s "
-          f"({1 / statistics.median(games):.1f} games/s on one core)")  # fmt: skip
+    tables = {
+        "default players": [default_agent()] * 4,
+        "naming-data players": [naming_agent()] * 4,
+        "default and naming players (as a tournament seats them)": [
+            default_agent(), naming_agent(), default_agent(), naming_agent()
+        ],
+    }  # fmt: skip
+    for label, seats in tables.items():
+        play_game(seats, seed=0)  # every player's readings of the board, once
+        games = [timed(lambda s=s, t=seats: play_game(t, seed=s), 1) for s in range(10, 30)]
+        median = statistics.median(games)
+        print(f"a 4-player game of {label}: median {median * 1e3:.0f} ms "
+              f"({1 / median:.1f} games/s on one core)")  # fmt: skip
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this process (models, readings, numpy): {rss:.0f} MiB")
     print("(the default players: the giver's three listener models, the guesser's two)")

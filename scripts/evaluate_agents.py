@@ -15,6 +15,7 @@ import time
 from huescues.agents import (
     DEFAULT_GIVER_MODELS,
     DEFAULT_GUESSER_MODELS,
+    DEFAULT_PAIR_FROM,
     EmbeddingClueGiver,
     EmbeddingGuesser,
     OracleGuesser,
@@ -29,7 +30,9 @@ GIVERS = {
     "naming data": lambda: EmbeddingClueGiver(model="naming"),
     "embedding": lambda: EmbeddingClueGiver(model="embedding"),
     "combined": EmbeddingClueGiver,
-    "default (ensemble)": lambda: EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS),
+    "default (ensemble)": lambda: EmbeddingClueGiver(
+        model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM
+    ),
 }
 GUESSERS = {
     "random": RandomAgent,

@@ -8,6 +8,7 @@ from ._loop import GameLoop, PlayedGame, decide, play_game, prepare, sees_target
 from ._players import (
     DEFAULT_GIVER_MODELS,
     DEFAULT_GUESSER_MODELS,
+    DEFAULT_PAIR_FROM,
     EmbeddingClueGiver,
     EmbeddingGuesser,
     OracleGuesser,
@@ -27,6 +28,7 @@ from ._vocabulary import clue_vocabulary
 __all__ = [
     "DEFAULT_GIVER_MODELS",
     "DEFAULT_GUESSER_MODELS",
+    "DEFAULT_PAIR_FROM",
     "RANDOM_CLUE_WORDS",
     "Agent",
     "AgentEvaluation",

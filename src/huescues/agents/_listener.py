@@ -4,6 +4,7 @@ and an optional pragmatic step (Rational Speech Acts)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -30,15 +31,25 @@ def pawn_log_likelihood(
     """log p(pawns | target) for every target square: each pawn placed by another player is a
     noisy reading of the clue, near the target with a Gaussian fall-off of ``spread`` squares,
     or anywhere with probability ``floor`` (players misread clues, or guess at random)."""
+    out = np.zeros(shape)
+    for p in pawns:
+        out += _pawn_term(p.row, p.col, (int(shape[0]), int(shape[1])), float(spread), float(floor))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _pawn_term(
+    row: int, col: int, shape: tuple[int, int], spread: float, floor: float
+) -> FloatArray:
+    """One pawn's term of :func:`pawn_log_likelihood` (kept: pawns stand on few squares)."""
     rows, cols = shape
     r = np.arange(rows)[:, None]
     c = np.arange(cols)[None, :]
-    out = np.zeros(shape)
-    for p in pawns:
-        d2 = (r - p.row) ** 2 + (c - p.col) ** 2
-        near = np.exp(-0.5 * d2 / spread**2)
-        near /= near.sum()
-        out += np.log((1.0 - floor) * near + floor / (rows * cols))
+    d2 = (r - row) ** 2 + (c - col) ** 2
+    near = np.exp(-0.5 * d2 / spread**2)
+    near /= near.sum()
+    out: FloatArray = np.log((1.0 - floor) * near + floor / (rows * cols))
+    out.flags.writeable = False
     return out
 
 

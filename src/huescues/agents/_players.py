@@ -5,7 +5,7 @@ put their pawns (R16), and the baselines and bound around them."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,12 +34,12 @@ from huescues.language import (
 )
 
 from ._listener import log_literal, pawn_log_likelihood, posterior
-from ._memo import ModelMemo
+from ._memo import ModelMemo, words_key
 from ._points import expected_points
 from ._protocol import ClueGiver, Guesser
 from ._random import RandomAgent
 from ._speaker import log_pragmatic, speaker_reading
-from ._vocabulary import board_reading, frame_table
+from ._vocabulary import BoardReading, board_reading, frame_table
 
 __all__ = [
     "EmbeddingClueGiver",
@@ -72,6 +72,10 @@ Models = ModelSpec | tuple[ModelSpec, ...]
 #: ensemble reads clues from other players better; measured in docs/agents.md.)
 DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
+#: The default clue giver's second clue is one word: pairs of words cost a new reading of each
+#: phrase by every model (most of a game's time, ten times the rest) for about 0.01 giver points
+#: a round in self-play and no measurable change against the naming players (docs/agents.md).
+DEFAULT_PAIR_FROM = 0
 
 #: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal).
 PRAGMATIC_SHARE = 0.2
@@ -121,6 +125,12 @@ def _read_clue(model: ColourTermModel, text: str, board: Board) -> FloatArray:
     return out
 
 
+#: A guesser's readings of a first clue, per tuple of its models (literal, then imagined givers'),
+#: keyed by board id, clue and the imagined givers' sizes: at most this many per tuple.
+GUESSER_READINGS_KEPT = 128
+GUESSER_READINGS: ModelMemo[tuple[FloatArray, ...]] = ModelMemo(per_models=GUESSER_READINGS_KEPT)
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddingGuesser:
     """Places its pawn where the expected R15 points are highest (frame clipped at the edges,
@@ -158,20 +168,37 @@ class EmbeddingGuesser:
         """The ways this guesser reads a first clue, each a distribution over the squares (flat):
         literally with each of its models, then (when ``pragmatic``) as each imagined giver
         would have meant it."""
-        literal = [posterior([_log_l0(m, board, clue)]).ravel() for m in _models(self.model)]
-        if not self.pragmatic:
-            return literal
-        plain = np.mean(literal, axis=0)
+        models = _models(self.model)
+        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
+        # Every later decision of the round (and the weights of later rounds) reads it again.
+        key = (board.id, clue, tuple(len(g) for g in groups))
+        everyone = [*models, *(m for g in groups for m in g)]
+        kept = GUESSER_READINGS.get(everyone, key, lambda: self._read(board, clue, models, groups))
+        return list(kept)
+
+    @staticmethod
+    def _read(
+        board: Board,
+        clue: str,
+        models: list[ColourTermModel],
+        groups: list[list[ColourTermModel]],
+    ) -> tuple[FloatArray, ...]:
+        """:meth:`readings`, made (read-only arrays, as they are kept)."""
+        literal = [posterior([_log_l0(m, board, clue)]).ravel() for m in models]
         out = list(literal)
-        for spec in self.speakers:
-            log_l1 = log_pragmatic(speaker_reading(_models(spec), board), clue)
-            # A giver may say what the imagined one never would: keep some literal reading.
-            out.append(
-                plain
-                if log_l1 is None
-                else _LITERAL_SHARE * plain + (1 - _LITERAL_SHARE) * np.exp(log_l1)
-            )
-        return out
+        if groups:
+            plain = np.mean(literal, axis=0)
+            for group in groups:
+                log_l1 = log_pragmatic(speaker_reading(group, board), clue)
+                # A giver may say what the imagined one never would: keep some literal reading.
+                out.append(
+                    plain
+                    if log_l1 is None
+                    else _LITERAL_SHARE * plain + (1 - _LITERAL_SHARE) * np.exp(log_l1)
+                )
+        for a in out:
+            a.flags.writeable = False
+        return tuple(out)
 
     def prior(self) -> FloatArray:
         """The weights of :meth:`readings` before any evidence: the literal readings share
@@ -283,7 +310,8 @@ class EmbeddingClueGiver:
 
     model: Models = "default"
     competitive: bool = True
-    #: How many of the best single words are paired into two-word second clues.
+    #: How many of the best single words are paired into two-word second clues (0 or 1: single
+    #: words only, as the default player does).
     pair_from: int = 8
     #: The words to choose clues from (default: the shipped vocabulary of 3,725 words).
     words: tuple[str, ...] | None = None
@@ -302,6 +330,10 @@ class EmbeddingClueGiver:
         assert view.card is not None, "only the clue giver sees the card"
         words, frame = self._frame(view.board)
         usable = self._usable(words, view)
+        if not usable.size:
+            # Every word is said (a small vocabulary): the first clue will be the random
+            # agent's, so no card square is better than another.
+            return ChooseTarget(0)
         values = [float(frame[usable, c.row, c.col].max()) for c in view.card]
         return ChooseTarget(int(np.argmax(values)))
 
@@ -309,11 +341,12 @@ class EmbeddingClueGiver:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = _target(view)
         words, frame = self._frame(view.board)
-        order = np.argsort(-frame[:, target.row, target.col], kind="stable")
-        for i in order:
-            clue = self._legal(words[int(i)], view, second=False)
-            if clue is not None:
-                return clue
+        column = frame[:, target.row, target.col]
+        for order in _best_first(column, 16):
+            for i in order:
+                clue = self._legal(words[int(i)], view, second=False)
+                if clue is not None:
+                    return clue
         return RandomAgent().give_clue(view, rng)
 
     def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
@@ -326,39 +359,67 @@ class EmbeddingClueGiver:
         for c in view.occupied:
             empty[c.row * board.cols + c.col] = False
         frame_idx, ring_pts = _near(target, board, view.rules.points_by_distance)
+        firsts = [_log_l0(m, board, view.clues[0]).ravel() for m in models]
 
         def value_of(log_second: list[FloatArray]) -> FloatArray:
             """The second clue's worth, averaged over the listener models."""
             total: FloatArray = np.zeros(len(log_second[0]))
-            for model, log_p in zip(models, log_second, strict=True):
-                joint = log_p + _log_l0(model, board, view.clues[0]).ravel()
+            for first, log_p in zip(firsts, log_second, strict=True):
+                joint = log_p + first
                 joint = joint - joint.max(axis=-1, keepdims=True)
                 weight = np.exp(joint) * empty
                 weight /= weight.sum(axis=-1, keepdims=True)
                 total += self._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
             return total / len(models)
 
+        def values_of_phrases(phrases: list[str]) -> FloatArray:
+            """:func:`value_of` for each phrase alone, computed together (the same sums in the
+            same order: each phrase's product with the points is its own, as before)."""
+            total: FloatArray = np.zeros(len(phrases))
+            for model, first in zip(models, firsts, strict=True):
+                joint = np.stack([_log_l0(model, board, ph).ravel() for ph in phrases]) + first
+                joint = joint - joint.max(axis=-1, keepdims=True)
+                weight = np.exp(joint) * empty
+                weight /= weight.sum(axis=-1, keepdims=True)
+                points = np.array([(weight[i : i + 1] @ ring_pts)[0] for i in range(len(phrases))])
+                total += self._value(view, weight[..., frame_idx].sum(axis=-1), points)
+            out: FloatArray = total / len(models)
+            return out
+
+        legal: dict[str, bool] = {}
+
+        def is_legal(word: str) -> bool:
+            if word not in legal:
+                legal[word] = self._legal(word, view, second=True) is not None
+            return legal[word]
+
         readings = [board_reading(m, board, self.words) for m in models]
         words = readings[0].words
-        n = len(words)
-        value = value_of([r.log_belief.reshape(n, board.size).astype(np.float64) for r in readings])
+        # The best single words: every word screened at once (float32, error bounded), the
+        # few that may be among the best then valued exactly as before.
+        shortlist = self._screen(view, readings, firsts, empty, frame_idx, ring_pts, is_legal)
+        exact = value_of(
+            [r.log_belief.reshape(len(words), -1)[shortlist].astype(np.float64) for r in readings]
+        )
         candidates: list[tuple[float, str]] = []
         singles = []
-        for i in np.argsort(-value, kind="stable"):
-            clue = self._legal(words[int(i)], view, second=True)
-            if clue is not None:
-                candidates.append((float(value[int(i)]), clue.text))
-                singles.append(clue.text)
-                if len(singles) >= self.pair_from:
+        for j in np.argsort(-exact, kind="stable"):
+            word = words[int(shortlist[int(j)])]
+            if is_legal(word):
+                candidates.append((float(exact[int(j)]), word))
+                singles.append(word)
+                if len(singles) >= max(1, self.pair_from):
                     break
         limit = view.rules.second_clue_words
-        for a_i, a in enumerate(singles if limit >= 2 else ()):
-            for b in singles[a_i + 1 :]:
-                phrase = f"{a} {b}"
-                if self._legal(phrase, view, second=True) is None:
-                    continue
-                v = value_of([_log_l0(m, board, phrase).ravel()[None, :] for m in models])
-                candidates.append((float(v[0]), phrase))
+        phrases = [
+            f"{a} {b}"
+            for a_i, a in enumerate(singles if limit >= 2 else ())
+            for b in singles[a_i + 1 :]
+            if self._legal(f"{a} {b}", view, second=True) is not None
+        ]
+        if phrases:
+            values = values_of_phrases(phrases)
+            candidates += [(float(v), ph) for v, ph in zip(values, phrases, strict=True)]
         if not candidates:
             if view.rules.second_clue_may_pass:
                 return Pass()
@@ -367,6 +428,73 @@ class EmbeddingClueGiver:
         if self.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
             return Pass()
         return GiveClue(best)
+
+    def _screen(
+        self,
+        view: View,
+        readings: list[BoardReading],
+        firsts: list[FloatArray],
+        empty: NDArray[np.bool_],
+        frame_idx: NDArray[np.intp],
+        ring_pts: FloatArray,
+        is_legal: Callable[[str], bool],
+    ) -> NDArray[np.intp]:
+        """The indices (ascending) of every word that may be among the ``pair_from`` best legal
+        single second clues. Each word's worth is estimated in float32 from three sums over the
+        squares (vector products per model) with an error bound of its own; a word is kept when
+        its worth may reach the ``pair_from``-th best legal word's least possible worth. Words
+        whose estimate is not trustworthy (their joint belief underflows float32) are kept."""
+        n = len(readings[0].words)
+        # Only the squares within the points' reach of the target add to the frame and points.
+        near = np.flatnonzero(ring_pts > 0)
+        in_frame = np.isin(near, frame_idx)
+        # The worth is own * in_frame - others * points (see _value): both weights, as bounds.
+        n_guessers = len(view.guessers)
+        own = float(view.rules.giver_points_per_pawn) * n_guessers
+        others = n_guessers / max(1, view.rules.n_players - 1)
+        approx = np.zeros(n)
+        error = np.zeros(n)
+        unsure = np.zeros(n, dtype=bool)
+        board = view.board
+        for model, reading, first in zip(_models(self.model), readings, firsts, strict=True):
+            # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares: its total, its
+            # mass in the frame and its expected points, each a sum of non-negative terms.
+            v = np.exp(first - first.max()) * empty
+            table = _belief32(model, board, reading)  # squares x words
+            z = (v.astype(np.float32) @ table).astype(np.float64)
+            part = table[near]
+            frame_mass = (v[near] * in_frame).astype(np.float32) @ part
+            points = (v[near] * ring_pts[near]).astype(np.float32) @ part
+            unsure |= ~(z > _SURE_TOTAL)
+            safe = np.where(unsure, 1.0, z)
+            frame_share, points_share = frame_mass / safe, points / safe
+            approx += self._value(view, frame_share, points_share)
+            # Each sum is within _REL_ERROR of its exact value, so each ratio within 2.5 times.
+            error += 2.5 * _REL_ERROR * (own * frame_share + others * points_share)
+        approx /= len(readings)
+        # What underflows adds at most this much to a ratio whose total is sure.
+        error = error / len(readings) + (own + others * max(ring_pts)) * 1e-9
+        lower = np.where(unsure, -np.inf, approx - error)
+        # The pair_from-th largest least worth among legal words: the best few first (most
+        # words are legal), all of them if need be.
+        keep = max(1, self.pair_from)
+        top = min(n, 4 * keep + 8)
+        best = np.argpartition(-lower, top - 1)[:top] if top < n else np.arange(n)
+        threshold = -np.inf
+        for order in (best[np.argsort(-lower[best])], np.argsort(-lower)):
+            found = 0
+            for i in order:
+                if lower[int(i)] == -np.inf:
+                    break
+                if is_legal(readings[0].words[int(i)]):
+                    found += 1
+                    if found >= keep:
+                        threshold = float(lower[int(i)])
+                        break
+            if threshold > -np.inf or len(order) == n:
+                break
+        out: NDArray[np.intp] = np.flatnonzero((approx + error >= threshold) | unsure)
+        return out
 
     def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
         """The vocabulary and, for each word and square, the chance a pawn lands in the
@@ -387,7 +515,12 @@ class EmbeddingClueGiver:
 
     def _usable(self, words: tuple[str, ...], view: View) -> NDArray[np.intp]:
         said = {normalise_clue(c) for c in view.clues_given}
-        return np.array([i for i, w in enumerate(words) if w not in said], dtype=np.intp)
+        index = _word_index(words)
+        usable = np.ones(len(words), dtype=bool)
+        for clue in said:
+            usable[list(index.get(clue, ()))] = False
+        out: NDArray[np.intp] = np.flatnonzero(usable)
+        return out
 
     def _legal(self, text: str, view: View, *, second: bool) -> GiveClue | None:
         try:
@@ -397,10 +530,63 @@ class EmbeddingClueGiver:
         return GiveClue(text)
 
 
+def _best_first(values: NDArray[np.floating], k: int) -> Iterator[NDArray[np.intp]]:
+    """The indices of ``values``, largest first and ties in index order (a stable sort of the
+    negated values): first only those at least the ``k``-th largest, then all of them."""
+    if k < len(values):
+        kth = np.partition(values, len(values) - k)[len(values) - k]
+        few = np.flatnonzero(values >= kth)
+        yield few[np.argsort(-values[few], kind="stable")]
+    yield np.argsort(-values, kind="stable")
+
+
+#: Each vocabulary's word index, by the vocabulary's id (the value keeps the tuple, so the id
+#: stays its own); a few vocabularies at most.
+_WORD_INDEX: dict[int, tuple[tuple[str, ...], dict[str, list[int]]]] = {}
+
+
+def _word_index(words: tuple[str, ...]) -> dict[str, list[int]]:
+    """The positions of each word in ``words``."""
+    kept = _WORD_INDEX.get(id(words))
+    if kept is None or kept[0] is not words:
+        index: dict[str, list[int]] = {}
+        for i, w in enumerate(words):
+            index.setdefault(w, []).append(i)
+        kept = (words, index)
+        if len(_WORD_INDEX) >= 8:
+            _WORD_INDEX.pop(next(iter(_WORD_INDEX)))
+        _WORD_INDEX[id(words)] = kept
+    return kept[1]
+
+
 def _target(view: View) -> Cell:
     if view.target is None:
         raise ValueError("only the clue giver, after choosing a target, gives clues (R8)")
     return view.target
+
+
+#: A word's float32 screening is trusted when its weights' total is at least this (far above
+#: float32's smallest normal, so that what underflows cannot matter).
+_SURE_TOTAL = 1e-25
+#: A bound on the relative error of the screening's float32 sums over a board's squares
+#: (rounding of exp and of up to a thousand products and additions).
+_REL_ERROR = 1e-4
+
+#: exp(log L0) of a vocabulary in float32 per model, kept while the model lives, keyed by board
+#: id and vocabulary (with the vocabulary, which keeps its id a safe key); 7 MB each on the
+#: standard board.
+BELIEF32: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(per_models=4)
+
+
+def _belief32(model: ColourTermModel, board: Board, reading: BoardReading) -> NDArray[np.float32]:
+    """L0(square | word) for every square (rows) and word of ``reading`` (``model``'s on
+    ``board``), float32: a row per square, so that a few squares' rows are quick to take."""
+    n = len(reading.words)
+    return BELIEF32.get(
+        (model,),
+        (board.id, words_key(reading.words)),
+        lambda: (reading.words, np.ascontiguousarray(np.exp(reading.log_belief.reshape(n, -1)).T)),
+    )[1]
 
 
 def _near(
@@ -478,7 +664,7 @@ class Player:
 def default_agent() -> Player:
     """The library's best player of both roles (settings chosen in ``docs/agents.md``)."""
     return Player(
-        EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS),
+        EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM),
         EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
     )
 

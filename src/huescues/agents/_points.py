@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -33,6 +35,14 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
     the last two axes are the board, any leading axes are a batch."""
     *lead, rows, cols = belief.shape
     reach = len(weights) - 1
+    if not lead:
+        # One board (every decision): the same sums in the same order, as one gather.
+        index, scale = _shifts(rows, cols, weights)
+        padded = np.zeros((rows + 2 * reach, cols + 2 * reach))
+        padded[reach : reach + rows, reach : reach + cols] = belief
+        # The reduction over the first axis adds the terms one after another, as the loop does.
+        summed: FloatArray = np.add.reduce(padded.ravel()[index] * scale, axis=0)
+        return summed.reshape(rows, cols)
     padded = np.zeros((*lead, rows + 2 * reach, cols + 2 * reach))
     padded[..., reach : reach + rows, reach : reach + cols] = belief
     out = np.zeros(belief.shape)
@@ -43,3 +53,24 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
                 r0, c0 = reach + dr, reach + dc
                 out += w * padded[..., r0 : r0 + rows, c0 : c0 + cols]
     return out
+
+
+@functools.cache
+def _shifts(rows: int, cols: int, weights: tuple[int, ...]) -> tuple[NDArray[np.intp], FloatArray]:
+    """For :func:`_ring_sums` on one board: the flat indices into the padded board of every
+    non-zero shift (in the loop's order, one row per shift) and their weights (a column)."""
+    reach = len(weights) - 1
+    width = cols + 2 * reach
+    base = (np.arange(rows)[:, None] * width + np.arange(cols)[None, :]).ravel()
+    offsets, scale = [], []
+    for dr in range(-reach, reach + 1):
+        for dc in range(-reach, reach + 1):
+            w = weights[max(abs(dr), abs(dc))]
+            if w:
+                offsets.append((reach + dr) * width + reach + dc)
+                scale.append(float(w))
+    index = np.array(offsets, dtype=np.intp)[:, None] + base[None, :]
+    index.flags.writeable = False
+    column = np.array(scale)[:, None]
+    column.flags.writeable = False
+    return index, column

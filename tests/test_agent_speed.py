@@ -1,0 +1,216 @@
+"""The players' fast paths decide exactly as the plain computations they replace (issue 13): the
+second clue's screening of the vocabulary, the guessers' kept readings, the pawns' evidence and
+the ring sums. Speed itself is measured in benchmarks/bench_agents.py, not here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from huescues import (
+    Cell,
+    GameState,
+    GiveClue,
+    IllegalClue,
+    Pass,
+    Phase,
+    new_game,
+    play_game,
+    validate_clue,
+)
+from huescues.agents import (
+    DEFAULT_GIVER_MODELS,
+    DEFAULT_PAIR_FROM,
+    EmbeddingClueGiver,
+    EmbeddingGuesser,
+    Player,
+    RandomAgent,
+    default_agent,
+    expected_points,
+    naming_agent,
+)
+from huescues.agents._listener import pawn_log_likelihood
+from huescues.agents._players import _best_first, _log_l0, _models, _near, _target
+from huescues.agents._points import _ring_sums
+from huescues.agents._vocabulary import board_reading
+from huescues.engine import Rules, View
+
+RNG = np.random.default_rng(0)
+
+
+def _second_clue_view(seed: int, rounds: int) -> View:
+    """The giver's view at a second clue, after ``rounds`` earlier rounds of naming players."""
+    agent = naming_agent()
+    state: GameState = new_game(4, seed=seed)
+    seen = 0
+    while True:
+        if state.phase is Phase.SECOND_CLUE:
+            if seen == rounds:
+                return state.view(state.giver)
+            seen += 1
+        seat = state.current_player or 0
+        view = state.view(seat)
+        act = {
+            Phase.CHOOSE_TARGET: agent.choose_target,
+            Phase.FIRST_CLUE: agent.give_clue,
+            Phase.SECOND_CLUE: agent.give_second_clue,
+        }.get(state.phase, agent.place_pawn)
+        state = state.apply(act(view, RNG))
+
+
+def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass:
+    """The second clue as it was computed before the screening: every word valued exactly."""
+    target = _target(view)
+    board = view.board
+    models = _models(giver.model)
+    empty = np.ones(board.size, dtype=bool)
+    for c in view.occupied:
+        empty[c.row * board.cols + c.col] = False
+    frame_idx, ring_pts = _near(target, board, view.rules.points_by_distance)
+
+    def value_of(log_second: list[np.ndarray]) -> np.ndarray:
+        total = np.zeros(len(log_second[0]))
+        for model, log_p in zip(models, log_second, strict=True):
+            joint = log_p + _log_l0(model, board, view.clues[0]).ravel()
+            joint = joint - joint.max(axis=-1, keepdims=True)
+            weight = np.exp(joint) * empty
+            weight /= weight.sum(axis=-1, keepdims=True)
+            total += giver._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
+        return total / len(models)
+
+    def legal(text: str) -> bool:
+        try:
+            validate_clue(text, second=True, rules=view.rules, previous=view.clues_given)
+        except IllegalClue:
+            return False
+        return True
+
+    readings = [board_reading(m, board, giver.words) for m in models]
+    words = readings[0].words
+    value = value_of([r.log_belief.reshape(len(words), -1).astype(np.float64) for r in readings])
+    candidates: list[tuple[float, str]] = []
+    singles: list[str] = []
+    for i in np.argsort(-value, kind="stable"):
+        if legal(words[int(i)]):
+            candidates.append((float(value[int(i)]), words[int(i)]))
+            singles.append(words[int(i)])
+            if len(singles) >= max(1, giver.pair_from):
+                break
+    for a_i, a in enumerate(singles if view.rules.second_clue_words >= 2 else ()):
+        for b in singles[a_i + 1 :]:
+            if legal(f"{a} {b}"):
+                v = value_of([_log_l0(m, board, f"{a} {b}").ravel()[None, :] for m in models])
+                candidates.append((float(v[0]), f"{a} {b}"))
+    best_value, best = max(candidates, key=lambda vc: vc[0])
+    if giver.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
+        return Pass()
+    return GiveClue(best)
+
+
+@pytest.mark.parametrize("pair_from", [0, 3, 8])
+@pytest.mark.parametrize(("seed", "rounds"), [(1, 0), (2, 3), (5, 6)])
+def test_r11_the_screened_second_clue_is_the_plain_search_s_choice(
+    seed: int, rounds: int, pair_from: int
+) -> None:
+    view = _second_clue_view(seed, rounds)
+    for giver in (
+        EmbeddingClueGiver(model="naming", pair_from=pair_from),
+        EmbeddingClueGiver(model="naming", pair_from=pair_from, competitive=False),
+    ):
+        assert giver.give_second_clue(view, RNG) == _plain_second_clue(giver, view)
+
+
+def test_r11_the_default_giver_s_screened_choice_is_the_plain_one() -> None:
+    view = _second_clue_view(3, 2)
+    giver = EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM)
+    assert giver.give_second_clue(view, RNG) == _plain_second_clue(giver, view)
+
+
+def test_r11_the_default_giver_s_second_clue_is_one_word_or_a_pass() -> None:
+    giver = default_agent().giver
+    assert isinstance(giver, EmbeddingClueGiver) and giver.pair_from == DEFAULT_PAIR_FROM == 0
+    game = play_game([default_agent(), RandomAgent(), default_agent(), RandomAgent()], seed=4)
+    seconds = [r.clues[1] for r in game.state.history if r.giver in (0, 2) and len(r.clues) == 2]
+    assert seconds and all(len(c.split()) == 1 for c in seconds)
+
+
+def test_a_vocabulary_with_a_repeated_word_never_repeats_a_said_clue() -> None:
+    words = ("sky", "lagoon", "sky", "lemon", "cherry", "grass", "navy")
+    giver = EmbeddingClueGiver(model="naming", words=words)
+    state = new_game(4, seed=2)
+    for _ in range(2):
+        view = state.view(state.giver)
+        state = state.apply(giver.choose_target(view, RNG))
+        clue = giver.give_clue(state.view(state.giver), RNG)
+        state = state.apply(clue)
+        assert clue.text not in state.view(state.giver).clues_given[:-1]
+        while state.phase is Phase.FIRST_GUESS:
+            state = state.apply(RandomAgent().place_pawn(state.view(state.current_player), RNG))
+        state = state.apply(Pass())
+        while state.phase is Phase.SECOND_GUESS:
+            state = state.apply(RandomAgent().place_pawn(state.view(state.current_player), RNG))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(3, 2, 1), (1, 1), (4, 0, 1)]))
+def test_r15_ring_sums_on_one_board_are_the_loop_s_sums(seed: int, points: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(seed)
+    belief = rng.random((16, 30)) ** 6
+    belief /= belief.sum()
+    # A batch of one board takes the plain loop; one board the gathered sums: the same bits.
+    assert np.array_equal(_ring_sums(belief, points), _ring_sums(belief[None], points)[0])
+
+
+def test_r15_expected_points_stay_a_fresh_array() -> None:
+    belief = np.full((16, 30), 1 / 480)
+    first = expected_points(belief, Rules.standard(4))
+    first[:] = 0.0
+    assert expected_points(belief, Rules.standard(4)).max() > 0
+
+
+def test_pawn_evidence_is_the_sum_of_each_pawn_s_term_and_a_fresh_array() -> None:
+    pawns = [Cell(3, 4), Cell(3, 5), Cell(10, 20)]
+    both = pawn_log_likelihood(pawns, (16, 30), spread=2.5, floor=0.5)
+    alone = [pawn_log_likelihood([p], (16, 30), spread=2.5, floor=0.5) for p in pawns]
+    assert np.array_equal(both, alone[0] + alone[1] + alone[2])
+    both[:] = 0.0
+    again = pawn_log_likelihood(pawns, (16, 30), spread=2.5, floor=0.5)
+    assert np.array_equal(again, alone[0] + alone[1] + alone[2])
+    r, c = np.indices((16, 30))
+    near = np.exp(-0.5 * ((r - 3) ** 2 + (c - 4) ** 2) / 2.5**2)
+    assert np.allclose(alone[0], np.log(0.5 * near / near.sum() + 0.5 / 480))
+
+
+def test_a_guesser_s_kept_readings_cannot_be_changed_by_a_caller() -> None:
+    guesser = EmbeddingGuesser(model="naming", pragmatic=True, speakers=("naming",))
+    board = new_game(4, seed=0).board
+    first = guesser.readings(board, "lagoon")
+    copy = [r.copy() for r in first]
+    with pytest.raises(ValueError, match="read-only"):
+        first[0][0] = 1.0
+    first.clear()
+    assert all(
+        np.array_equal(a, b) for a, b in zip(guesser.readings(board, "lagoon"), copy, strict=True)
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=1, max_size=60),
+    st.integers(1, 20),
+)
+def test_r9_the_first_clue_s_best_few_words_are_the_full_order_s_first(
+    values: list[float], k: int
+) -> None:
+    column = np.array(values, dtype=np.float32)
+    full = np.argsort(-column, kind="stable")
+    for order in _best_first(column, k):
+        assert np.array_equal(order, full[: len(order)])
+
+
+def test_r8_a_giver_whose_every_word_is_said_still_chooses_a_target() -> None:
+    giver = EmbeddingClueGiver(model="naming", words=("sky", "lagoon", "sky", "lemon"))
+    game = play_game([Player(giver, EmbeddingGuesser(model="naming"))] * 4, seed=1)
+    assert game.state.is_terminal
