@@ -15,6 +15,7 @@ from huescues.language import ColourTermModel
 
 from ._memo import ModelMemo, words_key
 from ._points import frame_probability
+from ._store import cache_path, encode, load, readings_cache_dir, readings_key, save, shipped_path
 
 __all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table"]
 
@@ -63,12 +64,38 @@ def board_reading(
     model: ColourTermModel, board: Board, words: tuple[str, ...] | None = None
 ) -> BoardReading:
     """The vocabulary (the shipped one by default) read by ``model`` on ``board``; made once
-    while the model lives."""
+    while the model lives.
+
+    For a model with a stable name (the shipped ones, :func:`~huescues.language.model_cache_key`)
+    the reading is taken from the package for the standard board and the shipped vocabulary,
+    else from the user cache directory (``readings_cache_dir``), where it is written the first
+    time; the same arrays as a fresh reading, so decisions are the same."""
     words = clue_vocabulary() if words is None else words
     # The reading holds ``words``, so their id is a safe key (words_key).
     return READINGS.get(
-        (model,), (board.id, words_key(words)), lambda: read_board(model, board, words)
+        (model,), (board.id, words_key(words)), lambda: _kept_reading(model, board, words)
     )
+
+
+def _kept_reading(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
+    """The reading from the shipped file or the disk cache when one was made for this model,
+    board, vocabulary and code; else read now (and written to the disk cache)."""
+    key = readings_key(model, board, words)
+    if key is None:
+        return read_board(model, board, words)
+    arrays = load(shipped_path(board, key), key)
+    if arrays is None:
+        folder = readings_cache_dir()
+        path = None if folder is None else cache_path(folder, key)
+        arrays = None if path is None else load(path, key)
+        if arrays is None:
+            reading = read_board(model, board, words)
+            if path is not None:
+                # Level 1: writing at zlib's best would cost a second per model.
+                save(path, encode(key, reading.log_belief, reading.frame, level=1))
+            return reading
+    log_belief, frame = arrays
+    return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)
 
 
 def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:

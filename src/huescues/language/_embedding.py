@@ -40,6 +40,7 @@ from typing import IO, Any, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._identity import register_shipped
 from ._protocol import (
     FLAT_LOG_DENSITY,
     FloatArray,
@@ -478,7 +479,9 @@ class EmbeddingModel:
 @functools.cache
 def _default_model() -> EmbeddingModel:
     with _open_data(REGRESSOR_FILE) as fh:
-        return EmbeddingModel.load(fh)
+        model = EmbeddingModel.load(fh)
+    register_shipped(model, "embedding")
+    return model
 
 
 # -- reading the parts ------------------------------------------------------------------------
