@@ -105,19 +105,21 @@ def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> 
         scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
     else:
         scores = np.stack([model.score(w, board.lab) for w in words])
-    flat = scores.reshape(len(words), -1)
+    log_belief, frame = from_scores(scores)
+    return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)
+
+
+def from_scores(scores: FloatArray) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """A reading's arrays from a model's scores, shape (words, rows, cols): the log beliefs
+    (normalised over the squares) and the frame probabilities, both float32."""
+    flat = scores.reshape(len(scores), -1)
     log_belief = flat - _logsumexp(flat, axis=1)[:, None]
     # Frame probabilities in chunks, kept as float32: a few MB per board, not a hundred.
     frame = np.empty(scores.shape, dtype=np.float32)
-    for start in range(0, len(words), _CHUNK):
-        part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *board.shape)
+    for start in range(0, len(scores), _CHUNK):
+        part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *scores.shape[1:])
         frame[start : start + _CHUNK] = frame_probability(part)
-    return BoardReading(
-        words,
-        {w: i for i, w in enumerate(words)},
-        log_belief.reshape(scores.shape).astype(np.float32),
-        frame,
-    )
+    return log_belief.reshape(scores.shape).astype(np.float32), frame
 
 
 def frame_table(
