@@ -101,7 +101,8 @@ def test_a_changed_board_or_model_does_not_use_the_shipped_file(
     lab.flags.writeable = False
     impostor = Board(STANDARD_BOARD_ID, std.srgb, lab)
     naming = NamingModel.default()
-    assert _store.shipped_path(impostor, _store.readings_key(naming, impostor, clue_vocabulary()))
+    key = _store.readings_key(naming, impostor, clue_vocabulary())
+    assert key is not None and _store.shipped_path(impostor, key).is_file()
     board_reading(naming, impostor)
     assert made == [STANDARD_BOARD_ID]
     # A changed model (its data or code: a new fingerprint) is not read from it either.
@@ -109,6 +110,23 @@ def test_a_changed_board_or_model_does_not_use_the_shipped_file(
     monkeypatch.setattr(_vocabulary, "READINGS", ModelMemo(per_models=8))
     board_reading(naming, std)
     assert made == [STANDARD_BOARD_ID, STANDARD_BOARD_ID]
+
+
+def test_changed_reading_code_makes_the_files_stale(monkeypatch: pytest.MonkeyPatch) -> None:
+    from huescues.agents._players import resolve_model
+
+    key = _store.readings_key(resolve_model("naming"), Board.standard(), clue_vocabulary())
+    original = _vocabulary.from_scores
+
+    def changed(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        log_belief, frame = original(scores)
+        return log_belief, frame * np.float32(0.999)
+
+    monkeypatch.setattr(_vocabulary, "from_scores", changed)
+    monkeypatch.setattr(_store, "_code_fingerprint", _store._code_fingerprint.__wrapped__)
+    new = _store.readings_key(resolve_model("naming"), Board.standard(), clue_vocabulary())
+    assert key is not None and new is not None and new["code"] != key["code"]
+    assert _store.load(_store.shipped_path(Board.standard(), new), new) is None
 
 
 def test_a_file_for_another_key_is_refused() -> None:

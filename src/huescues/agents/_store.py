@@ -13,7 +13,6 @@ from a file are the same as from a fresh reading.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
@@ -50,7 +49,7 @@ __all__ = [
     "words_hash",
 ]
 
-#: Bumped whenever what a reading holds or how it is computed changes.
+#: Bumped whenever the files' layout changes.
 FORMAT = 1
 _MAGIC = b"HCREAD1\n"
 #: Where to keep readings of other boards (default: the user cache directory).
@@ -79,23 +78,20 @@ def words_hash(words: tuple[str, ...]) -> str:
 @functools.cache
 def _code_fingerprint() -> str:
     """What the code that turns scores into readings does, so that a change to it makes every
-    kept file stale: this module's source (the file format), and the readings the agents'
-    code makes from fixed scores (a check by behaviour, so that a rewrite that changes no
-    number does not)."""
+    kept file stale: the readings the agents' code makes from fixed scores and the frame
+    probabilities this module recomputes from them (a check by behaviour: a rewrite that
+    changes no number keeps the files), with :data:`FORMAT` for the file's layout."""
     # Imported here: the reading code imports this module.
     from ._vocabulary import from_scores
 
     digest = hashlib.sha256(str(FORMAT).encode())
-    with contextlib.suppress(OSError):  # no source shipped: the format number stands for it
-        digest.update(
-            resources.files(__package__ or "huescues.agents").joinpath("_store.py").read_bytes()
-        )
     # Scores like a model's: peaked, flat and floored words, on a board with edges and a middle.
     w, r, c = np.indices((6, 5, 7), dtype=np.float64)
     scale = np.array([1.0, 10.0, 100.0, 0.0, 1.0, 0.3])[:, None, None]
     scores = -scale * ((3 * w + 5 * r + 7 * c) % 11 + r * c / 9)
     scores[5] = np.maximum(scores[5], -0.5)
-    for array in from_scores(scores):
+    log_belief, frame = from_scores(scores)
+    for array in (log_belief, frame, frame_of(log_belief, (5, 7))):
         digest.update(np.ascontiguousarray(array).tobytes())
     return digest.hexdigest()[:12]
 
@@ -183,7 +179,7 @@ def _fits(a: NDArray[np.int64], dtype: np.dtype[np.signedinteger]) -> bool:
     return bool(a.size == 0 or (a.min() >= info.min and a.max() <= info.max))
 
 
-def shipped_path(board: Board, key: dict[str, str]) -> Path | None:
+def shipped_path(board: Board, key: dict[str, str]) -> Path:
     """Where a shipped reading for ``board`` and ``key``'s model would be (only the standard
     board has them); the file's header still decides whether it is used."""
     return _shipped_folder() / shipped_name(board, key)
