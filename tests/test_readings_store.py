@@ -178,10 +178,14 @@ def test_a_damaged_cache_file_is_ignored_and_rewritten(
 
 
 def test_the_cache_can_be_turned_off(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = _counting(monkeypatch)
     monkeypatch.setenv("HUESCUES_CACHE", "off")
     assert readings_cache_dir() is None
     board_reading(NamingModel.default(), SMALL)
     assert not list(fresh.rglob("*.bin"))
+    # Nor is the shipped reading used: every board is read afresh.
+    board_reading(NamingModel.default(), Board.standard())
+    assert made == [SMALL.id, STANDARD_BOARD_ID]
 
 
 def test_the_cache_folder_follows_the_environment(

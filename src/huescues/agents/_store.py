@@ -54,7 +54,7 @@ FORMAT = 1
 _MAGIC = b"HCREAD1\n"
 #: Where to keep readings of other boards (default: the user cache directory).
 CACHE_DIR_ENV = "HUESCUES_CACHE_DIR"
-#: Set to ``0``, ``off``, ``no`` or ``false`` to keep nothing on disk.
+#: Set to ``0``, ``off``, ``no`` or ``false`` to keep nothing on disk and read every board afresh.
 CACHE_OFF_ENV = "HUESCUES_CACHE"
 #: Words whose frame probabilities are recomputed together (keeps the temporaries small).
 _CHUNK = 512
@@ -200,8 +200,9 @@ def readings_cache_dir() -> Path | None:
     """Where readings of boards other than the standard one are kept between processes:
     ``$HUESCUES_CACHE_DIR`` if set, else the user cache directory (``$XDG_CACHE_HOME/huescues``,
     ``~/.cache/huescues``; ``~/Library/Caches/huescues`` on macOS, ``%LOCALAPPDATA%`` on
-    Windows). ``None`` (nothing kept) when ``HUESCUES_CACHE`` is ``0``, ``off``, ``no`` or
-    ``false``."""
+    Windows). ``None`` when ``HUESCUES_CACHE`` is ``0``, ``off``, ``no`` or ``false``: then
+    nothing is kept on disk, and the shipped readings are not used either (every process reads
+    every board afresh, as before readings were kept)."""
     if os.environ.get(CACHE_OFF_ENV, "").strip().lower() in {"0", "off", "no", "false"}:
         return None
     chosen = os.environ.get(CACHE_DIR_ENV, "").strip()

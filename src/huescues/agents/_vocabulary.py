@@ -69,7 +69,8 @@ def board_reading(
     For a model with a stable name (the shipped ones, :func:`~huescues.language.model_cache_key`)
     the reading is taken from the package for the standard board and the shipped vocabulary,
     else from the user cache directory (``readings_cache_dir``), where it is written the first
-    time; the same arrays as a fresh reading, so decisions are the same."""
+    time; the same arrays as a fresh reading, so decisions are the same. ``HUESCUES_CACHE=off``
+    reads every board afresh, as every process did before readings were kept."""
     words = clue_vocabulary() if words is None else words
     # The reading holds ``words``, so their id is a safe key (words_key).
     return READINGS.get(
@@ -79,20 +80,20 @@ def board_reading(
 
 def _kept_reading(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
     """The reading from the shipped file or the disk cache when one was made for this model,
-    board, vocabulary and code; else read now (and written to the disk cache)."""
-    key = readings_key(model, board, words)
-    if key is None:
+    board, vocabulary and code; else read now (and written to the disk cache). With the cache
+    turned off (``HUESCUES_CACHE=off``), always read now."""
+    folder = readings_cache_dir()
+    key = None if folder is None else readings_key(model, board, words)
+    if folder is None or key is None:
         return read_board(model, board, words)
     arrays = load(shipped_path(board, key), key)
     if arrays is None:
-        folder = readings_cache_dir()
-        path = None if folder is None else cache_path(folder, key)
-        arrays = None if path is None else load(path, key)
+        path = cache_path(folder, key)
+        arrays = load(path, key)
         if arrays is None:
             reading = read_board(model, board, words)
-            if path is not None:
-                # Level 1: writing at zlib's best would cost a second per model.
-                save(path, encode(key, reading.log_belief, reading.frame, level=1))
+            # Level 1: writing at zlib's best would cost a second per model.
+            save(path, encode(key, reading.log_belief, reading.frame, level=1))
             return reading
     log_belief, frame = arrays
     return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)
