@@ -1,12 +1,24 @@
-"""Speed and memory of the default players, once the models are loaded. A script, not a test:
+"""Speed and memory of the default players. A script, not a test:
 
-taskset -c 1 python benchmarks/bench_agents.py
+taskset -c 1 python benchmarks/bench_agents.py           # everything
+taskset -c 1 python benchmarks/bench_agents.py --cold    # cold start and memory only
+
+The cold start and memory are measured in fresh processes (``sys.executable``, with this
+process's environment, so ``PYTHONPATH`` chooses the tree measured): the wall time of a
+``python -c`` process that imports the library, plays one default 4-player game and exits; the
+time from ``import huescues`` to the first decision of such a game (the players prepared as
+``play_game`` prepares them: models loaded, the vocabulary read on the board); and the peak
+resident memory (``ru_maxrss``) of a process that plays five default 4-player games.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import resource
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -52,7 +64,65 @@ def late_guess_view() -> View:
     return state.view(state.current_player or 0)
 
 
+#: A fresh process's first game, and nothing else.
+_FIRST_GAME = """
+from huescues.agents import default_agent, play_game
+play_game([default_agent()] * 4, seed=0)
+"""
+
+#: A fresh process's steps, timed, and its peak memory after five games (seeds 0-4).
+_STEPS = """
+import json, resource, time
+t0 = time.perf_counter()
+from huescues.agents import GameLoop, default_agent, play_game
+t_import = time.perf_counter() - t0
+loop = GameLoop([default_agent()] * 4, seed=0)
+state = loop.start()
+loop.decide(state, state.current_player)
+t_first = time.perf_counter() - t0
+play_game([default_agent()] * 4, seed=0)
+t_game = time.perf_counter() - t0
+later = []
+for seed in range(1, 5):
+    t1 = time.perf_counter()
+    play_game([default_agent()] * 4, seed=seed)
+    later.append(time.perf_counter() - t1)
+warm = sorted(later)[len(later) // 2]
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(dict(import_s=t_import, first_decision_s=t_first, first_game_s=t_game,
+                      warm_game_s=warm, peak_rss_mib=rss)))
+"""
+
+
+def cold_start(repeat: int = 3) -> None:
+    """Cold start and memory in fresh processes (medians of ``repeat``)."""
+    walls, steps = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", _FIRST_GAME], check=True, env=os.environ.copy())
+        walls.append(time.perf_counter() - t0)
+        out = subprocess.run(
+            [sys.executable, "-c", _STEPS], check=True, capture_output=True, text=True
+        )
+        steps.append(json.loads(out.stdout.strip().splitlines()[-1]))
+
+    def med(name: str) -> float:
+        return statistics.median(s[name] for s in steps)
+
+    print(f"cold start: a fresh `python -c` process playing one default 4-player game: "
+          f"{statistics.median(walls):.2f} s wall (median of {repeat})")  # fmt: skip
+    print(f"  import {med('import_s'):.2f} s; import to the first decision "
+          f"{med('first_decision_s'):.2f} s; import to the end of the first game "
+          f"{med('first_game_s'):.2f} s (later games of that process: "
+          f"{med('warm_game_s'):.2f} s each)")  # fmt: skip
+    print(f"peak resident memory of a process playing five default 4-player games: "
+          f"{med('peak_rss_mib'):.0f} MiB")  # fmt: skip
+
+
 def main() -> None:
+    cold_start()
+    if "--cold" in sys.argv[1:]:
+        return
     rng = np.random.default_rng(0)
     t0 = time.perf_counter()
     model = default_model()

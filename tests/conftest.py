@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+import pytest
 
 from huescues import Cell, ChooseTarget, GameState, GiveClue, Pass, Phase, PlacePawn
 from huescues.agents import RANDOM_CLUE_WORDS
@@ -50,3 +52,13 @@ def play_round(
         while state.phase is Phase.SECOND_GUESS:
             state = state.apply(PlacePawn(placement(state)))
     return state
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _readings_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Readings the players keep on disk go to a folder of the test session, never the user's
+    cache directory."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HUESCUES_CACHE_DIR", str(tmp_path_factory.mktemp("huescues-cache")))
+        mp.delenv("HUESCUES_CACHE", raising=False)
+        yield

@@ -117,8 +117,9 @@ def test_a_killed_run_keeps_every_game_it_finished(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_while_a_bot_thinks_in_play(tmp_path: Path) -> None:
-    # Seat 1: the bot in seat 0 gives the first clue, loading its models first (seconds).
-    proc = _huescues("play", "--seat", "1", "--players", "3")
+    # Seat 1: the bot in seat 0 gives the first clue, loading its models and reading the board
+    # first (seconds, with the kept readings turned off).
+    proc = _huescues("play", "--seat", "1", "--players", "3", env={**ENV, "HUESCUES_CACHE": "off"})
     time.sleep(1.5)
     _, err = _interrupt(proc)
     assert proc.returncode == 130

@@ -22,6 +22,7 @@ from ._players import (
 from ._points import expected_points
 from ._protocol import Agent, ClueGiver, Guesser
 from ._random import RandomAgent
+from ._store import readings_cache_dir
 from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_target, prompt_for
 from ._vocabulary import clue_vocabulary
 
@@ -59,6 +60,7 @@ __all__ = [
     "play_game",
     "prepare",
     "prompt_for",
+    "readings_cache_dir",
     "resolve_model",
     "sees_target",
     "top_squares",

@@ -15,6 +15,7 @@ from huescues.language import ColourTermModel
 
 from ._memo import ModelMemo, words_key
 from ._points import frame_probability
+from ._store import cache_path, encode, load, readings_cache_dir, readings_key, save, shipped_path
 
 __all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table"]
 
@@ -63,12 +64,39 @@ def board_reading(
     model: ColourTermModel, board: Board, words: tuple[str, ...] | None = None
 ) -> BoardReading:
     """The vocabulary (the shipped one by default) read by ``model`` on ``board``; made once
-    while the model lives."""
+    while the model lives.
+
+    For a model with a stable name (the shipped ones, :func:`~huescues.language.model_cache_key`)
+    the reading is taken from the package for the standard board and the shipped vocabulary,
+    else from the user cache directory (``readings_cache_dir``), where it is written the first
+    time; the same arrays as a fresh reading, so decisions are the same. ``HUESCUES_CACHE=off``
+    reads every board afresh, as every process did before readings were kept."""
     words = clue_vocabulary() if words is None else words
     # The reading holds ``words``, so their id is a safe key (words_key).
     return READINGS.get(
-        (model,), (board.id, words_key(words)), lambda: read_board(model, board, words)
+        (model,), (board.id, words_key(words)), lambda: _kept_reading(model, board, words)
     )
+
+
+def _kept_reading(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
+    """The reading from the shipped file or the disk cache when one was made for this model,
+    board, vocabulary and code; else read now (and written to the disk cache). With the cache
+    turned off (``HUESCUES_CACHE=off``), always read now."""
+    folder = readings_cache_dir()
+    key = None if folder is None else readings_key(model, board, words)
+    if folder is None or key is None:
+        return read_board(model, board, words)
+    arrays = load(shipped_path(board, key), key)
+    if arrays is None:
+        path = cache_path(folder, key)
+        arrays = load(path, key)
+        if arrays is None:
+            reading = read_board(model, board, words)
+            # Level 1: writing at zlib's best would cost a second per model.
+            save(path, encode(key, reading.log_belief, reading.frame, level=1))
+            return reading
+    log_belief, frame = arrays
+    return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)
 
 
 def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
@@ -78,19 +106,21 @@ def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> 
         scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
     else:
         scores = np.stack([model.score(w, board.lab) for w in words])
-    flat = scores.reshape(len(words), -1)
+    log_belief, frame = from_scores(scores)
+    return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)
+
+
+def from_scores(scores: FloatArray) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """A reading's arrays from a model's scores, shape (words, rows, cols): the log beliefs
+    (normalised over the squares) and the frame probabilities, both float32."""
+    flat = scores.reshape(len(scores), -1)
     log_belief = flat - _logsumexp(flat, axis=1)[:, None]
     # Frame probabilities in chunks, kept as float32: a few MB per board, not a hundred.
     frame = np.empty(scores.shape, dtype=np.float32)
-    for start in range(0, len(words), _CHUNK):
-        part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *board.shape)
+    for start in range(0, len(scores), _CHUNK):
+        part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *scores.shape[1:])
         frame[start : start + _CHUNK] = frame_probability(part)
-    return BoardReading(
-        words,
-        {w: i for i, w in enumerate(words)},
-        log_belief.reshape(scores.shape).astype(np.float32),
-        frame,
-    )
+    return log_belief.reshape(scores.shape).astype(np.float32), frame
 
 
 def frame_table(

@@ -7,6 +7,7 @@ from ._combined import CombinedModel, combined_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model
 from ._embedding import EmbeddingModel, EmbeddingParams
+from ._identity import model_cache_key
 from ._listen import listen, reads_in_context
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._objects import BASIC_TERMS, ObjectColourModel, TermGrid
@@ -45,6 +46,7 @@ __all__ = [
     "default_model",
     "fold_of",
     "listen",
+    "model_cache_key",
     "name_key",
     "normalise_name",
     "reads_in_context",

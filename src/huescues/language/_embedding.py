@@ -40,6 +40,7 @@ from typing import IO, Any, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._identity import register_shipped
 from ._protocol import (
     FLAT_LOG_DENSITY,
     FloatArray,
@@ -271,7 +272,8 @@ class EmbeddingModel:
                 weights=np.asarray(data["weights"], dtype=np.float64),
                 vectors=np.asarray(data["vectors"], dtype=np.float64),
                 dual=np.asarray(data["dual"], dtype=np.float64),
-                l_inv=np.asarray(data["l_inv"], dtype=np.float64),
+                # C order, as the model reads it: else __init__ keeps a second copy (7 MB).
+                l_inv=np.ascontiguousarray(data["l_inv"], dtype=np.float64),
                 mean=np.asarray(data["mean"], dtype=np.float64),
                 prior_cov=np.asarray(data["prior_cov"], dtype=np.float64),
                 var_a=np.asarray(data["var_a"], dtype=np.float64),
@@ -478,7 +480,9 @@ class EmbeddingModel:
 @functools.cache
 def _default_model() -> EmbeddingModel:
     with _open_data(REGRESSOR_FILE) as fh:
-        return EmbeddingModel.load(fh)
+        model = EmbeddingModel.load(fh)
+    register_shipped(model, "embedding")
+    return model
 
 
 # -- reading the parts ------------------------------------------------------------------------

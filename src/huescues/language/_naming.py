@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._identity import register_shipped
 from ._protocol import FLAT_LOG_DENSITY, FloatArray, Prediction, as_lab, check_text
 from ._splits import normalise_name
 
@@ -536,7 +537,9 @@ class NamingModel:
 @functools.cache
 def _default_model() -> NamingModel:
     raw = resources.files("huescues.data").joinpath("naming").joinpath(MODEL_FILE).read_bytes()
-    return NamingModel(FittedArrays.load(raw))
+    model = NamingModel(FittedArrays.load(raw))
+    register_shipped(model, "naming")
+    return model
 
 
 def _modifier_from_arrays(f: FittedArrays, i: int) -> Modifier:

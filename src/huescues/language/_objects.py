@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._embedding import TextEncoder, static_encoder
+from ._identity import register_shipped
 from ._naming import floored, name_key
 from ._protocol import (
     FLAT_LOG_DENSITY,
@@ -270,4 +271,6 @@ def _rebuild(
 @functools.cache
 def _default_model() -> ObjectColourModel:
     with resources.files(_PACKAGE).joinpath(_FOLDER).joinpath(DATA_FILE).open("rb") as fh:
-        return ObjectColourModel.load(fh)
+        model = ObjectColourModel.load(fh)
+    register_shipped(model, "objects")
+    return model

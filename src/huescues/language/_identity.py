@@ -1,0 +1,77 @@
+"""A stable name for a colour-term model's readings, so that what players compute from the
+shipped models can be kept on disk and shipped: the same name means the same scores."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import weakref
+from importlib import resources
+
+__all__ = ["model_cache_key", "register_shipped"]
+
+#: The data folders the shipped models are loaded from.
+_DATA_FOLDERS = ("naming", "embedding", "objects")
+
+#: The shipped models (by identity) and their names; filled as each is loaded.
+_SHIPPED: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
+
+
+@functools.cache
+def shipped_fingerprint() -> str | None:
+    """A hash of everything the shipped models' scores come from: their data files and this
+    package's source (any change to either gives a new fingerprint, so a kept reading is never
+    used for a changed model). ``None`` when a file cannot be read."""
+    digest = hashlib.sha256(b"huescues-models-1")
+    try:
+        data = resources.files("huescues.data")
+        for folder in _DATA_FOLDERS:
+            for item in sorted(data.joinpath(folder).iterdir(), key=lambda p: p.name):
+                if item.is_file():
+                    digest.update(item.name.encode() + b"\0" + item.read_bytes())
+        source = resources.files(__package__ or "huescues.language")
+        for item in sorted(source.iterdir(), key=lambda p: p.name):
+            if item.name.endswith(".py"):
+                digest.update(item.name.encode() + b"\0" + item.read_bytes())
+    except OSError:
+        return None
+    return digest.hexdigest()[:20]
+
+
+def register_shipped(model: object, name: str) -> None:
+    """Mark ``model`` as the shipped model called ``name`` (done by the loaders)."""
+    _SHIPPED[model] = name
+
+
+def model_cache_key(model: object) -> str | None:
+    """A stable name for ``model``'s scores, or ``None`` when it has none (then nothing
+    computed from it is kept on disk).
+
+    The shipped models (``default_model()``, ``NamingModel.default()``,
+    ``EmbeddingModel.default()``, ``combined_model()``, ``ObjectColourModel.default()``) and
+    blends or combinations of them have one, made from a hash of the package's model data and
+    code. Any other model may opt in with a ``cache_key`` string attribute, which must change
+    whenever its scores do."""
+    try:
+        name = _SHIPPED.get(model)
+    except TypeError:  # not weakly referable: not a shipped model
+        name = None
+    if name is not None:
+        fingerprint = shipped_fingerprint()
+        return None if fingerprint is None else f"{name}@{fingerprint}"
+    # Imported here: the models' modules register their shipped instances with this one.
+    from ._combined import CombinedModel
+    from ._default import BlendedModel
+
+    if type(model) is BlendedModel:
+        base, other = model_cache_key(model.base), model_cache_key(model.other)
+        if base is None or other is None:
+            return None
+        return f"blend({base},{other},{model.weight!r})"
+    if type(model) is CombinedModel:
+        naming, vectors = model_cache_key(model.naming), model_cache_key(model.embedding)
+        if naming is None or vectors is None:
+            return None
+        return f"combined({naming},{vectors})"
+    own = getattr(model, "cache_key", None)
+    return own if isinstance(own, str) and own else None
