@@ -66,16 +66,23 @@ def test_shipped_models_have_stable_distinct_names_and_others_none() -> None:
     assert model_cache_key(MeanColourModel(np.zeros((2, 3)))) is None
 
 
-def test_shipped_standard_readings_are_current() -> None:
-    """Fails after a change to a model, its data, the vocabulary or the reading code: then run
+@pytest.mark.usefixtures("fresh")
+def test_shipped_standard_readings_are_current(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fails after a change to a model's scores, its data, the vocabulary or the reading code:
+    then raise ``SCORES_VERSION`` (language/_identity.py) if the scores changed, and run
     ``PYTHONPATH=src python scripts/build_board_readings.py``."""
     board = Board.standard()
     from huescues.agents._players import DEFAULT_GIVER_MODELS, resolve_model
 
+    made = _counting(monkeypatch)
     for name in DEFAULT_GIVER_MODELS:
-        key = _store.readings_key(resolve_model(name), board, clue_vocabulary())
+        model = resolve_model(name)
+        key = _store.readings_key(model, board, clue_vocabulary())
         assert key is not None
         assert _store.load(_store.shipped_path(board, key), key) is not None, name
+        # Bit for bit what the model reads now: a change of scores without a new version fails.
+        assert _same(board_reading(model, board), read_board(model, board, clue_vocabulary()))
+    assert made == []
 
 
 @pytest.mark.usefixtures("fresh")
