@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from huescues.agents import RandomAgent
-from huescues.engine import ChooseTarget, View
+from huescues.engine import ChooseTarget, PlacePawn, View
 from huescues.stats import ratio_interval, resample
 from huescues.tournament import Report, Tournament, TournamentResults, run_tournament
 
@@ -194,3 +194,52 @@ def test_the_command_shows_progress_on_stderr_and_keeps_stdout_for_the_report(
     assert "tournament: 40 of 40 games (100%)" in done.stderr
     assert "games/s" in done.stderr
     assert "tournament:" not in done.stdout and "40 games, 40 finished" in done.stdout
+
+
+class Steady(RandomAgent):
+    """Takes 0.02 s for each target and pawn: well inside a 0.3 s limit every time, but more
+    than that over a game."""
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        time.sleep(0.02)
+        return RandomAgent.choose_target(self, view, rng)
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        time.sleep(0.02)
+        return RandomAgent.place_pawn(self, view, rng)
+
+
+class HangsLater(RandomAgent):
+    """Quick, except that it never chooses the targets of rounds 2 and 3 (its seats give them
+    in the first game of a 3-player tournament against one other entrant)."""
+
+    def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
+        while view.round in (2, 3):
+            time.sleep(0.001)
+        return RandomAgent.choose_target(self, view, rng)
+
+
+def test_the_decision_timer_set_once_still_times_each_decision() -> None:
+    # The alarm is set once and set again when it rings early: decisions within the limit are
+    # never cut short, however many there are, and a late hang is still interrupted.
+    steady = run_tournament(
+        [f"steady={MODULE}:Steady", "random"],
+        games=1,
+        players=(3,),
+        workers=1,
+        decision_time_limit=0.3,
+    )
+    assert [g["faults"] for g in steady.games] == [[]]
+    start = time.perf_counter()
+    hangs = run_tournament(
+        [f"hangs={MODULE}:HangsLater", "random"],
+        games=1,
+        players=(3,),
+        workers=1,
+        decision_time_limit=0.2,
+    )
+    (game,) = hangs.games
+    # Both hangs are cut short (the alarm is set again after it interrupts one).
+    assert [(f["entrant"], f["kind"]) for f in game["faults"]] == [("hangs", "timeout")] * 2
+    assert time.perf_counter() - start < 10
+    assert game["status"] == "finished"
