@@ -143,6 +143,8 @@ def test_results_in_a_file_are_read_from_it_when_used(tmp_path: Path) -> None:
     shards = run_tournament(RANDOMS, games=24, seed=5, workers=1, out=tmp_path / "r.parquet")
     assert shards.lines == lines and shards.lines[-3] == lines[-3]
     assert TournamentResults.load(tmp_path / "r.parquet").lines == lines
+    for name in ("r.jsonl", "r.parquet"):  # without replaying every record
+        assert TournamentResults.load(tmp_path / name, check=False).lines == lines
 
 
 def test_the_streamed_report_equals_the_report_of_the_games(tmp_path: Path) -> None:

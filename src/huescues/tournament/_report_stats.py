@@ -142,7 +142,7 @@ def _given(entrants: Sequence[str], seen: Sequence[str]) -> list[str]:
 
 #: Resamples drawn at a time: the bootstrap of many blocks is done in pieces of about this
 #: many draws, so its memory does not grow with the number of blocks times ``n_boot``.
-_DRAWS_AT_ONCE = 1 << 22
+_DRAWS_AT_ONCE = 1 << 20
 
 
 class _Sums:
@@ -208,7 +208,10 @@ def _ratio_interval_in_pieces(
         draws = resample(len(s), min(rows, n_boot - start), rng)
         tw = c[draws].sum(axis=1)
         keep = tw > 0
-        values.append(s[draws[keep]].sum(axis=1) / tw[keep])
+        if keep.all():  # the usual case (blocks without weight are left out): no copy
+            values.append(s[draws].sum(axis=1) / tw)
+        else:
+            values.append(s[draws[keep]].sum(axis=1) / tw[keep])
     ratios = np.concatenate(values)
     if len(ratios) == 0:
         return Estimate(mean)

@@ -305,20 +305,22 @@ class TournamentResults:
         )
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> TournamentResults:
+    def load(cls, path: str | os.PathLike[str], *, check: bool = True) -> TournamentResults:
         """The results in a results file (a last line cut short is left out), or in a directory
         of Parquet shards (a path ending in ``.parquet``). Every line is checked as it is read
-        (see :func:`check_scores`); the lines themselves stay in the file until used."""
+        (see :func:`check_scores`: its record is replayed, about a third of a millisecond a
+        game); ``check=False`` skips that for results that need no checking (written by this
+        library). The lines themselves stay in the file until used."""
         p = Path(path)
         lines: Sequence[str]
         if p.suffix == ".parquet":
             from ._shards import ShardLines
 
-            lines = ShardLines.read(p)
+            lines = ShardLines.read(p, check=check)
         else:
             index: list[int] = []
             offsets: list[int] = []
-            for i, offset, _ in scan_results_file(p):
+            for i, offset, _ in scan_results_file(p, check=check):
                 index.append(i)
                 offsets.append(offset)
             lines = FileLines(

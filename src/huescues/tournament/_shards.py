@@ -125,13 +125,20 @@ class ShardLines(LazyLines):
         return cls(_parts(directory), games // SHARD_GAMES, games % SHARD_GAMES)
 
     @classmethod
-    def read(cls, directory: Path, *, board: Board | None = None) -> ShardLines:
-        """Every game of the directory, each checked as it is read."""
+    def read(cls, directory: Path, *, board: Board | None = None, check: bool = True) -> ShardLines:
+        """Every game of the directory, each checked as it is read (unless ``check`` is false:
+        then only the ``game`` column is read)."""
         parts = _parts(directory) if directory.exists() else []
         place = {int(p.stem.split("-")[1]): i for i, p in enumerate(parts)}
         index: list[int] = []
         where: list[int] = []
-        for game, number, row, _ in scan_shards(directory, board=board):
+        if not check:
+            _, pq = _pyarrow()
+            for i, part in enumerate(parts):
+                games = pq.read_table(part, columns=["game"]).column("game").to_pylist()
+                index.extend(int(g) for g in games)
+                where.extend(i << 32 | row for row in range(len(games)))
+        for game, number, row, _ in scan_shards(directory, board=board) if check else ():
             index.append(game)
             where.append(place[number] << 32 | row)
         ordered = _order(np.array(index, dtype=np.int64), np.array(where, dtype=np.int64))
