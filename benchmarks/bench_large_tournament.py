@@ -70,19 +70,25 @@ class Watcher:
             self.timeline.append((time.perf_counter() - self.start, sample))
             self._stop.wait(self.every)
 
-    def table(self, skip: int | None = None) -> str:
-        """Each process's peak and its RSS at 25, 50, 75 and 100% of the run, in MiB."""
-        end = self.timeline[-1][0] if self.timeline else 0.0
+    def table(self, played: float | None, skip: int | None = None) -> str:
+        """Each process's peak while the games were played and after (putting the results in
+        order, the report), and its RSS at 25, 50, 75 and 100% of the games, in MiB."""
+        end = played if played is not None else (self.timeline[-1][0] if self.timeline else 0.0)
         marks = [end * q for q in (0.25, 0.5, 0.75, 1.0)]
-        rows = ["process            peak   25%   50%   75%  100%  (MiB)"]
-        for pid, peak in sorted(self.peak.items()):
+        rows = ["process          peak: games  after |  25%   50%   75%  100% of the games (MiB)"]
+        for pid in sorted(self.peak):
             if pid == skip:
                 continue
+            during = [s[pid] for t, s in self.timeline if t <= end and pid in s]
+            after = [s[pid] for t, s in self.timeline if t > end and pid in s]
             at = []
             for m in marks:
                 seen = [s[pid] for t, s in self.timeline if t <= m and pid in s]
                 at.append(f"{seen[-1] / MIB:5.0f}" if seen else "    -")
-            rows.append(f"{self.names.get(pid, '?')[:16]:<16} {peak / MIB:6.0f} {' '.join(at)}")
+            rows.append(
+                f"{self.names.get(pid, '?')[:16]:<16} {max(during, default=0) / MIB:10.0f} "
+                f"{max(after, default=0) / MIB:6.0f} | {' '.join(at)}"
+            )
         return "\n".join(rows)
 
 
@@ -97,15 +103,32 @@ def _role(p: psutil.Process) -> str:
     return f"{p.name()} {p.pid}"
 
 
-def run_watched(cmd: list[str], env: dict[str, str]) -> tuple[float, Watcher, str]:
+def run_watched(cmd: list[str], env: dict[str, str]) -> tuple[float, Watcher, str, float | None]:
+    """Seconds, the watcher, stdout, and when (seconds from the start) the progress said 100%."""
     me = psutil.Process()
     with Watcher(me) as w:
         start = time.perf_counter()
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        proc = subprocess.Popen(
+            cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        all_played: list[float] = []
+        err: list[str] = []
+
+        def read_stderr() -> None:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                err.append(line)
+                if "(100%)" in line:
+                    all_played.append(time.perf_counter() - w.start)
+
+        reader = threading.Thread(target=read_stderr)
+        reader.start()
+        out, _ = proc.communicate()
+        reader.join()
         seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr[-2000:]}")
-    return seconds, w, done.stdout
+    if proc.returncode != 0:
+        sys.exit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{''.join(err)[-2000:]}")
+    return seconds, w, out, all_played[0] if all_played else None
 
 
 def main() -> None:
@@ -133,13 +156,15 @@ def main() -> None:
         else:
             cmd += ["--workers", str(args.workers)]
         where = "a Dask LocalCluster of 2 worker processes" if args.dask else "local workers"
-        seconds, watcher, _ = run_watched(cmd, env)
+        seconds, watcher, _, played = run_watched(cmd, env)
+        games_s = played if played is not None else seconds
         print(
             f"{args.games:,} random-agent 4-player games to {args.format} on {where}: "
-            f"{seconds:.1f} s in all (start-up and report included), "
-            f"{args.games / seconds:,.0f} games/s"
+            f"{seconds:.1f} s in all; the games {games_s:.1f} s ({args.games / games_s:,.0f} "
+            f"games/s, start-up included), then {seconds - games_s:.1f} s to put the results in "
+            f"order and print the report"
         )
-        print(watcher.table(skip=os.getpid() if not args.dask else None))
+        print(watcher.table(played, skip=os.getpid() if not args.dask else None))
         report = (
             "import sys, time; from huescues.tournament import TournamentResults; "
             "t = time.perf_counter(); r = TournamentResults.load(sys.argv[1], check=False); "
@@ -147,7 +172,7 @@ def main() -> None:
             "TournamentResults.load(sys.argv[1]); t3 = time.perf_counter(); "
             "print(f'{t1 - t:.1f} {t2 - t1:.1f} {t3 - t2:.1f} {rep.n_games}')"
         )
-        seconds, watcher, text = run_watched([sys.executable, "-c", report, str(out)], env)
+        seconds, watcher, text, _ = run_watched([sys.executable, "-c", report, str(out)], env)
         load, compute, checked, n = text.split()
         print(
             f"the report of the {int(n):,} games in a fresh process: {compute} s (after "
