@@ -13,9 +13,11 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from huescues.engine import Board
 
 __all__ = ["main"]
@@ -45,14 +47,6 @@ DEFAULT_GAMES = 240
 
 def _tournament(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
     from huescues.tournament import Tournament
 
@@ -60,33 +54,20 @@ def _tournament(args: argparse.Namespace) -> int:
     entrants = args.entrants or list(DEFAULT_ENTRANTS)
     tournament = Tournament(entrants, games=args.games, players=args.players, seed=args.seed)
     console = Console(stderr=True)
-    columns = (
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} games/s"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("games", total=args.games, rate="-")
-        started = time.perf_counter()
-
-        def progress(done: int, total: int) -> None:
-            rate = done / max(time.perf_counter() - started, 1e-9)
-            bar.update(task, completed=done, total=total, rate=f"{rate:.1f}")
-
+    # A bar with the time left on a terminal; elsewhere (a log file, CI) a plain line now and
+    # then. Both on stderr: stdout holds only the report.
+    shown: _Progress = _Bar(console) if console.is_terminal else _Lines(sys.stderr)
+    with shown:
         try:
             results = tournament.run(
                 workers=args.workers,
                 scheduler=args.scheduler,
                 out=args.out,
                 resume=args.resume,
-                progress=progress,
+                progress=shown.update,
             )
         except KeyboardInterrupt:
-            bar.stop()
+            shown.close()
             print(_interrupted_run(args, tournament.games), file=sys.stderr)
             return 130
     report = results.report(seed=args.seed)
@@ -103,6 +84,102 @@ def _tournament(args: argparse.Namespace) -> int:
         report.plot(args.plot)
         print(f"plot: {args.plot}")
     return 0
+
+
+class _Progress:
+    """Shows a tournament's progress: ``update(done, total)`` is called as games finish (often:
+    thousands of times a second with fast players, so it does little each time)."""
+
+    #: Seconds between redraws.
+    every = 0.1
+
+    def __init__(self) -> None:
+        self._first: int | None = None
+        self._started = 0.0
+        self._shown = 0.0
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def update(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._first is None:  # games already saved (a resumed run) do not count for the rate
+            self._first, self._started = done, now
+        if done < total and now - self._shown < self.every:
+            return
+        self._shown = now
+        played = done - self._first
+        elapsed = now - self._started
+        rate = played / elapsed if played and elapsed > 0 else None
+        left = (total - done) / rate if rate else None
+        self.show(done, total, rate, left)
+
+    def show(self, done: int, total: int, rate: float | None, left: float | None) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class _Bar(_Progress):
+    """A rich progress bar on a terminal, with the games per second and the time left."""
+
+    def __init__(self, console: Console) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        super().__init__()
+        columns = (
+            TextColumn("[bold]tournament"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} games/s"),
+            TextColumn("{task.fields[elapsed]} elapsed, {task.fields[left]} left"),
+        )
+        self._bar = Progress(*columns, console=console, transient=False)
+        self._task = self._bar.add_task("games", total=None, rate="-", elapsed="0:00", left="-")
+        self._bar.start()
+
+    def show(self, done: int, total: int, rate: float | None, left: float | None) -> None:
+        self._bar.update(
+            self._task,
+            completed=done,
+            total=total,
+            rate="-" if rate is None else f"{rate:,.1f}",
+            elapsed=_clock(time.monotonic() - self._started),
+            left="-" if left is None else _clock(left),
+        )
+
+    def close(self) -> None:
+        self._bar.stop()
+
+
+class _Lines(_Progress):
+    """Where there is no terminal: a line to stderr every ``every`` seconds and at the end."""
+
+    every = 10.0
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def show(self, done: int, total: int, rate: float | None, left: float | None) -> None:
+        share = 100 * done / total if total else 100.0
+        text = f"tournament: {done:,} of {total:,} games ({share:.0f}%)"
+        if rate is not None:
+            text += f", {rate:,.1f} games/s"
+        if left is not None and done < total:
+            text += f", about {_clock(left)} left"
+        print(text, file=self._stream, flush=True)
+
+
+def _clock(seconds: float) -> str:
+    """``m:ss`` or ``h:mm:ss``."""
+    s = round(seconds)
+    hours, rest = divmod(s, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def _check_outputs(args: argparse.Namespace) -> None:

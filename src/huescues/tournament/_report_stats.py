@@ -9,14 +9,18 @@ entrant and kind; and the unfinished games."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
+import json
 import math
 import zlib
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from huescues.engine import Cell
 from huescues.stats import Estimate, ratio_interval, resample
@@ -30,7 +34,7 @@ from ._report import (
     UnfinishedGame,
 )
 
-__all__ = ["GAME_FORMAT", "compute_report"]
+__all__ = ["GAME_FORMAT", "compute_report", "compute_report_ordered", "report_view"]
 
 #: The results-file format this report reads.
 GAME_FORMAT = 1
@@ -53,55 +57,116 @@ def compute_report(
     n_boot: int = 2000,
 ) -> Report:
     """The report of ``games`` (see :meth:`Report.from_games`)."""
-    if seed < 0:
-        raise ValueError(f"the bootstrap seed must be at least 0, not {seed}")
-    if n_boot < 1:
-        raise ValueError(f"n_boot must be at least 1, not {n_boot}")
+    _check_options(seed, n_boot)
     _check(games)
     ordered = sorted(games, key=lambda g: int(g["game"]))
-    seen = list(dict.fromkeys(str(s) for g in ordered for s in g["seats"]))
-    if entrants is None:
-        names = seen
-    else:
-        names = list(dict.fromkeys(entrants))
-        unknown = [e for e in seen if e not in names]
-        if unknown:
-            raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
+    names = list(dict.fromkeys(str(s) for g in ordered for s in g["seats"]))
+    if entrants is not None:
+        names = _given(entrants, names)
+    return compute_report_ordered(ordered, entrants=names, seed=seed, n_boot=n_boot)
 
+
+def compute_report_ordered(
+    games: Iterable[Mapping[str, Any]],
+    *,
+    entrants: Sequence[str],
+    seed: int = 0,
+    n_boot: int = 2000,
+) -> Report:
+    """The report of games that come in game order, in one pass that keeps no game: what
+    grows is a few numbers per block (for the bootstrap) and the unfinished games' entries."""
+    _check_options(seed, n_boot)
+    names = list(dict.fromkeys(entrants))
     tally = _Tally(names)
-    for g in ordered:
+    ratings = _Ratings(names)
+    unknown: dict[str, None] = {}
+    n_games = 0
+    for i, g in enumerate(games):
+        _check_game(i, g)
+        for e in g["seats"]:
+            if e not in tally.seats_played:
+                unknown.setdefault(str(e))
+        if unknown:
+            continue
+        n_games += 1
         tally.add(g)
-    ratings = _ratings((g for g in ordered if g["status"] == "finished"), names)
+        if g["status"] == "finished":
+            ratings.add(g)
+    if unknown:
+        raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
     rank = {e: i for i, e in enumerate(names)}
     return Report(
-        entrants=tuple(tally.entrant_stats(e, ratings[e], seed, n_boot) for e in names),
+        entrants=tuple(tally.entrant_stats(e, ratings.ratings[e], seed, n_boot) for e in names),
         crossplay=tally.crossplay(rank),
         paired=tally.paired(names, seed, n_boot),
         faults=tally.fault_table(rank),
         unfinished=tuple(tally.unfinished),
-        n_games=len(ordered),
-        n_finished=len(ordered) - len(tally.unfinished),
+        n_games=n_games,
+        n_finished=n_games - len(tally.unfinished),
         n_blocks=len(tally.blocks),
         seed=seed,
         n_boot=n_boot,
     )
 
 
+def report_view(line: str) -> dict[str, Any]:
+    """A results line parsed without its ``record`` (half the line, which the report does not
+    read): the keys are sorted, so ``"record"`` is followed by ``"rounds"``, and a quote inside
+    a JSON string is escaped, so ``,"rounds":`` cannot occur inside the record."""
+    start = line.find(',"record":{')
+    if start >= 0:
+        stop = line.find(',"rounds":', start)
+        if stop > start:
+            view: dict[str, Any] = json.loads(line[:start] + line[stop:])
+            return view
+    whole: dict[str, Any] = json.loads(line)
+    return whole
+
+
+def _check_options(seed: int, n_boot: int) -> None:
+    if seed < 0:
+        raise ValueError(f"the bootstrap seed must be at least 0, not {seed}")
+    if n_boot < 1:
+        raise ValueError(f"n_boot must be at least 1, not {n_boot}")
+
+
+def _given(entrants: Sequence[str], seen: Sequence[str]) -> list[str]:
+    names = list(dict.fromkeys(entrants))
+    unknown = [e for e in seen if e not in names]
+    if unknown:
+        raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
+    return names
+
+
 # -- gathering ---------------------------------------------------------------------------------
+
+#: Resamples drawn at a time: the bootstrap of many blocks is done in pieces of about this
+#: many draws, so its memory does not grow with the number of blocks times ``n_boot``.
+_DRAWS_AT_ONCE = 1 << 20
 
 
 class _Sums:
-    """Per-block sums and counts of one statistic of one entrant."""
+    """Per-block sums and counts of one statistic of one entrant, as arrays indexed by block
+    (16 bytes a block)."""
 
     __slots__ = ("counts", "sums")
 
     def __init__(self) -> None:
-        self.sums: dict[int, float] = {}
-        self.counts: dict[int, float] = {}
+        self.sums = array("d")
+        self.counts = array("d")
 
     def add(self, block: int, value: float, count: float = 1.0) -> None:
-        self.sums[block] = self.sums.get(block, 0.0) + value
-        self.counts[block] = self.counts.get(block, 0.0) + count
+        if block >= len(self.sums):
+            zeros = bytes(8 * (block + 1 - len(self.sums)))
+            self.sums.frombytes(zeros)
+            self.counts.frombytes(zeros)
+        self.sums[block] += value
+        self.counts[block] += count
+
+    def arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        return np.frombuffer(self.sums, dtype=np.float64), np.frombuffer(
+            self.counts, dtype=np.float64
+        )
 
     def estimate(self, *, seed: int, key: str, n_boot: int) -> Estimate:
         """The ratio of sums over blocks, with a percentile bootstrap CI resampling whole blocks.
@@ -109,14 +174,50 @@ class _Sums:
         The generator is seeded from ``seed`` and ``key`` (the statistic and entrant), so each
         interval is reproducible and does not depend on the order the others were computed in.
         """
-        blocks = sorted(b for b, c in self.counts.items() if c > 0)
-        if not blocks:
-            return Estimate.no_data(n=0, blocks=0)
-        s = np.array([self.sums[b] for b in blocks], dtype=np.float64)
-        c = np.array([self.counts[b] for b in blocks], dtype=np.float64)
-        rng = np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
-        found = ratio_interval(s, c, resample(len(blocks), n_boot, rng))
-        return dataclasses.replace(found, n=round(float(c.sum())), blocks=len(blocks))
+        sums, counts = self.arrays()
+        used = counts > 0
+        return _estimate(sums[used], counts[used], seed=seed, key=key, n_boot=n_boot)
+
+
+def _estimate(
+    s: NDArray[np.float64], c: NDArray[np.float64], *, seed: int, key: str, n_boot: int
+) -> Estimate:
+    """:func:`ratio_interval` over ``resample(len(s), n_boot, rng)``, with the resamples drawn
+    a piece at a time (the same draws, in the same order, so the same interval)."""
+    n = len(s)
+    if n == 0:
+        return Estimate.no_data(n=0, blocks=0)
+    rng = np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
+    rows = max(1, _DRAWS_AT_ONCE // n)
+    if rows >= n_boot:
+        found = ratio_interval(s, c, resample(n, n_boot, rng))
+    else:
+        found = _ratio_interval_in_pieces(s, c, rng, n_boot, rows)
+    return dataclasses.replace(found, n=round(float(c.sum())), blocks=n)
+
+
+def _ratio_interval_in_pieces(
+    s: NDArray[np.float64], c: NDArray[np.float64], rng: np.random.Generator, n_boot: int, rows: int
+) -> Estimate:
+    w = float(c.sum())
+    if w == 0.0:
+        return Estimate.no_data()
+    mean = float(s.sum()) / w
+    values = []
+    for start in range(0, n_boot, rows):
+        draws = resample(len(s), min(rows, n_boot - start), rng)
+        tw = c[draws].sum(axis=1)
+        keep = tw > 0
+        if keep.all():  # the usual case (blocks without weight are left out): no copy
+            values.append(s[draws].sum(axis=1) / tw)
+        else:
+            values.append(s[draws[keep]].sum(axis=1) / tw[keep])
+    ratios = np.concatenate(values)
+    if len(ratios) == 0:
+        return Estimate(mean)
+    tail = 100.0 * (1.0 - 0.95) / 2.0
+    low, high = np.percentile(ratios, [tail, 100.0 - tail])
+    return Estimate(mean, float(low), float(high))
 
 
 @dataclass
@@ -132,8 +233,8 @@ class _Tally:
     wins: dict[str, float] = field(default_factory=dict)
     # (giver, guesser) -> [pawns, rounds, points, in frame]
     cross: dict[tuple[str, str], list[float]] = field(default_factory=dict)
-    # block -> entrant -> [score sum, seats]
-    by_block: dict[int, dict[str, list[float]]] = field(default_factory=dict)
+    # entrant -> per block: [score sum, seats] in finished games
+    by_block: dict[str, _Sums] = field(default_factory=dict)
     # (entrant, kind) -> [count, in unfinished games]
     fault_counts: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     unfinished: list[UnfinishedGame] = field(default_factory=list)
@@ -143,6 +244,7 @@ class _Tally:
         self.seats_played = dict.fromkeys(self.names, 0)
         self.seats_unfinished = dict.fromkeys(self.names, 0)
         self.wins = dict.fromkeys(self.names, 0.0)
+        self.by_block = {e: _Sums() for e in self.names}
 
     def add(self, g: Mapping[str, Any]) -> None:
         """Count one game (games must come in game order)."""
@@ -180,9 +282,7 @@ class _Tally:
             share = 1.0 / len(winners) if seat in winners else 0.0
             self.wins[e] += share
             self.sums[e, "win"].add(block, share)
-            totals = self.by_block.setdefault(block, {}).setdefault(e, [0.0, 0.0])
-            totals[0] += scores[seat]
-            totals[1] += 1
+            self.by_block[e].add(block, scores[seat])
 
         for rnd in g.get("rounds") or ():
             if not rnd.get("tiebreak"):
@@ -192,13 +292,13 @@ class _Tally:
         giver = int(rnd["giver"])
         points = [float(p) for p in rnd["points"]]
         self.sums[seats[giver], "giver"].add(block, points[giver])
-        target = Cell.parse(str(rnd["target"]), rows=_ROWS, cols=_COLS)
+        t_row, t_col = _square(str(rnd["target"]))
         per_seat: dict[int, list[int]] = {}  # seat -> [pawns, in frame]
         for seat, square in rnd["pawns"]:
-            cell = Cell.parse(str(square), rows=_ROWS, cols=_COLS)
+            r, c = _square(str(square))
             tally = per_seat.setdefault(int(seat), [0, 0])
             tally[0] += 1
-            tally[1] += cell.distance(target) <= 1
+            tally[1] += abs(r - t_row) <= 1 and abs(c - t_col) <= 1  # Chebyshev distance <= 1 (R5)
         for seat, (n_pawns, inside) in sorted(per_seat.items()):
             e = seats[seat]
             self.sums[e, "guesser"].add(block, points[seat], n_pawns)
@@ -242,25 +342,29 @@ class _Tally:
 
     def paired(self, names: Sequence[str], seed: int, n_boot: int) -> tuple[PairedComparison, ...]:
         out: list[PairedComparison] = []
+        n = len(self.blocks)
+        unfinished = np.zeros(n, dtype=bool)
+        unfinished[list(self.unfinished_blocks)] = True
+        per_seat: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
+        for e in names:
+            sums, seats = self.by_block[e].arrays()
+            per_seat[e] = (np.pad(sums, (0, n - len(sums))), np.pad(seats, (0, n - len(seats))))
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
-                diffs = _Sums()
-                for block, lineup in sorted(self.by_block.items()):
-                    if block in self.unfinished_blocks or a not in lineup or b not in lineup:
-                        continue
-                    ta, tb = lineup[a], lineup[b]
-                    diffs.add(block, ta[0] / ta[1] - tb[0] / tb[1])
-                if not diffs.sums:
+                (sa, na), (sb, nb) = per_seat[a], per_seat[b]
+                both = (na > 0) & (nb > 0) & ~unfinished
+                if not both.any():
                     continue
-                values = list(diffs.sums.values())
+                values = sa[both] / na[both] - sb[both] / nb[both]
+                ones = np.ones(len(values))
                 out.append(
                     PairedComparison(
                         a,
                         b,
                         len(values),
-                        diffs.estimate(seed=seed, key=f"paired\0{a}\0{b}", n_boot=n_boot),
-                        sum(v > 0 for v in values) / len(values),
-                        sum(v == 0 for v in values) / len(values),
+                        _estimate(values, ones, seed=seed, key=f"paired\0{a}\0{b}", n_boot=n_boot),
+                        int((values > 0).sum()) / len(values),
+                        int((values == 0).sum()) / len(values),
                     )
                 )
         return tuple(out)
@@ -277,6 +381,14 @@ class _Tally:
         )
 
 
+@functools.lru_cache(maxsize=4096)
+def _square(text: str) -> tuple[int, int]:
+    """A square's row and column from its name, parsed once per name (a report reads each of
+    a board's few hundred names many thousand times)."""
+    cell = Cell.parse(text, rows=_ROWS, cols=_COLS)
+    return cell.row, cell.col
+
+
 def _block_key(game: Mapping[str, Any]) -> _BlockKey:
     seats = tuple(str(s) for s in game["seats"])
     lineup = min((seats[i:] + seats[:i] for i in range(len(seats))), default=())
@@ -284,51 +396,57 @@ def _block_key(game: Mapping[str, Any]) -> _BlockKey:
 
 
 def _check(games: Sequence[Mapping[str, Any]]) -> None:
-    needed = ("format", "game", "seed", "n_players", "board_id", "seats", "status", "scores")
     for i, game in enumerate(games):
-        missing = [k for k in needed if k not in game]
-        if missing:
-            raise ValueError(f"game {i} of the results lacks {', '.join(missing)}")
-        if game["format"] != GAME_FORMAT:
-            raise ValueError(
-                f"game {game['game']} is in results format {game['format']!r}; "
-                f"this report reads format {GAME_FORMAT}"
-            )
-        if game["status"] not in ("finished", "unfinished"):
-            raise ValueError(
-                f"game {game['game']} has status {game['status']!r}, not 'finished' or 'unfinished'"
-            )
-        if len(game["seats"]) != game["n_players"]:
-            raise ValueError(
-                f"game {game['game']} has {len(game['seats'])} seats for "
-                f"{game['n_players']} players"
-            )
+        _check_game(i, game)
 
 
-def _ratings(
-    games: Iterable[Mapping[str, Any]], entrants: Sequence[str]
-) -> dict[str, tuple[float, float]]:
-    """Plackett-Luce ``(mu, sigma)`` per entrant from the final scores of finished games.
+def _check_game(i: int, game: Mapping[str, Any]) -> None:
+    needed = ("format", "game", "seed", "n_players", "board_id", "seats", "status", "scores")
+    missing = [k for k in needed if k not in game]
+    if missing:
+        raise ValueError(f"game {i} of the results lacks {', '.join(missing)}")
+    if game["format"] != GAME_FORMAT:
+        raise ValueError(
+            f"game {game['game']} is in results format {game['format']!r}; "
+            f"this report reads format {GAME_FORMAT}"
+        )
+    if game["status"] not in ("finished", "unfinished"):
+        raise ValueError(
+            f"game {game['game']} has status {game['status']!r}, not 'finished' or 'unfinished'"
+        )
+    if len(game["seats"]) != game["n_players"]:
+        raise ValueError(
+            f"game {game['game']} has {len(game['seats'])} seats for {game['n_players']} players"
+        )
 
-    Games are processed in order. Every seat is a team of one carrying its entrant's current
-    rating; ranks come from the scores (equal scores share a rank). An entrant in several seats
-    of a game takes the mean of its seats' new ratings, so it is rated once per game.
+
+class _Ratings:
+    """Plackett-Luce ``(mu, sigma)`` per entrant from the final scores of finished games,
+    updated one game at a time, in game order.
+
+    Every seat is a team of one carrying its entrant's current rating; ranks come from the
+    scores (equal scores share a rank). An entrant in several seats of a game takes the mean of
+    its seats' new ratings, so it is rated once per game.
     """
-    ratings = dict.fromkeys(entrants, (_MU, _SIGMA))
-    games = list(games)
-    if not games:
-        return ratings
-    try:
-        models: Any = importlib.import_module("openskill.models")
-    except ImportError as missing:
-        raise ImportError(
-            "Plackett-Luce ratings need openskill: pip install openskill"
-        ) from missing
-    model: Any = models.PlackettLuce()
-    for game in games:
+
+    def __init__(self, entrants: Sequence[str]) -> None:
+        self.ratings = dict.fromkeys(entrants, (_MU, _SIGMA))
+        self._model: Any = None
+
+    def add(self, game: Mapping[str, Any]) -> None:
         seats = [str(s) for s in game["seats"]]
         if len(seats) < 2:
-            continue
+            return
+        model = self._model
+        if model is None:
+            try:
+                models: Any = importlib.import_module("openskill.models")
+            except ImportError as missing:
+                raise ImportError(
+                    "Plackett-Luce ratings need openskill: pip install openskill"
+                ) from missing
+            model = self._model = models.PlackettLuce()
+        ratings = self.ratings
         scores = [float(x) for x in game["scores"]]
         ranks = [1 + sum(o > x for o in scores) for x in scores]
         teams = [[model.rating(mu=ratings[e][0], sigma=ratings[e][1], name=e)] for e in seats]
@@ -341,4 +459,3 @@ def _ratings(
                 math.fsum(v[0] for v in values) / len(values),
                 math.fsum(v[1] for v in values) / len(values),
             )
-    return ratings

@@ -6,9 +6,12 @@ import functools
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
+
+import numpy as np
+from numpy.typing import NDArray
 
 from huescues.engine import STANDARD_BOARD_ID, Board, GameRecord
 
@@ -16,10 +19,16 @@ if TYPE_CHECKING:
     from ._report import Report
 
 __all__ = [
+    "FileLines",
+    "LazyLines",
     "ResultsFileError",
     "TournamentResults",
     "check_scores",
+    "complete_length",
+    "iter_array",
+    "ordered_offsets",
     "read_results_file",
+    "scan_results_file",
     "write_atomically",
 ]
 
@@ -57,36 +66,161 @@ def check_scores(game: dict[str, Any], where: str, board: Board | None = None) -
         )
 
 
+def scan_results_file(
+    path: Path, *, board: Board | None = None, check: bool = True
+) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
+    """``(index, byte offset, game)`` for each complete line of a results file, read one line
+    at a time (a file of any size takes no more memory than its longest line). A last line cut
+    short (a run killed while writing it) is left out; any other line that is not a game, or
+    whose scores are not what its record replays to (see :func:`check_scores`), is an error
+    naming the line. ``check=False`` reads only the index (``game`` is then ``None``), for a
+    file this library wrote and has just checked. The caller finds where the complete lines
+    end from the last offset and line (see :func:`complete_length`)."""
+    with open(path, "rb") as f:
+        offset = 0
+        for lineno, raw in enumerate(f, start=1):
+            here = offset
+            offset += len(raw)
+            if not raw.endswith(b"\n"):
+                return  # cut short
+            if not raw.strip():
+                continue
+            yield _read_line(path, lineno, raw, here, board, check)
+
+
+def _read_line(
+    path: Path, lineno: int, raw: bytes, offset: int, board: Board | None, check: bool
+) -> tuple[int, int, dict[str, Any] | None]:
+    if not check:
+        # The line's index, without parsing the rest: '"game":N,' comes right after "format".
+        at = raw.find(b',"game":')
+        if at >= 0:
+            digits = raw[at + 8 : raw.find(b",", at + 8)]
+            if digits.isdigit():
+                return int(digits), offset, None
+    try:
+        text = raw.decode("utf-8")
+        game = json.loads(text)
+        index = game["game"]
+    except UnicodeDecodeError as e:
+        raise ResultsFileError(f"{path}, line {lineno}: not UTF-8 text ({e.reason})") from e
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        raise ResultsFileError(f"{path}, line {lineno}: not a tournament game ({e})") from e
+    if type(index) is not int:
+        raise ResultsFileError(f"{path}, line {lineno}: not a tournament game")
+    seats = game.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(n, str) for n in seats):
+        raise ResultsFileError(
+            f"{path}, line {lineno}: not a tournament game (seats {seats!r}, not a list of "
+            "entrant names)"
+        )
+    check_scores(game, f"{path}, line {lineno}", board)
+    return index, offset, game
+
+
+def complete_length(path: Path) -> int:
+    """The length in bytes of the part of a results file that holds complete lines."""
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        block = 1 << 16
+        pos = size
+        while pos > 0:
+            start = max(0, pos - block)
+            f.seek(start)
+            chunk = f.read(pos - start)
+            at = chunk.rfind(b"\n")
+            if at >= 0:
+                return start + at + 1
+            pos = start
+    return 0
+
+
 def read_results_file(path: Path, *, board: Board | None = None) -> tuple[dict[int, str], int]:
     """The complete lines of a results file by game index, and the length in bytes of the part
-    that holds them. A last line cut short (a run killed while writing it) is left out; any
-    other line that is not a game, or whose scores are not what its record replays to (see
-    :func:`check_scores`), is an error naming the line."""
-    data = path.read_bytes()
-    end = data.rfind(b"\n") + 1
+    that holds them (all in memory: for small files and tests; the runner streams with
+    :func:`scan_results_file`)."""
     lines: dict[int, str] = {}
-    for lineno, raw in enumerate(data[:end].split(b"\n")[:-1], start=1):
-        if not raw.strip():
-            continue
-        try:
-            text = raw.decode("utf-8")
-            game = json.loads(text)
-            index = game["game"]
-        except UnicodeDecodeError as e:
-            raise ResultsFileError(f"{path}, line {lineno}: not UTF-8 text ({e.reason})") from e
-        except (ValueError, KeyError, TypeError, IndexError) as e:
-            raise ResultsFileError(f"{path}, line {lineno}: not a tournament game ({e})") from e
-        if type(index) is not int:
-            raise ResultsFileError(f"{path}, line {lineno}: not a tournament game")
-        seats = game.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(n, str) for n in seats):
-            raise ResultsFileError(
-                f"{path}, line {lineno}: not a tournament game (seats {seats!r}, not a list of "
-                "entrant names)"
-            )
-        check_scores(game, f"{path}, line {lineno}", board)
-        lines.setdefault(index, text)
-    return lines, end
+    with open(path, "rb") as f:
+        for index, offset, _ in scan_results_file(path, board=board):
+            if index not in lines:
+                f.seek(offset)
+                lines[index] = f.readline().decode("utf-8").rstrip("\n")
+    return lines, complete_length(path)
+
+
+class LazyLines(Sequence[str]):
+    """Results lines kept where they are and read when used (equal to any sequence of the
+    same lines)."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class FileLines(LazyLines):
+    """Lines of a results file by game order, read from the file when asked for: only the
+    offsets are held (8 bytes a game), so results of any size take no memory."""
+
+    def __init__(self, path: Path, offsets: NDArray[np.int64]) -> None:
+        self._path = path
+        self._offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        offset = int(self._offsets[index])
+        with open(self._path, "rb") as f:
+            f.seek(offset)
+            return f.readline().decode("utf-8").rstrip("\n")
+
+    def __iter__(self) -> Iterator[str]:
+        with open(self._path, "rb") as f:
+            at = 0
+            for offset in iter_array(self._offsets):
+                if offset != at:
+                    f.seek(offset)
+                raw = f.readline()
+                at = offset + len(raw)
+                yield raw.decode("utf-8").rstrip("\n")
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} results lines in {self._path}>"
+
+
+def iter_array(values: NDArray[np.int64]) -> Iterator[int]:
+    """The array's values as Python ints, a piece at a time (a list of them all would take
+    36 bytes a value)."""
+    for start in range(0, len(values), 1 << 16):
+        yield from values[start : start + (1 << 16)].tolist()
+
+
+def ordered_offsets(path: Path) -> NDArray[np.int64]:
+    """The offsets of a results file's games in game order (the first line of each game)."""
+    index: list[int] = []
+    offsets: list[int] = []
+    for i, offset, _ in scan_results_file(path, check=False):
+        index.append(i)
+        offsets.append(offset)
+    return _order(np.array(index, dtype=np.int64), np.array(offsets, dtype=np.int64))
+
+
+def _order(index: NDArray[np.int64], values: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``values`` sorted by ``index``, the first of each repeated index kept."""
+    order = np.argsort(index, kind="stable")
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = index[order][1:] != index[order][:-1]
+    out: NDArray[np.int64] = values[order][first]
+    return out
 
 
 def write_atomically(path: Path, lines: Iterable[str]) -> None:
@@ -112,13 +246,16 @@ def write_atomically(path: Path, lines: Iterable[str]) -> None:
 
 
 class TournamentResults:
-    """A tournament's games, in game order, as the results file holds them."""
+    """A tournament's games, in game order, as the results file holds them. Results read from
+    or written to a file are read from it when used (``lines`` holds only where each line is),
+    so a run of any size takes no memory; :meth:`report` streams through them."""
 
     def __init__(
         self, lines: Sequence[str], *, entrants: Sequence[str], out: Path | None = None
     ) -> None:
-        #: Every game's line of the results file, in game order.
-        self.lines: tuple[str, ...] = tuple(lines)
+        #: Every game's line of the results file, in game order (a sequence read from the file
+        #: when the results are in one).
+        self.lines: Sequence[str] = lines if isinstance(lines, LazyLines) else tuple(lines)
         #: The entrants' names.
         self.entrants: tuple[str, ...] = tuple(entrants)
         #: The results file, if the run wrote one.
@@ -135,43 +272,68 @@ class TournamentResults:
 
     @functools.cached_property
     def games(self) -> list[dict[str, Any]]:
-        """Every game as a dict (the results file's lines, parsed), in game order."""
-        return [json.loads(line) for line in self.lines]
+        """Every game as a dict (the results file's lines, parsed), in game order. This holds
+        every game in memory: for a large tournament use :meth:`iter_games` or :meth:`report`."""
+        return list(self.iter_games())
+
+    def iter_games(self) -> Iterator[dict[str, Any]]:
+        """Every game as a dict, in game order, parsed one at a time."""
+        return (json.loads(line) for line in self.lines)
 
     @property
     def unfinished(self) -> list[dict[str, Any]]:
         """The games that could not finish."""
-        return [g for g in self.games if g["status"] != "finished"]
+        return [g for g in self.iter_games() if g["status"] != "finished"]
 
     def fault_counts(self) -> dict[str, Counter[str]]:
         """Faults by entrant, then by kind (``exception``, ``illegal``, ``timeout``)."""
         out: dict[str, Counter[str]] = {name: Counter() for name in self.entrants}
-        for g in self.games:
+        for g in self.iter_games():
             for f in g["faults"]:
                 out.setdefault(f["entrant"], Counter())[f["kind"]] += 1
         return out
 
     def report(self, **kw: Any) -> Report:
         """The tournament's report (points by role with confidence intervals, win rates,
-        ratings, faults): ``Report.from_games`` over these games."""
-        from ._report import Report
+        ratings, faults): ``Report.from_games`` over these games, computed in one pass that
+        keeps no game (each line is read without its ``record``, which the report does not
+        use)."""
+        from ._report_stats import compute_report_ordered, report_view
 
-        return Report.from_games(self.games, entrants=list(self.entrants), **kw)
+        return compute_report_ordered(
+            (report_view(line) for line in self.lines), entrants=list(self.entrants), **kw
+        )
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> TournamentResults:
+    def load(cls, path: str | os.PathLike[str], *, check: bool = True) -> TournamentResults:
         """The results in a results file (a last line cut short is left out), or in a directory
-        of Parquet shards (a path ending in ``.parquet``)."""
+        of Parquet shards (a path ending in ``.parquet``). Every line is checked as it is read
+        (see :func:`check_scores`: its record is replayed, about a third of a millisecond a
+        game); ``check=False`` skips that for results that need no checking (written by this
+        library). The lines themselves stay in the file until used."""
         p = Path(path)
+        lines: Sequence[str]
         if p.suffix == ".parquet":
-            from ._shards import read_shards
+            from ._shards import ShardLines
 
-            lines, _ = read_shards(p)
+            lines = ShardLines.read(p, check=check)
         else:
-            lines, _ = read_results_file(p)
-        ordered = [lines[i] for i in sorted(lines)]
+            index: list[int] = []
+            offsets: list[int] = []
+            for i, offset, _ in scan_results_file(p, check=check):
+                index.append(i)
+                offsets.append(offset)
+            lines = FileLines(
+                p, _order(np.array(index, dtype=np.int64), np.array(offsets, dtype=np.int64))
+            )
         names: dict[str, None] = {}
-        for line in ordered:
-            for name in json.loads(line)["seats"]:
+        for line in lines:
+            # Only the seats, read without parsing the whole line where the line is compact.
+            at = line.find(',"seats":[')
+            seats = _DECODER.raw_decode(line, at + 9)[0] if at >= 0 else json.loads(line)["seats"]
+            for name in seats:
                 names.setdefault(name)
-        return cls(ordered, entrants=list(names), out=p)
+        return cls(lines, entrants=list(names), out=p)
+
+
+_DECODER = json.JSONDecoder()

@@ -12,13 +12,27 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from ._results import check_scores
+import numpy as np
+from numpy.typing import NDArray
 
-__all__ = ["SHARD_GAMES", "is_shard_directory", "read_shards", "write_final_shards", "write_shard"]
+from huescues.engine import Board
+
+from ._results import LazyLines, ResultsFileError, _order, check_scores, iter_array
+
+__all__ = [
+    "SHARD_GAMES",
+    "ShardLines",
+    "is_shard_directory",
+    "next_shard_number",
+    "read_shards",
+    "scan_shards",
+    "write_final_shards",
+    "write_shard",
+]
 
 #: Games per shard in the final, ordered directory.
 SHARD_GAMES = 1000
@@ -54,39 +68,153 @@ def write_shard(directory: Path, number: int, games: Sequence[tuple[int, str]]) 
     os.replace(tmp, final)
 
 
-def read_shards(directory: Path) -> tuple[dict[int, str], int]:
-    """The games in the directory's whole shards, by index, and the next free shard number."""
+def _parts(directory: Path) -> list[Path]:
+    return sorted(directory.glob("part-*.parquet"))
+
+
+def scan_shards(
+    directory: Path, *, board: Board | None = None
+) -> Iterator[tuple[int, int, int, dict[str, Any]]]:
+    """``(index, shard, row, game)`` for every game in the directory's whole shards, one shard
+    in memory at a time, each checked (see :func:`check_scores`); stale ``.tmp`` files of a
+    killed run are removed."""
     if not directory.exists():
-        return {}, 0
+        return
     _, pq = _pyarrow()
-    lines: dict[int, str] = {}
-    top = -1
-    for part in sorted(directory.glob("part-*.parquet")):
-        top = max(top, int(part.stem.split("-")[1]))
-        table = pq.read_table(part)
-        for game, line in zip(
-            table.column("game").to_pylist(), table.column("line").to_pylist(), strict=True
-        ):
-            if int(game) not in lines:
-                check_scores(json.loads(str(line)), f"{part}, game {game}")
-            lines.setdefault(int(game), str(line))
     for stale in directory.glob(".part-*.tmp"):
         stale.unlink()
-    return lines, top + 1
+    for part in _parts(directory):
+        number = int(part.stem.split("-")[1])
+        table = pq.read_table(part)
+        games = table.column("game").to_pylist()
+        lines = table.column("line").to_pylist()
+        del table
+        for row, (game, line) in enumerate(zip(games, lines, strict=True)):
+            parsed = json.loads(str(line))
+            check_scores(parsed, f"{part}, game {game}", board)
+            yield int(game), number, row, parsed
 
 
-def write_final_shards(directory: Path, ordered: Iterable[tuple[int, str]]) -> None:
-    """Replace the directory's shards by the games in order, :data:`SHARD_GAMES` a shard."""
-    games = list(ordered)
-    old = sorted(directory.glob("part-*.parquet"))
+def next_shard_number(directory: Path) -> int:
+    """The number after the directory's highest shard."""
+    parts = _parts(directory) if directory.exists() else []
+    return max((int(p.stem.split("-")[1]) for p in parts), default=-1) + 1
+
+
+def read_shards(directory: Path) -> tuple[dict[int, str], int]:
+    """The games in the directory's whole shards, by index, and the next free shard number
+    (all in memory: for small directories; :class:`ShardLines` reads them when used)."""
+    lines = ShardLines.read(directory)
+    return {json.loads(line)["game"]: line for line in lines}, next_shard_number(directory)
+
+
+class ShardLines(LazyLines):
+    """The lines in a directory of shards, in game order, read one shard at a time when used
+    (only the shard and row of each game are held)."""
+
+    def __init__(self, parts: Sequence[Path], shard: NDArray[np.int64], row: NDArray[np.int64]):
+        self._parts = list(parts)
+        self._shard = shard
+        self._row = row
+        self._cached: tuple[int, list[str]] = (-1, [])
+
+    @classmethod
+    def read_final(cls, directory: Path, total: int) -> ShardLines:
+        """The games of a directory just written in order by :func:`write_final_shards`."""
+        games = np.arange(total, dtype=np.int64)
+        return cls(_parts(directory), games // SHARD_GAMES, games % SHARD_GAMES)
+
+    @classmethod
+    def read(cls, directory: Path, *, board: Board | None = None, check: bool = True) -> ShardLines:
+        """Every game of the directory, each checked as it is read (unless ``check`` is false:
+        then only the ``game`` column is read)."""
+        parts = _parts(directory) if directory.exists() else []
+        place = {int(p.stem.split("-")[1]): i for i, p in enumerate(parts)}
+        index: list[int] = []
+        where: list[int] = []
+        if not check:
+            _, pq = _pyarrow()
+            for i, part in enumerate(parts):
+                games = pq.read_table(part, columns=["game"]).column("game").to_pylist()
+                index.extend(int(g) for g in games)
+                where.extend(i << 32 | row for row in range(len(games)))
+        for game, number, row, _ in scan_shards(directory, board=board) if check else ():
+            index.append(game)
+            where.append(place[number] << 32 | row)
+        ordered = _order(np.array(index, dtype=np.int64), np.array(where, dtype=np.int64))
+        return cls(parts, ordered >> 32, ordered & 0xFFFFFFFF)
+
+    def _lines(self, shard: int) -> list[str]:
+        if self._cached[0] != shard:
+            _, pq = _pyarrow()
+            table = pq.read_table(self._parts[shard], columns=["line"])
+            self._cached = (shard, [str(x) for x in table.column("line").to_pylist()])
+        return self._cached[1]
+
+    def __len__(self) -> int:
+        return len(self._shard)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return self._lines(int(self._shard[index]))[int(self._row[index])]
+
+    def __iter__(self) -> Iterator[str]:
+        for shard, row in zip(iter_array(self._shard), iter_array(self._row), strict=True):
+            yield self._lines(shard)[row]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} results lines in {len(self._parts)} Parquet shards>"
+
+
+def write_final_shards(directory: Path, total: int) -> ShardLines:
+    """Replace the directory's shards by its games ``0 .. total - 1`` in order,
+    :data:`SHARD_GAMES` a shard, reading only the shards that hold each new shard's games (a
+    shard's range of games is read from its ``game`` column first), so the memory needed is
+    a few shards' worth whatever the number of games."""
+    _, pq = _pyarrow()
+    old = _parts(directory)
+    ranges = []
+    for part in old:
+        games = pq.read_table(part, columns=["game"]).column("game").to_pylist()
+        if games:
+            ranges.append((min(games), max(games), part))
     staging = directory / ".final"
     staging.mkdir(exist_ok=True)
     for stale in staging.iterdir():
         stale.unlink()
-    for n, start in enumerate(range(0, len(games), SHARD_GAMES)):
-        write_shard(staging, n, games[start : start + SHARD_GAMES])
+    loaded: dict[Path, list[tuple[int, str]]] = {}
+    for n, lo in enumerate(range(0, total, SHARD_GAMES)):
+        hi = min(lo + SHARD_GAMES, total)
+        for done in [p for p in loaded if not any(r[2] == p and r[1] >= lo for r in ranges)]:
+            del loaded[done]
+        found: dict[int, str] = {}
+        for first, last, part in ranges:  # in part order: the first copy of a game wins
+            if last < lo or first >= hi:
+                continue
+            if part not in loaded:
+                table = pq.read_table(part)
+                loaded[part] = list(
+                    zip(
+                        (int(g) for g in table.column("game").to_pylist()),
+                        (str(x) for x in table.column("line").to_pylist()),
+                        strict=True,
+                    )
+                )
+            for game, line in loaded[part]:
+                if lo <= game < hi:
+                    found.setdefault(game, line)
+        missing = [g for g in range(lo, hi) if g not in found]
+        if missing:
+            raise ResultsFileError(f"{directory}: games {missing[:5]} are in no shard")
+        write_shard(staging, n, [(g, found[g]) for g in range(lo, hi)])
     for part in old:
         part.unlink()
     for part in sorted(staging.glob("part-*.parquet")):
         os.replace(part, directory / part.name)
     staging.rmdir()
+    return ShardLines.read_final(directory, total)

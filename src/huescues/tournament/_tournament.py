@@ -7,7 +7,6 @@ import concurrent.futures as cf
 import contextlib
 import importlib
 import itertools
-import json
 import math
 import multiprocessing
 import os
@@ -20,6 +19,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from huescues.engine import Board
 
 from ._entrants import Entrant, entrant
@@ -31,9 +33,23 @@ from ._play import (
     rules_for,
     stream_chunk_in_worker,
 )
-from ._results import ResultsFileError, TournamentResults, read_results_file, write_atomically
+from ._results import (
+    FileLines,
+    ResultsFileError,
+    TournamentResults,
+    complete_length,
+    iter_array,
+    scan_results_file,
+    write_atomically,
+)
 from ._schedule import GameSpec, Schedule, balanced_games, make_schedule
-from ._shards import is_shard_directory, read_shards, write_final_shards, write_shard
+from ._shards import (
+    is_shard_directory,
+    next_shard_number,
+    scan_shards,
+    write_final_shards,
+    write_shard,
+)
 
 __all__ = ["Tournament", "run_tournament"]
 
@@ -139,30 +155,36 @@ class Tournament:
         if workers is not None and (type(workers) is not int or workers < 1):
             raise ValueError(f"workers is a whole number >= 1 or None, not {workers!r}")
         specs = self.schedule()
+        total = len(specs)
         path = None if out is None else Path(out)
-        done: dict[int, str] = {}
         shards = path is not None and is_shard_directory(path)
+        # Where each game's line starts in a results file, plus one (0: not there yet), 8
+        # bytes a game (zeros cost no memory until written); and, when resuming, which games
+        # are saved, 1 byte a game. Nothing else grows with the number of games.
+        where = np.zeros(total if path is not None and not shards else 0, dtype=np.int64)
+        have: NDArray[np.bool_] | None = None
         next_shard = 0
         if path is not None and shards:
-            done, next_shard = self._prepare_shards(path, specs, resume=resume)
+            have, next_shard = self._prepare_shards(path, specs, resume=resume)
         elif path is not None:
-            done = self._prepare_file(path, specs, resume=resume)
-        total = len(specs)
+            have = self._prepare_file(path, specs, where, resume=resume)
+        n_done = 0 if have is None else int(have.sum())
         if progress is not None:
-            progress(len(done), total)
+            progress(n_done, total)
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
         # Batches made as they are needed: a long schedule is never held in memory.
-        todo = (s for s in specs if s.index not in done)
-        n_tasks, chunks = _chunks(todo, total - len(done), n_workers)
+        todo = iter(specs) if have is None else (s for s in specs if not have[s.index])
+        n_tasks, chunks = _chunks(todo, total - n_done, n_workers)
         tasks = (
             ChunkTask(tuple(c), self.rules, self.board, self.decision_time_limit) for c in chunks
         )
-        lines = dict(done)
+        # Without a file the lines are kept here: the caller asked for them in memory.
+        kept: dict[int, str] | None = {} if path is None else None
         with contextlib.ExitStack() as stack:
             f = None
             if path is not None and not shards:
-                f = stack.enter_context(open(path, "a", encoding="utf-8", newline="\n"))
-            sink = _Sink(f)
+                f = stack.enter_context(open(path, "ab"))
+            sink = _Sink(f, where)
             stack.callback(sink.sync)
             shard_sink = _ShardSink(path if shards else None, next_shard)
             stack.callback(shard_sink.flush)
@@ -175,53 +197,65 @@ class Tournament:
                 stream = _run_processes(tasks, min(n_workers, n_tasks))
             for batch in stream:
                 shard_sink.write(batch)
-                sink.write(line for _, line in batch)
-                lines.update(batch)
+                sink.write(batch)
+                if kept is not None:
+                    kept.update(batch)
+                n_done += len(batch)
                 if progress is not None:
-                    progress(len(lines), total)
-        ordered = [lines[s.index] for s in specs]
+                    progress(n_done, total)
+        names = [e.name for e in self.entrants]
         if path is not None and shards:
-            write_final_shards(path, [(s.index, lines[s.index]) for s in specs])
-        elif path is not None:
-            write_atomically(path, ordered)
-        return TournamentResults(ordered, entrants=[e.name for e in self.entrants], out=path)
+            return TournamentResults(write_final_shards(path, total), entrants=names, out=path)
+        if path is not None:
+            return TournamentResults(_put_in_order(path, where), entrants=names, out=path)
+        assert kept is not None
+        return TournamentResults([kept[i] for i in range(total)], entrants=names, out=path)
 
-    def _prepare_file(self, path: Path, specs: Schedule, *, resume: bool) -> dict[int, str]:
-        """The games already in ``path`` (when resuming), checked against the schedule; the
-        file is cut back to its complete lines."""
+    def _prepare_file(
+        self, path: Path, specs: Schedule, where: NDArray[np.int64], *, resume: bool
+    ) -> NDArray[np.bool_] | None:
+        """The games already in ``path`` (when resuming), each checked against the schedule
+        as it is read, and where their lines are; the file is cut back to its complete
+        lines."""
         exists = path.exists() and path.stat().st_size > 0
         if not exists:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(b"")
-            return {}
+            return None
         if not resume:
             raise ResultsFileError(
                 f"results file {path} already exists; pass resume=True to finish that run, "
                 f"or choose another file"
             )
-        done, end = read_results_file(path, board=self.board)
+        end = complete_length(path)
         _check_cut_line(path, end)
-        for index, line in done.items():
-            self._check(path, index, json.loads(line), specs)
+        have = np.zeros(len(specs), dtype=bool)
+        for index, offset, game in scan_results_file(path, board=self.board):
+            assert game is not None
+            self._check(path, index, game, specs)
+            if not have[index]:  # the first copy of a game counts, as when reading the file
+                have[index] = True
+                where[index] = offset + 1
         with open(path, "r+b") as f:
             f.truncate(end)
-        return done
+        return have
 
     def _prepare_shards(
         self, path: Path, specs: Schedule, *, resume: bool
-    ) -> tuple[dict[int, str], int]:
-        """The games already in the shard directory (when resuming), checked, and the next
-        shard number."""
-        done, next_shard = read_shards(path)
-        if done and not resume:
-            raise ResultsFileError(
-                f"results directory {path} already holds games; pass resume=True to finish that "
-                f"run, or choose another place"
-            )
+    ) -> tuple[NDArray[np.bool_], int]:
+        """The games already in the shard directory (when resuming), each checked as it is
+        read, and the next shard number."""
+        have = np.zeros(len(specs), dtype=bool)
+        for index, _, _, game in scan_shards(path, board=self.board):
+            if not resume:
+                raise ResultsFileError(
+                    f"results directory {path} already holds games; pass resume=True to finish "
+                    f"that run, or choose another place"
+                )
+            self._check(path, index, game, specs)
+            have[index] = True
         path.mkdir(parents=True, exist_ok=True)
-        for index, line in done.items():
-            self._check(path, index, json.loads(line), specs)
-        return done, next_shard
+        return have, next_shard_number(path)
 
     def _check(self, path: Path, index: int, game: dict[str, Any], specs: Schedule) -> None:
         """Refuse to resume from a file of another tournament."""
@@ -323,18 +357,28 @@ def _chunks(
 
 
 class _Sink:
-    """Appends lines to the results file as games finish: flushed at once, fsynced at most
-    every ``_FSYNC_EVERY`` seconds and at the end."""
+    """Appends lines to the results file as games finish, noting where each line starts (plus
+    one, in ``where``):
+    flushed at once, fsynced at most every ``_FSYNC_EVERY`` seconds and at the end."""
 
-    def __init__(self, f: IO[str] | None) -> None:
+    def __init__(self, f: IO[bytes] | None, where: NDArray[np.int64]) -> None:
         self._f = f
+        self._where = where
+        self._at = 0 if f is None else f.seek(0, os.SEEK_END)
         self._synced = time.monotonic()
 
-    def write(self, lines: Iterable[str]) -> None:
+    def write(self, batch: list[tuple[int, str]]) -> None:
         f = self._f
         if f is None:
             return
-        f.write("".join(f"{line}\n" for line in lines))
+        chunks = []
+        for index, line in batch:
+            data = f"{line}\n".encode()
+            if not self._where[index]:
+                self._where[index] = self._at + 1
+            self._at += len(data)
+            chunks.append(data)
+        f.write(b"".join(chunks))
         f.flush()
         now = time.monotonic()
         if now - self._synced >= _FSYNC_EVERY:
@@ -345,6 +389,27 @@ class _Sink:
         if self._f is not None:
             self._f.flush()
             os.fsync(self._f.fileno())
+
+
+def _put_in_order(path: Path, where: NDArray[np.int64]) -> FileLines:
+    """Rewrite the results file in game order (reading each line from where it was written,
+    one at a time) and put it in place at once; return its lines."""
+    if not where.all():
+        raise ResultsFileError(f"{path}: games {np.flatnonzero(where == 0)[:5].tolist()} missing")
+    offsets = np.empty(len(where), dtype=np.int64)
+
+    def ordered() -> Iterator[str]:
+        at = 0
+        with open(path, "rb") as f:
+            for i, place in enumerate(iter_array(where)):
+                f.seek(place - 1)
+                line = f.readline().decode("utf-8").rstrip("\n")
+                offsets[i] = at
+                at += len(line.encode()) + 1
+                yield line
+
+    write_atomically(path, ordered())
+    return FileLines(path, offsets)
 
 
 class _ShardSink:
@@ -480,8 +545,23 @@ def _run_dask(tasks: Iterable[ChunkTask], scheduler: str) -> Iterator[list[tuple
         ) from None
     try:
         with client.as_current():
-            futures = [client.submit(play_chunk_in_worker, t, pure=False) for t in tasks]
-            for future in distributed.as_completed(futures):
-                yield future.result()
+            # A few batches per worker thread in flight, more submitted as they finish: the
+            # batches are made as they are needed, and each result is let go once read.
+            window = max(2, 2 * sum(client.nthreads().values()))
+            todo = iter(tasks)
+
+            def submit(n: int) -> list[Any]:
+                return [
+                    client.submit(play_chunk_in_worker, t, pure=False)
+                    for t in itertools.islice(todo, n)
+                ]
+
+            running = distributed.as_completed(submit(window))
+            for future in running:
+                batch: list[tuple[int, str]] = future.result()
+                future.release()
+                for more in submit(1):
+                    running.add(more)
+                yield batch
     finally:
         client.close()
