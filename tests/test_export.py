@@ -158,3 +158,12 @@ def test_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     with pytest.raises(ImportError, match=r"huescues\[export\]"):
         save_rounds(state, tmp_path / "rounds.parquet")
     save_rounds(state, tmp_path / "rounds.csv")  # CSV needs neither
+
+
+def test_agent_names_may_differ_from_game_to_game() -> None:
+    games = [played(seed=1, n=3).state, played(seed=2, n=4).state]
+    rows = rounds_table(games, agents=[["a", "b", "c"], ["w", "x", "y", "z"]])
+    names = {(row["game"], row["pawn_seat"]): row["pawn_agent"] for row in rows}
+    assert names[(0, 2)] == "c" and names[(1, 3)] == "z"
+    with pytest.raises(ValueError, match="3 agent names for a 4-player game"):
+        rounds_table(games, agents=[["a", "b", "c"], ["a", "b", "c"]])

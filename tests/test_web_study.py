@@ -341,7 +341,17 @@ def test_stored_games_export_as_the_tidy_round_table(db: Path, tmp_path: Path) -
     with conn:
         conn.execute(
             "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
-            ("g1", 1.0, 2.0, 3, json.dumps(["you", "random", "random"]), record.to_json()),
+            (
+                "g1",
+                1.0,
+                2.0,
+                3,
+                json.dumps(
+                    [{"name": n, "kind": k} for n, k in [("Ann", "person"), ("B", "random")]]
+                    + [{"name": "C", "kind": "default"}]
+                ),
+                record.to_json(),
+            ),
         )
         conn.execute("INSERT INTO games VALUES ('g2', 3.0, NULL, 4, '[]', NULL)")  # unfinished
     conn.close()
@@ -350,6 +360,9 @@ def test_stored_games_export_as_the_tidy_round_table(db: Path, tmp_path: Path) -
     table = load_rounds(out)
     assert len(table) == sum(len(r.pawns) for r in state.history)
     assert {row["seed"] for row in table} == {4}
+    # Who sat where, so that people's rounds can be told from the bots'.
+    by_seat = {row["pawn_seat"]: row["pawn_agent"] for row in table}
+    assert by_seat == {0: "person: Ann", 1: "random", 2: "default"}
     rules = state.rules
     for row in table:  # the engine's scoring (R15)
         assert row["points"] == pawn_points(

@@ -58,6 +58,8 @@ _NAMES = tuple(name for name, _ in COLUMNS)
 _TYPES = dict(COLUMNS)
 
 _BoardsArg = Board | Iterable[Board] | None
+#: Names by seat: one list for every game, or one list per game.
+_AgentsArg = Sequence[str] | Sequence[Sequence[str]] | None
 
 
 def _extra(module: str) -> ModuleType:
@@ -177,7 +179,7 @@ def rounds_table(
     source: Any,
     *,
     board: _BoardsArg = None,
-    agents: Sequence[str] | None = None,
+    agents: _AgentsArg = None,
 ) -> list[dict[str, Any]]:
     """Every pawn of every round as one row (see :data:`COLUMNS`), in game, round and placing
     order.
@@ -186,7 +188,7 @@ def rounds_table(
     iterable of ``GameRecord``, ``GameState`` (finished or not: its scored rounds) or results-file
     game dicts. ``board``: the board, or boards, the games were played on, unless they are the
     standard board or the WCS chart. ``agents``: names by seat for games that carry none (a
-    tournament's games name their entrants).
+    tournament's games name their entrants): one list for every game, or one list per game.
     """
     boards = _Boards(board)
     games: Iterable[Any]
@@ -207,9 +209,7 @@ def rounds_table(
             game = game.replay(board=the_board)
         if isinstance(game, GameState):
             n = game.n_players
-            names: Sequence[str | None] = agents if agents is not None else [None] * n
-            if len(names) != n:
-                raise ValueError(f"{len(names)} agent names for a {n}-player game")
+            names = _names(agents, i, n)
             rows += _rows_of_game(
                 game=i,
                 seed=game.seed,
@@ -238,9 +238,17 @@ def rounds_table(
     return rows
 
 
-def to_dataframe(
-    source: Any, *, board: _BoardsArg = None, agents: Sequence[str] | None = None
-) -> Any:
+def _names(agents: _AgentsArg, game: int, n: int) -> Sequence[str | None]:
+    """The names by seat of game ``game`` (``n`` players): one list for all games, or per game."""
+    if agents is None:
+        return [None] * n
+    names = agents if not agents or isinstance(agents[0], str) else agents[game]
+    if len(names) != n:
+        raise ValueError(f"{len(names)} agent names for a {n}-player game")
+    return [str(name) for name in names]
+
+
+def to_dataframe(source: Any, *, board: _BoardsArg = None, agents: _AgentsArg = None) -> Any:
     """:func:`rounds_table` as a ``pandas.DataFrame`` (needs the ``export`` extra)."""
     pd = _extra("pandas")
     rows = rounds_table(source, board=board, agents=agents)
@@ -252,7 +260,7 @@ def save_rounds(
     path: str | os.PathLike[str],
     *,
     board: _BoardsArg = None,
-    agents: Sequence[str] | None = None,
+    agents: _AgentsArg = None,
 ) -> Path:
     """Write :func:`rounds_table` to ``path``: CSV for ``.csv`` (standard library only), Parquet
     for ``.parquet`` or ``.pq`` (needs pyarrow, the ``export`` extra)."""

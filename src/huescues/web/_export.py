@@ -83,15 +83,23 @@ def export_games(
     database = _open(db)
     try:
         rows = database.query(
-            "SELECT record FROM games WHERE record IS NOT NULL ORDER BY finished, created, id"
+            "SELECT record, seats FROM games WHERE record IS NOT NULL "
+            "ORDER BY finished, created, id"
         )
     finally:
         database.close()
-    records = []
+    records, names = [], []
     for i, r in enumerate(rows):
         try:
             records.append(GameRecord.from_json(r["record"]))
+            # Who sat where: "person: Ann" or the bot's kind, so people's rounds can be told apart.
+            names.append([_seat_name(s) for s in json.loads(r["seats"])])
         except (ValueError, TypeError, KeyError, json.JSONDecodeError) as e:
             raise ValueError(f"{db}: stored game {i + 1} is not a game record: {e}") from None
-    save_rounds(records, out, board=board)
+    save_rounds(records, out, board=board, agents=names)
     return len(records)
+
+
+def _seat_name(seat: dict[str, str]) -> str:
+    kind = seat["kind"]
+    return f"person: {seat['name']}" if kind == "person" else kind
