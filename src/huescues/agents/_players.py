@@ -138,11 +138,7 @@ def _phrases_log_l0(model: ColourTermModel, board: Board, phrases: Sequence[str]
     negation, a comparative, "other") or by a model without ``score_batch`` is read as
     :func:`_log_l0` reads it."""
     keys = [(board.id, normalise_clue(p)) for p in phrases]
-    rows = [LOG_L0.cached((model,), k) for k in keys]
-    rows = [
-        r if r is not None else PHRASE_L0.cached((model,), k)
-        for r, k in zip(rows, keys, strict=True)
-    ]
+    rows = [PHRASE_L0.cached((model,), k) for k in keys]
     batch = getattr(model, "score_batch", None)
     new = [
         i
