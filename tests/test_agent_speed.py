@@ -128,12 +128,29 @@ def test_r11_the_default_giver_s_screened_choice_is_the_plain_one() -> None:
     assert giver.give_second_clue(view, RNG) == _plain_second_clue(giver, view)
 
 
-def test_r11_the_default_giver_s_second_clue_is_one_word_or_a_pass() -> None:
+def test_r11_the_default_giver_pairs_words_as_the_plain_search_does_all_game() -> None:
+    # Phrases are screened from batched readings; every second clue of a game of default
+    # players must still be the one the plain search (each phrase read alone) chooses.
     giver = default_agent().giver
-    assert isinstance(giver, EmbeddingClueGiver) and giver.pair_from == DEFAULT_PAIR_FROM == 0
-    game = play_game([default_agent(), RandomAgent(), default_agent(), RandomAgent()], seed=4)
-    seconds = [r.clues[1] for r in game.state.history if r.giver in (0, 2) and len(r.clues) == 2]
-    assert seconds and all(len(c.split()) == 1 for c in seconds)
+    assert isinstance(giver, EmbeddingClueGiver) and giver.pair_from == DEFAULT_PAIR_FROM == 8
+    agent = default_agent()
+    rng = np.random.default_rng(0)
+    state: GameState = new_game(4, seed=1)
+    seconds: list[str] = []
+    while not state.is_terminal:
+        view = state.view(state.current_player or 0)
+        if state.phase is Phase.SECOND_CLUE:
+            action = agent.give_second_clue(view, rng)
+            assert action == _plain_second_clue(giver, view)
+            if isinstance(action, GiveClue):
+                seconds.append(action.text)
+        else:
+            action = {
+                Phase.CHOOSE_TARGET: agent.choose_target,
+                Phase.FIRST_CLUE: agent.give_clue,
+            }.get(state.phase, agent.place_pawn)(view, rng)
+        state = state.apply(action)
+    assert any(len(c.split()) == 2 for c in seconds)
 
 
 def test_a_vocabulary_with_a_repeated_word_never_repeats_a_said_clue() -> None:

@@ -72,10 +72,9 @@ Models = ModelSpec | tuple[ModelSpec, ...]
 #: ensemble reads clues from other players better; measured in docs/agents.md.)
 DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
-#: The default clue giver's second clue is one word: pairs of words cost a new reading of each
-#: phrase by every model (most of a game's time, ten times the rest) for about 0.01 giver points
-#: a round in self-play and no measurable change against the naming players (docs/agents.md).
-DEFAULT_PAIR_FROM = 0
+#: The default clue giver's second clue is one word or two of its 8 best words together (the
+#: phrases read in one batch per model, docs/agents.md).
+DEFAULT_PAIR_FROM = 8
 
 #: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal).
 PRAGMATIC_SHARE = 0.2
@@ -123,6 +122,51 @@ def _read_clue(model: ColourTermModel, text: str, board: Board) -> FloatArray:
     p = listen(text, board.lab.reshape(-1, 3), model=model)
     out: FloatArray = np.log(p).reshape(board.shape)
     return out
+
+
+#: Readings of two-word second clues from the models' batched ``score_batch`` (equal to
+#: :func:`_log_l0`'s but for the last bits), per model while it lives, keyed by board id and
+#: clue: at most this many per model (4 KB each on the standard board).
+PHRASE_L0_KEPT = 4096
+PHRASE_L0: ModelMemo[FloatArray] = ModelMemo(per_models=PHRASE_L0_KEPT)
+
+
+def _phrases_log_l0(model: ColourTermModel, board: Board, phrases: Sequence[str]) -> FloatArray:
+    """log L0(square | phrase) for each phrase, a row per phrase (flat squares): those not yet
+    read are read together by the model's ``score_batch`` (much faster than one by one). The
+    rows may differ from :func:`_log_l0`'s in the last bits; a phrase read in context (a
+    negation, a comparative, "other") or by a model without ``score_batch`` is read as
+    :func:`_log_l0` reads it."""
+    keys = [(board.id, normalise_clue(p)) for p in phrases]
+    rows = [PHRASE_L0.cached((model,), k) for k in keys]
+    batch = getattr(model, "score_batch", None)
+    new = [
+        i
+        for i, r in enumerate(rows)
+        if r is None and batch is not None and not reads_in_context(phrases[i])
+    ]
+    if new and batch is not None:
+        s = np.asarray(batch([phrases[i] for i in new], board.lab.reshape(-1, 3)), np.float64)
+        top = s.max(axis=1, keepdims=True)
+        read = s - (top + np.log(np.exp(s - top).sum(axis=1, keepdims=True)))
+        for i, row in zip(new, read, strict=True):
+            rows[i] = PHRASE_L0.get((model,), keys[i], functools.partial(_same, row))
+    out: FloatArray = np.stack(
+        [
+            r.ravel() if r is not None else _log_l0(model, board, p).ravel()
+            for r, p in zip(rows, phrases, strict=True)
+        ]
+    )
+    return out
+
+
+def _same(row: FloatArray) -> FloatArray:
+    return row
+
+
+#: How close (in giver points) a phrase's screened worth must come to the best candidate's for
+#: its exact worth to be computed: far above the batched readings' error (about 1e-12).
+_PHRASE_SLACK = 1e-7
 
 
 #: A guesser's readings of a first clue, per tuple of its models (literal, then imagined givers'),
@@ -372,12 +416,17 @@ class EmbeddingClueGiver:
                 total += self._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
             return total / len(models)
 
-        def values_of_phrases(phrases: list[str]) -> FloatArray:
+        def values_of_phrases(phrases: list[str], *, exact: bool = True) -> FloatArray:
             """:func:`value_of` for each phrase alone, computed together (the same sums in the
-            same order: each phrase's product with the points is its own, as before)."""
+            same order: each phrase's product with the points is its own, as before); from the
+            batched readings unless ``exact``."""
             total: FloatArray = np.zeros(len(phrases))
             for model, first in zip(models, firsts, strict=True):
-                joint = np.stack([_log_l0(model, board, ph).ravel() for ph in phrases]) + first
+                if exact:
+                    rows = np.stack([_log_l0(model, board, ph).ravel() for ph in phrases])
+                else:
+                    rows = _phrases_log_l0(model, board, phrases)
+                joint = rows + first
                 joint = joint - joint.max(axis=-1, keepdims=True)
                 weight = np.exp(joint) * empty
                 weight /= weight.sum(axis=-1, keepdims=True)
@@ -417,9 +466,21 @@ class EmbeddingClueGiver:
             for b in singles[a_i + 1 :]
             if self._legal(f"{a} {b}", view, second=True) is not None
         ]
+        n_singles = len(candidates)
         if phrases:
-            values = values_of_phrases(phrases)
+            # Every phrase valued from batched readings; the exact worth (as each phrase read
+            # alone gives it) only where it can matter: phrases within the slack of the best
+            # candidate when several are, or when the best's worth is near the pass line.
+            values = values_of_phrases(phrases, exact=False)
             candidates += [(float(v), ph) for v, ph in zip(values, phrases, strict=True)]
+            top = max(v for v, _ in candidates)
+            close = [i for i, (v, _) in enumerate(candidates) if v >= top - _PHRASE_SLACK]
+            if len(close) > 1 or abs(top) <= _PHRASE_SLACK:
+                again = [i for i in close if i >= n_singles]
+                if again:
+                    exact = values_of_phrases([candidates[i][1] for i in again])
+                    for i, v in zip(again, exact, strict=True):
+                        candidates[i] = (float(v), candidates[i][1])
         if not candidates:
             if view.rules.second_clue_may_pass:
                 return Pass()

@@ -55,6 +55,15 @@ class BlendedModel:
         )
         return out
 
+    def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score_many` by each model's ``score_batch`` where it has one (faster for many
+        new texts; the numbers may differ from :meth:`score`'s in the last bits)."""
+        colours = as_lab(lab)
+        out: FloatArray = _batch(self.base, texts, colours) + self.weight * _batch(
+            self.other, texts, colours
+        )
+        return out
+
     def predict(self, text: str) -> Prediction:
         """The base model's reading when the other has no weight, else the peak of the blend
         over the colours people named, with the reading's spread."""
@@ -94,3 +103,10 @@ def _many(model: ColourTermModel, texts: Sequence[str], lab: FloatArray) -> Floa
     return (
         np.stack([model.score(t, lab) for t in texts]) if texts else np.empty((0, *lab.shape[:-1]))
     )
+
+
+def _batch(model: ColourTermModel, texts: Sequence[str], lab: FloatArray) -> FloatArray:
+    batch = getattr(model, "score_batch", None)
+    if batch is not None:
+        return np.asarray(batch(texts, lab), dtype=np.float64)
+    return _many(model, texts, lab)

@@ -203,6 +203,8 @@ class EmbeddingModel:
         self._extra = {w: i for i, w in enumerate(fitted.extra_words)}
         self._cache: OrderedDict[str, tuple[Prediction, bool]] = OrderedDict()
         self._lock = threading.Lock()
+        # score_batch's readings of texts not in _cache (last bits may differ), oldest first.
+        self._batch_cache: OrderedDict[str, tuple[Prediction, bool]] = OrderedDict()
 
     # -- construction ----------------------------------------------------------------------
 
@@ -377,6 +379,42 @@ class EmbeddingModel:
         """:meth:`predict` for many texts at once (encoded together)."""
         return [p for p, _ in self._predictions([check_text(t) for t in texts])]
 
+    def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score_many` with the regression of texts not yet read done for all of them
+        in matrix products (several times faster for a few dozen new texts). Sums run in
+        another order, so the numbers may differ from :meth:`score`'s in the last bits: for
+        screening many texts, not where :meth:`score`'s exact values are needed. What it
+        computes is kept apart from :meth:`predict`'s readings, which it leaves unchanged."""
+        colours = as_lab(lab)
+        flat_pts = colours.reshape(-1, 3)
+        out = np.full((len(texts), len(flat_pts)), FLAT_LOG_DENSITY)
+        preds = self.predict_batch(texts)
+        rows = [i for i, (_, flat) in enumerate(preds) if not flat]
+        if rows:
+            mean = np.stack([preds[i][0].lab for i in rows])
+            var = np.stack([np.diag(preds[i][0].cov) for i in rows])
+            z = ((flat_pts[None, :, :] - mean[:, None, :]) ** 2 / var[:, None, :]).sum(axis=2)
+            norm = np.log(var).sum(axis=1) + 3.0 * math.log(2.0 * math.pi)
+            out[rows] = -0.5 * (z + norm[:, None])
+        return out.reshape((len(texts), *colours.shape[:-1]))
+
+    def predict_batch(self, texts: Sequence[str]) -> list[tuple[Prediction, bool]]:
+        """(prediction, flat) for each text as :meth:`score_batch` reads it: the cached
+        reading when there is one, else one computed with the others in matrix products."""
+        checked = [check_text(t) for t in texts]
+        with self._lock:
+            found = {t: self._cache[t] for t in checked if t in self._cache}
+            found.update((t, self._batch_cache[t]) for t in checked if t in self._batch_cache)
+        missing = list(dict.fromkeys(t for t in checked if t not in found))
+        if missing:
+            new = dict(zip(missing, self._compute(missing, batched=True), strict=True))
+            with self._lock:
+                self._batch_cache.update(new)
+                while len(self._batch_cache) > _CACHE_SIZE:
+                    self._batch_cache.popitem(last=False)
+            found.update(new)
+        return [found[t] for t in checked]
+
     # -- internals -------------------------------------------------------------------------
 
     def _predictions(self, texts: list[str]) -> list[tuple[Prediction, bool]]:
@@ -396,15 +434,18 @@ class EmbeddingModel:
             found.update(new)
         return [found[t] for t in texts]
 
-    def _compute(self, texts: list[str]) -> list[tuple[Prediction, bool]]:
+    def _compute(self, texts: list[str], *, batched: bool = False) -> list[tuple[Prediction, bool]]:
         f = self._fitted
         p = f.params
         vectors, has_token = self._encoder.encode(texts)
         xq = np.asarray(vectors, dtype=np.float64)
         krr = np.empty((len(texts), 3))
         v0 = np.empty(len(texts))
-        for i in range(len(texts)):
-            krr[i], v0[i] = self._regress(xq[i])
+        if batched:
+            krr, v0 = self._regress_many(xq)
+        else:
+            for i in range(len(texts)):
+                krr[i], v0[i] = self._regress(xq[i])
         share = np.full((len(texts), 3), np.nan)
         extra_mean = np.full((len(texts), 3), np.nan)
         extra_count = np.zeros(len(texts))
@@ -448,6 +489,16 @@ class EmbeddingModel:
         z = self._l_inv @ k
         v0 = min(max(1.0 - float(z @ z), 0.0), 1.0)
         colour: FloatArray = self._fitted.mean + k @ self._fitted.dual
+        return colour, v0
+
+    def _regress_many(self, xq: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """:meth:`_regress` for every row of ``xq`` in matrix products (the same formulas,
+        the sums in another order)."""
+        d2 = self._x_sq[:, None] + np.einsum("ij,ij->i", xq, xq)[None, :] - 2.0 * (self._x @ xq.T)
+        k = np.exp(-self._fitted.params.gamma * np.maximum(d2, 0.0))
+        z = self._l_inv @ k
+        v0: FloatArray = np.clip(1.0 - np.einsum("ij,ij->j", z, z), 0.0, 1.0)
+        colour: FloatArray = self._fitted.mean + k.T @ self._fitted.dual
         return colour, v0
 
     def explain(self, text: str) -> dict[str, Any]:

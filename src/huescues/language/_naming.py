@@ -22,7 +22,7 @@ import functools
 import io
 import math
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
@@ -284,6 +284,15 @@ def gaussian_product(
     return mean, symmetric(cov)
 
 
+def _pick(
+    pair: tuple[FloatArray, FloatArray] | None, belief: _Belief | None, mean: bool
+) -> FloatArray:
+    if pair is not None:
+        return pair[0] if mean else pair[1]
+    assert belief is not None
+    return belief.centre if mean else belief.cov
+
+
 def floored(log_p: FloatArray) -> FloatArray:
     """A log density mixed with the flat floor (weight :data:`FLOOR`), so that no colour is ever
     ruled out and every value is finite."""
@@ -398,6 +407,67 @@ class NamingModel:
             hist = self._c3_density(belief.term)[self._c3_grid.bins(colours)]
             log_p = np.logaddexp(math.log(C3_GAUSSIAN_SHARE) + log_p, hist)
         return floored(log_p)
+
+    def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score` for many texts, the Gaussians evaluated together: shape
+        ``(len(texts), *lab.shape[:-1])``. Sums run in another order, so the numbers may differ
+        from :meth:`score`'s in the last bits (for screening many texts)."""
+        colours = as_lab(lab)
+        flat_pts = colours.reshape(-1, 3)
+        keys = [name_key(check_text(t)) for t in texts]
+        pairs = self._word_products(keys)
+        beliefs = [None if pairs[i] is not None else self._read(k) for i, k in enumerate(keys)]
+        out = np.full((len(texts), len(flat_pts)), FLAT_LOG_DENSITY)
+        rows = [i for i, b in enumerate(beliefs) if b is None or b.known]
+        if rows:
+            centre = np.stack([_pick(pairs[i], beliefs[i], True) for i in rows])
+            cov = np.stack([_pick(pairs[i], beliefs[i], False) for i in rows])
+            chol = np.linalg.cholesky(cov)
+            whiten = np.linalg.inv(chol)
+            z = (flat_pts[None, :, :] - centre[:, None, :]) @ whiten.transpose(0, 2, 1)
+            log_det = 2.0 * np.log(np.diagonal(chol, axis1=1, axis2=2)).sum(axis=1)
+            log_norm = -0.5 * (log_det + 3.0 * math.log(2.0 * math.pi))
+            log_p = log_norm[:, None] - 0.5 * (z * z).sum(axis=2)
+            for j, i in enumerate(rows):
+                b = beliefs[i]
+                term = -1 if b is None else b.term
+                if term >= 0:
+                    hist = self._c3_density(term)[self._c3_grid.bins(flat_pts)]
+                    log_p[j] = np.logaddexp(math.log(C3_GAUSSIAN_SHARE) + log_p[j], hist)
+            out[rows] = floored(log_p)
+        return out.reshape((len(texts), *colours.shape[:-1]))
+
+    def _word_products(self, keys: Sequence[str]) -> list[tuple[FloatArray, FloatArray] | None]:
+        """For each :func:`name_key` that is two known single words and no name, modifier or
+        c3 term (most two-word clues), the (mean, covariance) of its reading, computed for all
+        of them together (the numbers may differ from :meth:`predict`'s in the last bits);
+        ``None`` for other keys."""
+        out: list[tuple[FloatArray, FloatArray] | None] = [None] * len(keys)
+        rows: list[int] = []
+        words: list[tuple[int, int]] = []
+        for i, key in enumerate(keys):
+            tokens = key.split(" ")
+            if (
+                len(tokens) == 2
+                and key not in self._name_index
+                and key not in self._c3_index
+                and tokens[0] not in self._modifiers
+                and tokens[0] in self._word_index
+                and tokens[1] in self._word_index
+            ):
+                rows.append(i)
+                words.append((self._word_index[tokens[0]], self._word_index[tokens[1]]))
+        if rows:
+            f = self._fitted
+            a, b = (np.array(w, dtype=np.intp) for w in zip(*words, strict=True))
+            pa, pb = np.linalg.inv(f.word_cov[a]), np.linalg.inv(f.word_cov[b])
+            cov = np.linalg.inv(pa + pb)
+            weighted = (pa @ f.word_mean[a][:, :, None] + pb @ f.word_mean[b][:, :, None])[..., 0]
+            mean = (cov @ weighted[:, :, None])[..., 0]
+            cov = symmetric(cov)
+            for j, i in enumerate(rows):
+                out[i] = (mean[j], cov[j])
+        return out
 
     def predict(self, text: str) -> Prediction:
         """The text's colour and spread; for a text with no known word, the data's mean colour

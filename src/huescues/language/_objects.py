@@ -224,6 +224,37 @@ class ObjectColourModel:
         like = self.grid.p_at(colours) @ q
         return floored(np.log(like) - math.log(float(self._mass @ q)))
 
+    def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score` for many texts: the texts not yet read are encoded and carried
+        together, and every text's reading is evaluated at the colours in one product. Sums run
+        in another order, so the numbers may differ from :meth:`score`'s in the last bits (for
+        screening many texts); nothing it computes is cached."""
+        colours = as_lab(lab)
+        flat_pts = colours.reshape(-1, 3)
+        keys = [name_key(check_text(t)) for t in texts]
+        q: dict[str, FloatArray | None] = {}
+        new: list[str] = []
+        for key in dict.fromkeys(keys):
+            i = self._index.get(key)
+            if i is not None:
+                q[key] = self._q[i]
+            elif not key:
+                q[key] = None
+            else:
+                new.append(key)
+        if new:
+            x, ok = self._encoder.encode(new)
+            carried = carry(self._net, np.asarray(x, dtype=np.float64))
+            for key, row, known in zip(new, carried, ok, strict=True):
+                q[key] = row if bool(known) else None
+        out = np.full((len(texts), len(flat_pts)), FLAT_LOG_DENSITY)
+        rows = [i for i, k in enumerate(keys) if q[k] is not None]
+        if rows:
+            dist = np.stack([q[keys[i]] for i in rows])  # type: ignore[misc]
+            like = dist @ self.grid.p_at(flat_pts).T
+            out[rows] = floored(np.log(like) - np.log(dist @ self._mass)[:, None])
+        return out.reshape((len(texts), *colours.shape[:-1]))
+
     def predict(self, text: str) -> Prediction:
         """The colour where the reading peaks, with the spread of the reading around it."""
         key = name_key(check_text(text))

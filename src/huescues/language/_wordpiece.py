@@ -72,6 +72,9 @@ def normalise_text(
     lowercase: bool = True,
 ) -> str:
     """``text`` as BERT's normaliser leaves it (step 2 above)."""
+    if text.isascii() and text.isprintable():
+        # No control characters, tabs or newlines, CJK or accents: only the case can change.
+        return text.lower() if lowercase else text
     if clean_text:
         text = "".join(
             " " if c in _WHITESPACE else c
@@ -178,6 +181,8 @@ class WordPieceEncoder:
         self._unk_id = self._vocab[unk_token]
         self._longest = max(len(t) for t in vocab)
         self._fingerprint = ""
+        # Token ids of texts already cut, oldest first (players read the same texts often).
+        self._ids_kept: dict[str, tuple[int, ...]] = {}
 
     # -- construction ----------------------------------------------------------------------
 
@@ -258,8 +263,14 @@ class WordPieceEncoder:
 
     def token_ids(self, text: str) -> list[int]:
         """The ids model2vec pools for ``text``: truncated, ``[UNK]`` dropped."""
-        ids = self._ids_with_unk(text)[: self._config.max_length]
-        return [i for i in ids if i != self._unk_id]
+        kept = self._ids_kept.get(text)
+        if kept is None:
+            ids = self._ids_with_unk(text)[: self._config.max_length]
+            kept = tuple(i for i in ids if i != self._unk_id)
+            if len(self._ids_kept) >= _IDS_KEPT:
+                self._ids_kept.pop(next(iter(self._ids_kept)), None)
+            self._ids_kept[text] = kept
+        return list(kept)
 
     def _ids_with_unk(self, text: str) -> list[int]:
         c = self._config
@@ -328,6 +339,10 @@ class WordPieceEncoder:
             norm = np.linalg.norm(out32, axis=1, keepdims=True) + np.float32(1e-32)
             out = (out32 / norm).astype(np.float16)
         return out.astype(np.float32)
+
+
+#: How many texts' token ids an encoder keeps.
+_IDS_KEPT = 1 << 14
 
 
 def _split_added(text: str, added: Sequence[str]) -> list[tuple[str, bool]]:
