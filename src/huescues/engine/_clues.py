@@ -370,7 +370,8 @@ def _text_verdict(text: str, second: bool, r: Rules) -> tuple[str, ...] | _Fault
             "R18",
             None,
         )
-    hidden = _hidden_character(text)
+    # Printable ASCII hides nothing (R18): skip the character-by-character look-up.
+    hidden = None if text.isascii() and text.isprintable() else _hidden_character(text)
     if hidden is not None:
         return _Fault(
             f"clue {text!r} refused: it contains {_describe_character(hidden)}, which does not "

@@ -373,7 +373,42 @@ class GameState(NamedTuple):
             )
         kind = type(action)
         if kind is PlacePawn and (phase is _FIRST_GUESS or phase is _SECOND_GUESS):
-            return self._place(action)  # type: ignore[arg-type]
+            # The hot path of every game, inline: one tuple unpack and one tuple build.
+            (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns, occupied,
+             scores, given, history, tiebreaks, result, log) = self  # fmt: skip
+            cell = action.cell  # type: ignore[union-attr]
+            if type(cell) is not Cell:
+                raise TypeError(f"PlacePawn takes a Cell, such as Cell.parse('F12'), not {cell!r}")
+            board = setup.board
+            if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
+                raise OffBoard(
+                    f"pawn on {cell} refused: the board has rows A-{ROW_LETTERS[board.rows - 1]}"
+                    f" and columns 1-{board.cols} (R1)"
+                )
+            after = occupied | {cell}  # one hash of the square: its check and the new set
+            if len(after) == len(occupied):
+                owner = next(s for s, c in pawns if c == cell)
+                raise OccupiedSquare(
+                    f"pawn on {cell} refused: the square already holds seat {owner}'s pawn (R13)"
+                )
+            assert seat is not None  # a guessing phase always has a player to act
+            pawns = (*pawns, (seat, cell))
+            occupied = after
+            turn += 1
+            if turn < len(guessers):
+                if phase is _SECOND_GUESS and setup.rules.second_guess_order == "reverse":
+                    seat = guessers[-1 - turn]  # R12: counter-clockwise from the giver's right
+                else:
+                    seat = guessers[turn]
+            elif phase is _FIRST_GUESS:
+                phase, seat, turn = _SECOND_CLUE, giver, 0
+            else:
+                return self._end_round(pawns, action)
+            return _new(
+                GameState,
+                (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns,
+                 occupied, scores, given, history, tiebreaks, result, (action, log)),
+            )  # fmt: skip
         if kind is GiveClue and (phase is _FIRST_CLUE or phase is _SECOND_CLUE):
             return self._clue(action)  # type: ignore[arg-type]
         if kind is ChooseTarget and phase is _CHOOSE_TARGET:
@@ -426,44 +461,6 @@ class GameState(NamedTuple):
         if self.setup.rules.second_guess_order == "reverse":
             return self.guessers[::-1]  # R12: counter-clockwise from the giver's right
         return self.guessers
-
-    def _place(self, action: PlacePawn) -> GameState:
-        # The hot path of every game: one tuple unpack and one tuple build, no helper calls.
-        (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns, occupied,
-         scores, given, history, tiebreaks, result, log) = self  # fmt: skip
-        cell = action.cell
-        if type(cell) is not Cell:
-            raise TypeError(f"PlacePawn takes a Cell, such as Cell.parse('F12'), not {cell!r}")
-        board = setup.board
-        if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
-            raise OffBoard(
-                f"pawn on {cell} refused: the board has rows A-{ROW_LETTERS[board.rows - 1]}"
-                f" and columns 1-{board.cols} (R1)"
-            )
-        after = occupied | {cell}  # one hash of the square: its check and the new set
-        if len(after) == len(occupied):
-            owner = next(s for s, c in pawns if c == cell)
-            raise OccupiedSquare(
-                f"pawn on {cell} refused: the square already holds seat {owner}'s pawn (R13)"
-            )
-        assert seat is not None  # a guessing phase always has a player to act
-        pawns = (*pawns, (seat, cell))
-        occupied = after
-        turn += 1
-        if turn < len(guessers):
-            if phase is _SECOND_GUESS and setup.rules.second_guess_order == "reverse":
-                seat = guessers[-1 - turn]  # R12: counter-clockwise from the giver's right
-            else:
-                seat = guessers[turn]
-        elif phase is _FIRST_GUESS:
-            phase, seat, turn = _SECOND_CLUE, giver, 0
-        else:
-            return self._end_round(pawns, action)
-        return _new(
-            GameState,
-            (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns,
-             occupied, scores, given, history, tiebreaks, result, (action, log)),
-        )  # fmt: skip
 
     def _end_round(self, pawns: tuple[tuple[int, Cell], ...], action: Action) -> GameState:
         """Reveal and score (R14-R17), then start the next round or end the game (R24-R26)."""
