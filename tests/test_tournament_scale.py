@@ -136,11 +136,11 @@ def _held_by_run(tmp_path: Path, games: int) -> int:
 
 
 def test_memory_does_not_grow_with_the_number_of_games(tmp_path: Path) -> None:
-    # Holding every line (3.5 kB a game) made a run hold over 1.4 MB more at 500 games than at
-    # 100; streaming leaves 8 bytes a game (where each line is) and a few numbers a block.
-    _held_by_run(tmp_path, 20)  # first-use allocations (imports, the report's tables)
-    small = _held_by_run(tmp_path, 100)
-    large = _held_by_run(tmp_path, 500)
+    # Holding every line (3.5 kB a game) would hold 700 kB more at 250 games than at 50;
+    # streaming leaves 8 bytes a game (where each line is) and a few numbers a block.
+    _held_by_run(tmp_path, 10)  # first-use allocations (imports, the report's tables)
+    small = _held_by_run(tmp_path, 50)
+    large = _held_by_run(tmp_path, 250)
     assert large - small < 200_000, (small, large)
 
 
