@@ -9,6 +9,9 @@ process's environment, so ``PYTHONPATH`` chooses the tree measured): the wall ti
 time from ``import huescues`` to the first decision of such a game (the players prepared as
 ``play_game`` prepares them: models loaded, the vocabulary read on the board); and the peak
 resident memory (``ru_maxrss``) of a process that plays five default 4-player games.
+
+The rest runs numpy's BLAS on one thread, as a tournament's workers do: pinned to one core, a
+second BLAS thread only waits for the first (it made the default game twice as slow here).
 """
 
 from __future__ import annotations
@@ -123,6 +126,9 @@ def main() -> None:
     cold_start()
     if "--cold" in sys.argv[1:]:
         return
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1)
     rng = np.random.default_rng(0)
     t0 = time.perf_counter()
     model = default_model()
