@@ -95,6 +95,9 @@ def normalise_text(
 
 def basic_tokenize(text: str) -> list[str]:
     """Split normalised text into words: on whitespace, and around each punctuation mark."""
+    if text.isascii() and text.replace(" ", "").isalnum():
+        # Letters, digits and spaces only (most texts): the same words, split at the spaces.
+        return [w for w in text.split(" ") if w]
     words: list[str] = []
     current: list[str] = []
     for c in text:
@@ -183,6 +186,8 @@ class WordPieceEncoder:
         self._fingerprint = ""
         # Token ids of texts already cut, oldest first (players read the same texts often).
         self._ids_kept: dict[str, tuple[int, ...]] = {}
+        # Word pieces of words already cut (new texts are mostly known words in new pairs).
+        self._pieces_kept: dict[str, tuple[int, ...]] = {}
 
     # -- construction ----------------------------------------------------------------------
 
@@ -288,7 +293,13 @@ class WordPieceEncoder:
                 lowercase=c.lowercase,
             )
             for word in basic_tokenize(normal):
-                ids.extend(self._wordpiece(word))
+                pieces = self._pieces_kept.get(word)
+                if pieces is None:
+                    pieces = tuple(self._wordpiece(word))
+                    if len(self._pieces_kept) >= _IDS_KEPT:
+                        self._pieces_kept.pop(next(iter(self._pieces_kept)), None)
+                    self._pieces_kept[word] = pieces
+                ids.extend(pieces)
         return ids
 
     def _wordpiece(self, word: str) -> list[int]:
@@ -347,8 +358,9 @@ _IDS_KEPT = 1 << 14
 
 def _split_added(text: str, added: Sequence[str]) -> list[tuple[str, bool]]:
     """``text`` cut around literal occurrences of the added tokens (leftmost, longest first)."""
-    if not added:
-        return [(text, False)]
+    if not added or not any(t in text for t in added):
+        # Nothing to cut out (most texts): what the loop below gives, quicker.
+        return [(text, False)] if text or not added else []
     out: list[tuple[str, bool]] = []
     i = last = 0
     ordered = sorted(added, key=len, reverse=True)
