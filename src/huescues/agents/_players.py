@@ -508,7 +508,9 @@ class EmbeddingClueGiver:
         n = len(readings[0].words)
         # Only the squares within the points' reach of the target add to the frame and points.
         near = np.flatnonzero(ring_pts > 0)
-        in_frame = np.isin(near, frame_idx)
+        frame_mask = np.zeros(len(ring_pts), dtype=bool)
+        frame_mask[frame_idx] = True
+        in_frame = frame_mask[near]
         # The worth is own * in_frame - others * points (see _value): both weights, as bounds.
         n_guessers = len(view.guessers)
         own = float(view.rules.giver_points_per_pawn) * n_guessers
@@ -534,7 +536,7 @@ class EmbeddingClueGiver:
             error += 2.5 * _REL_ERROR * (own * frame_share + others * points_share)
         approx /= len(readings)
         # What underflows adds at most this much to a ratio whose total is sure.
-        error = error / len(readings) + (own + others * max(ring_pts)) * 1e-9
+        error = error / len(readings) + (own + others * float(ring_pts.max())) * 1e-9
         lower = np.where(unsure, -np.inf, approx - error)
         # The pair_from-th largest least worth among legal words: the best few first (most
         # words are legal), all of them if need be.
@@ -542,7 +544,12 @@ class EmbeddingClueGiver:
         top = min(n, 4 * keep + 8)
         best = np.argpartition(-lower, top - 1)[:top] if top < n else np.arange(n)
         threshold = -np.inf
-        for order in (best[np.argsort(-lower[best])], np.argsort(-lower)):
+        # The full sort only when the best few hold too few legal words (rarely).
+        sorts: tuple[Callable[[], NDArray[np.intp]], ...] = (
+            lambda: best[np.argsort(-lower[best])],
+            lambda: np.argsort(-lower),
+        )
+        for order in (sort() for sort in sorts):
             found = 0
             for i in order:
                 if lower[int(i)] == -np.inf:
