@@ -105,6 +105,8 @@ def test_a_model_keeps_its_latest_boards_and_an_ensemble_goes_with_any_of_its_mo
     for board in range(3):
         memo.get((a,), board, lambda board=board: board)
     assert memo.cached((a,), 0) is None and memo.cached((a,), 2) == 2
+    assert memo.cached_many((a,), [2, 0, 1]) == [2, None, 1]
+    assert memo.cached_many((b,), [1, 2]) == [None, None]  # b has nothing kept
     memo.get((a, b), 0, lambda: 10)
     assert memo.cached((b, a), 0) is None  # an ensemble is its models in order
     del b

@@ -3,6 +3,8 @@ and the exact readings left as they were."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -17,7 +19,7 @@ from huescues.language import (
     combined_model,
     default_model,
 )
-from huescues.language._wordpiece import normalise_text
+from huescues.language._wordpiece import _split_added, basic_tokenize, normalise_text
 
 TEXTS = [
     "lagoon moss",  # two plain words
@@ -71,3 +73,30 @@ def test_ascii_text_is_normalised_as_the_full_path_does(text: str) -> None:
         assert normalise_text(text, lowercase=lowercase) == normalise_text(
             text + "\x00", lowercase=lowercase
         )
+
+
+@given(st.text(alphabet="abcxyz019 ", max_size=30))
+def test_plain_text_is_split_as_the_full_path_does(text: str) -> None:
+    # A non-ASCII word sends the text down the character-by-character path.
+    assert basic_tokenize(text) == basic_tokenize(text + " é")[:-1]
+
+
+def test_added_tokens_are_cut_out_and_an_empty_text_has_no_segments() -> None:
+    added = ("[PAD]", "[UNK]")
+    assert _split_added("", added) == []
+    assert _split_added("sky blue", added) == [("sky blue", False)]
+    assert _split_added("sky[UNK]blue", added) == [("sky", False), ("[UNK]", True), ("blue", False)]
+
+
+def test_the_batched_regression_reads_a_factor_that_is_not_triangular() -> None:
+    # The banded product skips the zeros above the diagonal of a fit's factor; a model built
+    # from other arrays must still be read with all of them.
+    shipped = EmbeddingModel.default()
+    fitted = shipped._fitted
+    full = fitted.l_inv + np.triu(fitted.l_inv.T, 1) * 1e-3
+    model = EmbeddingModel(dataclasses.replace(fitted, l_inv=full), shipped.encoder)
+    lab = new_game(4, seed=3).board.lab
+    texts = ["lagoon moss", "quartz marmalade", "pale sky"]
+    batch = model.score_batch(texts, lab)
+    one = np.stack([model.score(t, lab) for t in texts])
+    np.testing.assert_allclose(batch, one, rtol=1e-11, atol=1e-9)

@@ -74,6 +74,14 @@ class ModelMemo(Generic[V]):
         group = self._group(tuple(id(m) for m in models), models)
         return None if group is None else group.values.get(key)
 
+    def cached_many(self, models: Sequence[object], keys: Sequence[Hashable]) -> list[V | None]:
+        """:meth:`cached` for each of ``keys`` (the models' values found once)."""
+        group = self._group(tuple(id(m) for m in models), models)
+        if group is None:
+            return [None] * len(keys)
+        find = group.values.get
+        return [find(k) for k in keys]
+
     def clear(self) -> None:
         """Forget every value (as in a new process)."""
         self._groups.clear()

@@ -138,7 +138,7 @@ def _phrases_log_l0(model: ColourTermModel, board: Board, phrases: Sequence[str]
     negation, a comparative, "other") or by a model without ``score_batch`` is read as
     :func:`_log_l0` reads it."""
     keys = [(board.id, normalise_clue(p)) for p in phrases]
-    rows = [PHRASE_L0.cached((model,), k) for k in keys]
+    rows = PHRASE_L0.cached_many((model,), keys)
     batch = getattr(model, "score_batch", None)
     new = [
         i
