@@ -149,6 +149,9 @@ def test_results_in_a_file_are_read_from_it_when_used(tmp_path: Path) -> None:
     assert not isinstance(results.lines, tuple)  # not held in memory
     lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
     assert list(results.lines) == lines and results.lines == lines and lines == results.lines
+    assert results.lines[-1] == lines[-1] and results.lines[3:5] == lines[3:5]
+    with pytest.raises(IndexError, match="game 24 of 24"):
+        results.lines[24]
     assert results.lines[7] == lines[7] and results.lines[-1] == lines[-1]
     assert results.lines[2:5] == lines[2:5]
     shards = run_tournament(RANDOMS, games=24, seed=5, workers=1, out=tmp_path / "r.parquet")

@@ -152,6 +152,22 @@ class LazyLines(Sequence[str]):
     """Results lines kept where they are and read when used (equal to any sequence of the
     same lines)."""
 
+    def _line(self, index: int) -> str:
+        """The line of game ``index`` (0 <= index < len(self))."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self._line(i) for i in range(*index.indices(len(self)))]
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(f"game {index} of {n} results lines")
+        return self._line(index % n)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str):
             return NotImplemented
@@ -171,13 +187,7 @@ class FileLines(LazyLines):
     def __len__(self) -> int:
         return len(self._offsets)
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+    def _line(self, index: int) -> str:
         offset = int(self._offsets[index])
         with open(self._path, "rb") as f:
             f.seek(offset)

@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -154,13 +154,7 @@ class ShardLines(LazyLines):
     def __len__(self) -> int:
         return len(self._shard)
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+    def _line(self, index: int) -> str:
         return self._lines(int(self._shard[index]))[int(self._row[index])]
 
     def __iter__(self) -> Iterator[str]:
