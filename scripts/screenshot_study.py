@@ -8,28 +8,15 @@ by Playwright, screenshots of the consent screen and of a clue with the board
 from __future__ import annotations
 
 import argparse
-import socket
 import tempfile
-import threading
-import time
 from pathlib import Path
 
-import httpx
-import uvicorn
 from playwright.sync_api import sync_playwright
+from screenshot_web import ARGS, serve_in_thread
 
 from huescues.web import StudyConfig, create_app
 
 VIEWPORT = {"width": 1100, "height": 820}
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def main() -> None:
@@ -38,24 +25,12 @@ def main() -> None:
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
     out = Path(args.out)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(Path(tmp) / "study.sqlite", study=StudyConfig())
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                httpx.get(f"{url}/healthz", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        url, server, thread = serve_in_thread(app)
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+                browser = pw.chromium.launch(executable_path=args.chromium, args=ARGS)
                 page = browser.new_page(viewport=VIEWPORT)
                 page.goto(f"{url}/study?clues=lagoon,banana")
                 page.locator('[data-action="consent"]:enabled').wait_for()

@@ -14,6 +14,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from playwright.sync_api import sync_playwright
@@ -31,22 +32,29 @@ ARGS = [
 ]
 
 
+def serve_in_thread(app: Any) -> tuple[str, uvicorn.Server, threading.Thread]:
+    """``app`` served on a free loopback port in a thread, once it has started: its address,
+    the server (set ``should_exit`` to stop it) and the thread."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    return url, server, thread
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/images/web-game.png")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     db = Path(tempfile.mkdtemp()) / "shot.sqlite"
     settings = TableSettings(bot_delay=0.05, reveal_pause=0.1)
-    server = uvicorn.Server(uvicorn.Config(create_app(db, tables=settings), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
+    url, server, thread = serve_in_thread(create_app(db, tables=settings))
     seats = [
         {"name": "Ann", "kind": "person"},
         {"name": "Naming bot", "kind": "naming"},
