@@ -70,8 +70,9 @@ STUDY_SCHEMA: tuple[str, ...] = (
     )""",
 )
 
-#: The built-in clue list: the eleven basic colour terms and things whose colour most people
-#: know, from foods to places, so that a study with no ``--clues`` measures both kinds.
+#: The built-in clue list: the nine chromatic basic colour terms (the board has no white or
+#: black) and things whose colour most people know, from foods to places, so that a study with
+#: no ``--clues`` measures both kinds.
 DEFAULT_CLUES: tuple[str, ...] = (
     "red",
     "orange",
