@@ -196,7 +196,7 @@ def test_results_file_is_identical_with_one_or_two_workers(tmp_path: Path) -> No
 def test_same_results_on_a_dask_cluster() -> None:
     distributed = __import__("distributed")
     local = run_tournament(MIXED, games=40, players=(4,), seed=2, workers=1)
-    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster:
         remote = run_tournament(
             MIXED, games=40, players=(4,), seed=2, scheduler=cluster.scheduler_address
         )

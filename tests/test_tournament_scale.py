@@ -97,7 +97,7 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(tmp_path: Pat
     distributed = pytest.importorskip("distributed")
     local = run_tournament(RANDOMS, games=60, seed=2, workers=2, out=tmp_path / "local.jsonl")
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         remote = run_tournament(
             RANDOMS,
