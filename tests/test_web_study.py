@@ -213,7 +213,7 @@ def test_a_square_not_on_the_board_is_refused(client: TestClient, db: Path) -> N
 def test_malformed_and_oversized_requests_are_refused(
     client: TestClient, db: Path, body: bytes, status: int, words: str
 ) -> None:
-    for url in ("/study/api/start", "/study/api/answer"):
+    for url in ("/study/api/start", "/study/api/answer", "/study/api/resume"):
         r = client.post(url, content=body, headers={"content-type": "application/json"})
         assert r.status_code == status and words in r.json()["error"]
     assert rows(db) == [] and rows(db, "participants") == []
@@ -255,6 +255,116 @@ def test_bad_fields_are_refused_and_write_nothing(client: TestClient, db: Path) 
         r = client.post("/study/api/answer", json={"participant": p, "item": index, "square": "B1"})
         assert r.status_code == 409
     assert len(rows(db)) == 2
+
+
+# -- a reload resumes -------------------------------------------------------------------------
+def resume(client: TestClient, participant: str) -> dict[str, Any]:
+    r = client.post("/study/api/resume", json={"participant": participant})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def answer(client: TestClient, participant: str, index: int, square: str) -> int:
+    body = {"participant": participant, "item": index, "square": square}
+    return client.post("/study/api/answer", json=body).status_code
+
+
+def test_a_reload_resumes_the_same_participant_at_the_next_clue(
+    client: TestClient, db: Path, tmp_path: Path
+) -> None:
+    session = start(client, clues="banana,lagoon,rust,mint")
+    p = session["participant"]
+    asked = answer_all(client, session, ["A1", "B2"])
+    again = resume(client, p)  # the page reloaded: it asks where it left off
+    assert again["participant"] == p and not again["done"]
+    assert (again["answered"], again["total"]) == (2, 4)
+    assert again["board"] == session["board"]
+    assert again["item"]["index"] == 2
+    # The same plan goes on: clues 3 and 4 are the two not yet asked, each asked once.
+    plan = json.loads(rows(db, "participants")[0]["plan"])
+    assert again["item"]["clue"] == plan[2][0] and again["item"]["clue"] not in asked
+    # Resuming writes nothing, and an answer to an earlier clue is still refused.
+    assert len(rows(db)) == 2 and len(rows(db, "participants")) == 1
+    assert answer(client, p, 1, "C3") == 409
+    asked += answer_all(client, {"participant": p, "item": again["item"]}, ["C3", "D4"])
+    assert sorted(asked) == sorted(["banana", "lagoon", "rust", "mint"])
+    assert answer(client, p, 3, "E5") == 409  # a double click after the resume
+    done = resume(client, p)
+    assert done == {"answered": 4, "total": 4, "done": True}
+    out = tmp_path / "r.csv"
+    assert export_responses(db, out) == 4
+    with out.open(newline="", encoding="utf-8") as f:
+        exported = list(csv.DictReader(f))
+    assert {r["participant"] for r in exported} == {p}
+    assert [r["clue"] for r in exported] == asked
+    assert [r["square"] for r in exported] == ["A1", "B2", "C3", "D4"]
+
+
+def test_a_resume_after_a_server_restart_reads_the_database(db: Path) -> None:
+    with client_for(db, clues=("banana", "lagoon", "rust"), clues_per_person=3) as c:
+        session = start(c)
+        answer_all(c, session, ["A1"])
+    # A new server on the same file: nothing of the old one is left but the database.
+    with client_for(db, clues=("banana", "lagoon", "rust"), clues_per_person=3) as c:
+        again = resume(c, session["participant"])
+        assert again["item"]["index"] == 1
+        assert answer(c, session["participant"], 1, "B2") == 200
+        assert answer(c, session["participant"], 1, "B2") == 409
+    assert [r["item"] for r in rows(db)] == [0, 1]
+
+
+def test_an_unknown_or_malformed_participant_is_refused_and_nothing_is_written(
+    client: TestClient, db: Path
+) -> None:
+    bad: list[tuple[Any, int]] = [
+        ("A" * 24, 404),  # well formed, but nobody's
+        ("short", 400),
+        (12345678901234567890, 400),
+        (None, 400),
+        ("A" * 65, 400),
+    ]
+    for participant, status in bad:
+        r = client.post("/study/api/resume", json={"participant": participant})
+        assert r.status_code == status, (participant, r.text)
+        assert r.json()["error"]
+    r = client.post("/study/api/resume", json={"participant": "A" * 24, "item": 0})
+    assert r.status_code == 400 and "unknown fields" in r.json()["error"]
+    assert rows(db) == [] and rows(db, "participants") == []
+
+
+def test_a_session_on_another_board_starts_over(db: Path, tmp_path: Path) -> None:
+    with client_for(db, clues=("banana", "lagoon")) as c:
+        session = start(c)
+    # The server restarts with another board: the old session's squares mean nothing on it.
+    Board.from_rgb(np.arange(4 * 5 * 3).reshape(4, 5, 3) * 4, id="tiny").to_csv(
+        tmp_path / "tiny.csv"
+    )
+    with client_for(db, clues=("banana", "lagoon"), board=str(tmp_path / "tiny.csv")) as c:
+        r = c.post("/study/api/resume", json={"participant": session["participant"]})
+        assert r.status_code == 404 and "another board" in r.json()["error"]
+    assert rows(db) == []
+
+
+def test_resume_never_reveals_a_giver_studys_target(db: Path) -> None:
+    with client_for(db, giver="random", clues_per_person=3) as c:
+        session = start(c)
+        answer_all(c, session, ["A1"])
+        again = resume(c, session["participant"])
+    assert again["item"]["index"] == 1
+    targets = [t for _, _, t in json.loads(rows(db, "participants")[0]["plan"])]
+    assert "target" not in json.dumps(again)
+    assert not any(str(t) in json.dumps(again["item"]) for t in targets)
+
+
+def test_resume_keeps_the_rate_limit(db: Path) -> None:
+    with client_for(db, rate=0.01, burst=3) as c:
+        session = start(c)
+        codes = [
+            c.post("/study/api/resume", json={"participant": session["participant"]}).status_code
+            for _ in range(4)
+        ]
+    assert codes == [200, 200, 429, 429]
 
 
 def test_clue_text_is_stored_as_given_not_as_markup(client: TestClient, db: Path) -> None:

@@ -1,6 +1,6 @@
 """The study in a real browser (issue 14 item 7): Debian's chromium driven by Playwright against
-the real server on loopback; a session of consent and clicks, then the export, read by
-HumanResponses."""
+the real server on loopback; a session of consent and clicks with a reload in the middle, then
+the export, read by HumanResponses."""
 
 from __future__ import annotations
 
@@ -35,9 +35,21 @@ def test_a_study_session_in_chromium_exports_for_the_research(tmp_path: Path) ->
             r, g, b = (int(x) for x in colour[4:-1].split(","))
             assert f"#{r:02x}{g:02x}{b:02x}" == Board.standard().hex(Board.standard().cell(square))
             cell.click()
+            if n == 1:
+                # A reload mid-session resumes the same participant at the next clue, not at
+                # the consent screen.
+                sync_api.expect(page.locator("#progress")).to_have_text("2 of 2")
+                page.reload()
+                sync_api.expect(page.locator("#progress")).to_have_text("2 of 2")
+                sync_api.expect(page.locator("#consent")).to_be_hidden()
+                assert page.locator("#clue").text_content() not in asked
         sync_api.expect(page.locator("#thanks")).to_be_visible()
         assert page.locator("[data-cell]").count() == 16 * 30
         assert sorted(asked) == ["banana", "lagoon"]
+        # A finished session is over: a reload starts a new one at the consent screen.
+        page.reload()
+        sync_api.expect(page.locator('[data-action="consent"]')).to_be_enabled()
+        sync_api.expect(page.locator("#task")).to_be_hidden()
         assert not errors
 
     out = tmp_path / "responses.csv"

@@ -1,10 +1,11 @@
 """Study mode at ``/study``: consent, then clues one at a time; each click on the board is a
 response in the database.
 
-The page (``static/study.html``, ``study.js``, ``board.js``) talks to three JSON endpoints:
+The page (``static/study.html``, ``study.js``, ``board.js``) talks to four JSON endpoints:
 ``GET /study/api/info`` (the consent text and the optional questions), ``POST /study/api/start``
-(consent given: a new participant, the board and the first clue) and ``POST /study/api/answer``
-(a click: stored, and the next clue). Every request is checked before anything is written.
+(consent given: a new participant, the board and the first clue), ``POST /study/api/answer``
+(a click: stored, and the next clue) and ``POST /study/api/resume`` (a reload: the participant's
+next clue, read from the database alone). Every request is checked before anything is written.
 """
 
 from __future__ import annotations
@@ -364,6 +365,12 @@ def _language(data: Mapping[str, Any]) -> str | None:
     return value
 
 
+def _participant(value: object) -> str:
+    if not isinstance(value, str) or not _PARTICIPANT.fullmatch(value):
+        raise _Refused(400, "participant: the code the study gave at the start is needed")
+    return value
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -466,13 +473,43 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             status_code=201,
         )
 
+    async def resume(request: Request) -> Response:
+        # A reload: where the participant left off, from the database alone (so it survives a
+        # server restart). Only the next clue's text goes back, never a giver study's target.
+        data = await _json_body(request, {"participant"})
+        participant = _participant(data.get("participant"))
+        with db.transaction() as cur:
+            row = cur.execute(
+                "SELECT plan, board FROM participants WHERE id = ?", (participant,)
+            ).fetchone()
+            if row is None:
+                raise _Refused(404, "no such participant: start the study again")
+            answered = cur.execute(
+                "SELECT count(*) FROM responses WHERE participant = ?", (participant,)
+            ).fetchone()[0]
+        if row[1] != study.board.id:
+            # The server now shows another board: the old session cannot go on on it.
+            raise _Refused(404, "this session was on another board: start the study again")
+        plan = json.loads(row[0])
+        if answered >= len(plan):
+            return JSONResponse({"answered": answered, "total": len(plan), "done": True})
+        return JSONResponse(
+            {
+                "participant": participant,
+                "board": study.board_json,
+                "answered": answered,
+                "total": len(plan),
+                "done": False,
+                "item": {"index": answered, "clue": plan[answered][0]},
+            }
+        )
+
     async def answer(request: Request) -> Response:
         data = await _json_body(request, {"participant", "item", "square", "ms"})
         participant, index, square_text, ms = (
             data.get(k) for k in ("participant", "item", "square", "ms")
         )
-        if not isinstance(participant, str) or not _PARTICIPANT.fullmatch(participant):
-            raise _Refused(400, "participant: the code the study gave at the start is needed")
+        participant = _participant(participant)
         if type(index) is not int or index < 0:
             raise _Refused(400, "item: the number of the clue answered (0, 1, ...) is needed")
         if not isinstance(square_text, str) or len(square_text) > 5:
@@ -518,4 +555,5 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         Route("/study/api/info", guarded(info), methods=["GET"]),
         Route("/study/api/start", guarded(start), methods=["POST"]),
         Route("/study/api/answer", guarded(answer), methods=["POST"]),
+        Route("/study/api/resume", guarded(resume), methods=["POST"]),
     ]

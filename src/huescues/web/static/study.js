@@ -6,6 +6,16 @@
   const $ = (id) => document.getElementById(id);
   const consentButton = document.querySelector('[data-action="consent"]');
   const state = { participant: null, item: null, total: 0, shownAt: 0, busy: false };
+  // The participant's code is the secret that lets its holder answer, so it lives in
+  // sessionStorage: it survives a reload of this tab, but not closing it, it is not shared with
+  // other tabs (two people on one browser stay two participants) and, unlike a cookie, it is
+  // never sent with requests by itself. localStorage would keep it on the device for good.
+  const KEY = "huescues-study-participant";
+  const storage = {
+    get() { try { return window.sessionStorage.getItem(KEY); } catch (e) { return null; } },
+    set(v) { try { window.sessionStorage.setItem(KEY, v); } catch (e) { /* no storage */ } },
+    clear() { try { window.sessionStorage.removeItem(KEY); } catch (e) { /* no storage */ } },
+  };
 
   function showError(message) {
     const box = $("error");
@@ -21,7 +31,11 @@
     });
     let data = {};
     try { data = await response.json(); } catch (e) { data = {}; }
-    if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+    if (!response.ok) {
+      const error = new Error(data.error || `the server answered ${response.status}`);
+      error.status = response.status;
+      throw error;
+    }
     return data;
   }
 
@@ -54,6 +68,7 @@
       });
       showError("");
       if (data.done) {
+        storage.clear();
         $("task").hidden = true;
         $("thanks").hidden = false;
       } else {
@@ -64,6 +79,39 @@
       button.classList.remove("picked");
       showError(e.message);
     }
+  }
+
+  function begin(data) {
+    state.participant = data.participant;
+    state.total = data.total;
+    window.HuesBoard.draw($("board"), data.board, pick);
+    showError("");
+    $("consent").hidden = true;
+    $("task").hidden = false;
+    ask(data.item);
+  }
+
+  // A reload mid-session: ask the server where this tab's participant left off. An unknown or
+  // finished participant starts over at the consent screen.
+  async function resume() {
+    const participant = storage.get();
+    if (!participant) return false;
+    try {
+      const data = await call("POST", "/study/api/resume", { participant });
+      if (!data.done) {
+        begin(data);
+        return true;
+      }
+    } catch (e) {
+      // Busy (429) or unreachable: keep the code, so that the next reload still resumes.
+      if (e.status !== 400 && e.status !== 404) {
+        showError(e.message);
+        return false;
+      }
+    }
+    // Unknown or finished: a new session from the consent screen.
+    storage.clear();
+    return false;
   }
 
   async function start() {
@@ -78,13 +126,8 @@
     if (clues) body.clues = clues;
     try {
       const data = await call("POST", "/study/api/start", body);
-      state.participant = data.participant;
-      state.total = data.total;
-      window.HuesBoard.draw($("board"), data.board, pick);
-      showError("");
-      $("consent").hidden = true;
-      $("task").hidden = false;
-      ask(data.item);
+      storage.set(data.participant);
+      begin(data);
     } catch (e) {
       consentButton.disabled = false;
       showError(e.message);
@@ -92,6 +135,7 @@
   }
 
   async function load() {
+    if (await resume()) return;
     try {
       const info = await call("GET", "/study/api/info");
       const text = $("consent-text");
