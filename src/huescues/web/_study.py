@@ -28,7 +28,14 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from huescues.agents import RandomAgent, combined_agent, default_agent, naming_agent, prepare
-from huescues.engine import ROW_LETTERS, Board, ChooseTarget, new_game, normalise_clue
+from huescues.engine import (
+    BASIC_COLOUR_TERMS,
+    ROW_LETTERS,
+    Board,
+    ChooseTarget,
+    new_game,
+    normalise_clue,
+)
 
 from ._db import Database
 
@@ -75,15 +82,7 @@ STUDY_SCHEMA: tuple[str, ...] = (
 #: black) and things whose colour most people know, from foods to places, so that a study with
 #: no ``--clues`` measures both kinds.
 DEFAULT_CLUES: tuple[str, ...] = (
-    "red",
-    "orange",
-    "yellow",
-    "green",
-    "blue",
-    "purple",
-    "pink",
-    "brown",
-    "grey",
+    *(t for t in BASIC_COLOUR_TERMS if t not in ("white", "black", "gray")),
     "banana",
     "lagoon",
     "tomato",
