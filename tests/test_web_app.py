@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from huescues.web import Database, create_app
@@ -32,3 +33,16 @@ def test_database_is_wal_and_a_failed_transaction_writes_nothing(tmp_path: Path)
         pass
     assert db.query("SELECT count(*) FROM t")[0][0] == 0
     db.close()
+
+
+def test_a_client_limiter_forgets_only_addresses_whose_bucket_is_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from huescues.web import _limits
+
+    monkeypatch.setattr(_limits, "_MAX_CLIENTS", 2)
+    limiter = _limits.ClientLimiter(burst=1, rate=1e-6)
+    assert limiter.take("flooder") and not limiter.take("flooder")
+    # Many new addresses: the flooder's empty bucket is kept, so it stays refused.
+    assert all(limiter.take(f"10.0.0.{i}") for i in range(5))
+    assert not limiter.take("flooder")

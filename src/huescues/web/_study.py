@@ -38,6 +38,7 @@ from huescues.engine import (
 )
 
 from ._db import Database
+from ._limits import ClientLimiter
 
 __all__ = [
     "AGE_RANGES",
@@ -204,30 +205,6 @@ def _check_clues(clues: object, what: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-class _RateLimiter:
-    """A token bucket per client address: ``burst`` requests at once, then ``rate`` a second."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-
-    def allow(self, key: str) -> bool:
-        now = time.monotonic()
-        with self._lock:
-            if len(self._buckets) > 10_000:  # forget idle addresses rather than grow forever
-                self._buckets = {
-                    k: v for k, v in self._buckets.items() if now - v[1] < self.burst / self.rate
-                }
-            tokens, last = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if tokens < 1.0:
-                self._buckets[key] = (tokens, now)
-                return False
-            self._buckets[key] = (tokens - 1.0, now)
-            return True
-
-
 @dataclass(frozen=True, slots=True)
 class _Item:
     """One clue planned for a participant; ``giver`` and ``target`` in a giver study only."""
@@ -244,8 +221,8 @@ class _Study:
         self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
         self.clues = config.clues if config.clues is not None else DEFAULT_CLUES
         self.consent = _consent_text(config.consent)
-        self.requests = _RateLimiter(config.rate, config.burst)
-        self.starts = _RateLimiter(config.starts_per_minute / 60.0, config.starts_per_minute)
+        self.requests = ClientLimiter(config.burst, config.rate)
+        self.starts = ClientLimiter(config.starts_per_minute, config.starts_per_minute / 60.0)
         self._giver: object | None = None
         self._giver_lock = threading.Lock()
         if config.giver is not None:
@@ -383,7 +360,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         handler: Callable[[Request], Any],
     ) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
-            if not study.requests.allow(_client(request)):
+            if not study.requests.take(_client(request)):
                 response = _error(429, "too many requests: wait a moment and try again")
                 response.headers["Retry-After"] = "2"
                 return response
@@ -442,7 +419,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 clues = _check_clues(parts, "clues")
             except ValueError as e:
                 raise _Refused(400, str(e)) from None
-        if not study.starts.allow(_client(request)):
+        if not study.starts.take(_client(request)):
             raise _Refused(429, "too many new sessions from this address: try again later")
         participant = secrets.token_urlsafe(18)
         seed = _seed_of(participant)

@@ -89,6 +89,7 @@ from huescues.engine import (
 
 from ._bots import BOT_KINDS, build_bot, guarded_move, prepare_bot
 from ._db import Database
+from ._limits import ClientLimiter, TokenBucket
 
 __all__ = ["GAME_SCHEMA", "PAWN_COLOURS", "TableSettings", "table_routes"]
 
@@ -142,43 +143,6 @@ class TableSettings:
     message_rate: float = 5.0
     #: Games in play at once; more are refused until some finish.
     max_tables: int = 500
-
-
-class TokenBucket:
-    """A token bucket: ``burst`` tokens, refilled at ``rate`` per second; a take of an empty
-    bucket is refused."""
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, burst: float, rate: float) -> None:
-        self.burst, self.rate = burst, rate
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
-class _Limiter:
-    """Token buckets by client address (kept for the addresses seen recently)."""
-
-    def __init__(self, burst: float, rate: float) -> None:
-        self.burst, self.rate = burst, rate
-        self.buckets: dict[str, TokenBucket] = {}
-
-    def take(self, client: str) -> bool:
-        bucket = self.buckets.get(client)
-        if bucket is None:
-            if len(self.buckets) > 10_000:  # forget idle addresses; a full bucket is the default
-                self.buckets.clear()
-            bucket = self.buckets[client] = TokenBucket(self.burst, self.rate)
-        return bucket.take()
 
 
 @dataclass(slots=True)
@@ -329,7 +293,7 @@ class _Tables:
         self.settings = settings
         self.tables: dict[str, _Table] = {}
         self.tokens: dict[str, tuple[_Table, int]] = {}
-        self.connects = _Limiter(settings.connect_burst, settings.connect_rate)
+        self.connects = ClientLimiter(settings.connect_burst, settings.connect_rate)
 
     # -- creating ------------------------------------------------------------------------------
     def create(self, body: Any) -> _Table:
