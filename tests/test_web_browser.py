@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from huescues.engine import GameRecord
+from huescues.engine import Board, GameRecord
 from huescues.web import TableSettings
 from web_server import browser_page, live_server
 
@@ -82,12 +82,13 @@ def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(tmp_path:
         page.wait_for_selector('[data-cell="F12"]')
         assert page.locator("[data-cell]").count() == 480
         # The board's own colours, as the engine's Board has them.
-        assert (
-            page.locator('[data-cell="A1"]')
-            .evaluate("e => getComputedStyle(e).getPropertyValue('--hue')")
-            .strip()
-            .startswith("#")
-        )
+        for name in ("A1", "F12", "P30"):
+            colour = page.locator(f'[data-cell="{name}"]').evaluate(
+                "e => getComputedStyle(e).backgroundColor"
+            )
+            r, g, b = (int(x) for x in colour[4:-1].split(","))
+            board = Board.standard()
+            assert f"#{r:02x}{g:02x}{b:02x}" == board.hex(board.cell(name))
         clues = ["lagoon", "<b>meadow</b>", "glacier", "velvet", "ember", "walnut"]
         done: dict[str, bool] = {}
         deadline = time.monotonic() + 120

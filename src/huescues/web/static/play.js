@@ -91,25 +91,10 @@
 
   // ---- the board -------------------------------------------------------------------------
   function buildBoard(board) {
-    const grid = $("board");
-    grid.replaceChildren();
-    grid.style.setProperty("--cols", board.cols);
-    grid.append(el("div", { className: "corner" }));
-    for (let c = 1; c <= board.cols; c++) grid.append(el("div", { className: "colnum", textContent: String(c) }));
-    cells = new Map();
-    board.colours.forEach((row, r) => {
-      const letter = board.row_letters[r];
-      grid.append(el("div", { className: "rowname", textContent: letter }));
-      row.forEach((hex, c) => {
-        const name = `${letter}${c + 1}`;
-        const cell = el("button", { type: "button", className: "cell", title: name });
-        cell.dataset.cell = name;
-        cell.style.setProperty("--hue", hex);
-        cell.addEventListener("click", () => onCell(name));
-        grid.append(cell);
-        cells.set(name, cell);
-      });
-    });
+    // The shared drawer (board.js); the welcome's colours come row by row.
+    const shape = { rows: board.rows, cols: board.cols, letters: board.row_letters, colours: board.colours.flat() };
+    const grid = HuesBoard.draw($("board"), shape, (name) => onCell(name));
+    cells = new Map([...grid.querySelectorAll("[data-cell]")].map((cell) => [cell.dataset.cell, cell]));
   }
 
   function parseCell(name) {
@@ -134,7 +119,7 @@
     const guessing = conn.seat === state.current && (state.phase === "first_guess" || state.phase === "second_guess");
     for (const [name, cell] of cells) {
       cell.replaceChildren();
-      cell.className = "cell";
+      cell.className = "hc-cell cell";
       const d = target ? distance(name, target) : 99;
       if (last && d <= 1) cell.classList.add(d === 0 ? "target" : "frame");
       if (!last && view.target === name) cell.classList.add("target");
