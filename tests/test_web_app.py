@@ -19,7 +19,8 @@ def test_healthz_answers_ok(tmp_path: Path) -> None:
 
 def test_static_assets_ship_in_the_package(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "h.sqlite")) as client:
-        assert client.get("/static/style.css").status_code == 200
+        for asset in ("board.js", "game.css", "play.js", "study.js", "study.css"):
+            assert client.get(f"/static/{asset}").status_code == 200, asset
 
 
 def test_database_is_wal_and_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
