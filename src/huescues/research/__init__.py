@@ -4,7 +4,8 @@ with them, in the game's own points (R15), with bootstrap intervals over clues; 
 evaluation of colour-term models (colour error, a reference game, points on the board); real
 people's picks for 39 clues on the measured retail board (:func:`dev_picks`), and the measures per
 category of clue (:func:`agreement_by_category`); how well people understand a clue giver's
-clues, next to the library's guessers (:func:`points_by_giver`)."""
+clues, next to the library's guessers (:func:`points_by_giver`); how well a giver chooses among
+clues people have read (:func:`clue_choice_agreement`)."""
 
 from huescues.stats import Estimate
 
@@ -16,6 +17,7 @@ from ._categories import (
     agreement_by_category,
     library_players,
 )
+from ._clue_choice import ClueChoiceAgreement, TargetChoice, clue_choice_agreement
 from ._givers import GiverReport, GiverRow, points_by_giver
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
@@ -32,6 +34,7 @@ __all__ = [
     "CategoryAgreement",
     "CategoryReport",
     "ClueAgreement",
+    "ClueChoiceAgreement",
     "Estimate",
     "Evaluation",
     "GiverReport",
@@ -41,7 +44,9 @@ __all__ = [
     "ListenScores",
     "ModelScores",
     "Response",
+    "TargetChoice",
     "agreement_by_category",
+    "clue_choice_agreement",
     "dev_picks",
     "evaluate",
     "human_agreement",

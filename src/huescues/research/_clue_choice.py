@@ -1,0 +1,176 @@
+"""How well a clue giver chooses among clues people have read: for a target square, the giver
+picks the clue its own beliefs say will bring pawns nearest, and people's real picks for that
+clue say how near they came (R15)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from huescues.engine import Cell, Rules
+from huescues.language import ColourTermModel, default_model
+from huescues.stats import Estimate
+
+from ._agreement import _Bootstrap, _reader, checked_inputs
+from ._responses import HumanResponses
+
+__all__ = ["ClueChoiceAgreement", "TargetChoice", "clue_choice_agreement"]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class TargetChoice:
+    """One target: the clue the giver chose for it, and the mean R15 points people's picks for
+    that clue earn against it (``best``: the most any clue of the file earns)."""
+
+    target: Cell
+    clue: str
+    points: float
+    best_clue: str
+    best: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClueChoiceAgreement:
+    """The measure of :func:`clue_choice_agreement`: mean R15 points over the targets of the
+    giver's chosen clue, of a clue drawn at random, and of the best clue in hindsight, each
+    with a percentile bootstrap interval over the targets."""
+
+    giver: str
+    targets: int
+    clues: int
+    chosen: Estimate
+    random: Estimate
+    best: Estimate
+    per_target: tuple[TargetChoice, ...]
+    level: float
+    n_boot: int
+
+    def table(self, spec: str = ".3f") -> str:
+        """The three figures as a Markdown table."""
+        return "\n".join(
+            [
+                f"**{self.giver}** choosing among {self.clues} clues for {self.targets} targets "
+                f"(mean R15 points of people's picks for the chosen clue; "
+                f"{self.level:.0%} bootstrap interval over targets)",
+                "",
+                "| clue chosen by | points |",
+                "|---|---:|",
+                f"| the giver | {self.chosen.format(spec)} |",
+                f"| a random clue | {self.random.format(spec)} |",
+                f"| the best clue in hindsight | {self.best.format(spec)} |",
+            ]
+        )
+
+    def chosen_clues(self) -> dict[str, int]:
+        """How many targets each clue was chosen for, most first."""
+        counts: dict[str, int] = {}
+        for t in self.per_target:
+            counts[t.clue] = counts.get(t.clue, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def clue_choice_agreement(
+    responses: HumanResponses,
+    giver: object | None = None,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    level: float = 0.95,
+    rules: Rules | None = None,
+    name: str | None = None,
+) -> ClueChoiceAgreement:
+    """How well ``giver`` chooses clues that people read as meant, on any responses file.
+
+    Every square some person picked for one of the file's clues is a target, once. For each
+    target the giver picks one of the file's clues by its own prediction: the expected R15
+    points of a pawn drawn from its belief about the clue (its belief over the board's
+    squares). The score is the mean R15 points that people's own picks for the chosen clue earn
+    against the target. Reported beside a clue drawn uniformly at random (its expectation) and
+    the best clue in hindsight, with ``level`` percentile bootstrap intervals from ``n_boot``
+    resamples of the targets (``seed``).
+
+    ``giver`` is a :class:`~huescues.language.ColourTermModel` (its scores normalised over the
+    board; :func:`~huescues.language.default_model` when None), a guesser with
+    ``belief(board, clues)``, or a clue giver or seat whose listener models are averaged (the
+    ``model`` of an :class:`~huescues.agents.EmbeddingClueGiver`). ``rules`` give the points
+    (standard for 4 players when None). Unlike
+    :func:`~huescues.research.points_by_giver`, which measures people guessing a giver's
+    clues, this needs only people's guesses for a fixed list of clues.
+    """
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules)
+    clues = list(groups)
+    label, beliefs = _beliefs_of(giver, board, r15, clues)
+    # Points of every square against every target (R15, Chebyshev distance).
+    rows, cols = np.indices(board.shape)
+    r, c = rows.ravel(), cols.ravel()
+    dist = np.maximum(np.abs(r[:, None] - r[None, :]), np.abs(c[:, None] - c[None, :]))
+    table = np.array([r15.points_at(int(d)) for d in range(int(dist.max()) + 1)], np.float64)
+    points = table[dist]  # (squares, squares), symmetric
+    expected = beliefs @ points  # (clues, squares): the giver's expected points per target
+    people = np.zeros((len(clues), board.size))
+    for i, clue in enumerate(clues):
+        picks = [p.square.row * board.cols + p.square.col for p in groups[clue]]
+        people[i] = points[picks].mean(axis=0)
+    targets = sorted(
+        {p.square.row * board.cols + p.square.col for picks in groups.values() for p in picks}
+    )
+    cells = board.cells()
+    chosen = np.argmax(expected[:, targets], axis=0)
+    best = np.argmax(people[:, targets], axis=0)
+    got = people[chosen, targets]
+    per_target = tuple(
+        TargetChoice(cells[t], clues[int(k)], float(g), clues[int(b)], float(people[int(b), t]))
+        for t, k, g, b in zip(targets, chosen, got, best, strict=True)
+    )
+    boot = _Bootstrap(len(targets), n_boot, seed, level)
+    ones = np.ones(len(targets))
+    return ClueChoiceAgreement(
+        giver=name or label,
+        targets=len(targets),
+        clues=len(clues),
+        chosen=boot.ratio(got, ones),
+        random=boot.ratio(people[:, targets].mean(axis=0), ones),
+        best=boot.ratio(people[best, targets], ones),
+        per_target=per_target,
+        level=level,
+        n_boot=n_boot,
+    )
+
+
+def _beliefs_of(
+    giver: object | None, board: object, rules: Rules, clues: Sequence[str]
+) -> tuple[str, FloatArray]:
+    """The giver's name and its belief over the squares for each clue, shape (clues, squares)."""
+    from huescues.agents import resolve_model
+
+    if giver is None:
+        giver = default_model()
+    if hasattr(giver, "giver") and not isinstance(giver, ColourTermModel):
+        giver = giver.giver  # a seat playing both roles: its clue giver
+    spec = getattr(giver, "model", None)
+    if (
+        spec is not None
+        and not callable(getattr(giver, "belief", None))
+        and not isinstance(giver, ColourTermModel)
+    ):
+        # A clue giver: its listener models, averaged.
+        specs = spec if isinstance(spec, tuple) else (spec,)
+        models = [resolve_model(s) for s in specs]
+        parts = [_beliefs_of(m, board, rules, clues)[1] for m in models]
+        return f"{type(giver).__name__}({spec!r})", np.mean(parts, axis=0)
+    label, read = _reader(giver, board, rules)  # type: ignore[arg-type]
+    out = []
+    for clue in clues:
+        log_b, _ = read(clue)
+        if log_b is None:
+            raise TypeError(
+                f"{label} only ranks squares; clue_choice_agreement needs a belief over them"
+            )
+        b = np.exp(np.asarray(log_b, dtype=np.float64)).ravel()
+        out.append(b / b.sum())
+    return label, np.stack(out)
