@@ -1,10 +1,18 @@
 """Write src/huescues/data/clue_vocabulary.txt: the words the clue givers choose from.
 
-Words people use to name colours and that are common English: every word of the XKCD and
-color-name-list names that appears in at least two names, is in the common-word list of the clue
-rules (SCOWL sizes 10-35), has three letters or more and passes the standard clue rules
-(R18-R22) and is not on the short list below of words unfit for a family game; the 5,000 most
-used. ``--check`` exits non-zero if the shipped file differs.
+Words people would give as colour clues, each with attested colour evidence:
+
+1. Words people use to name colours and that are common English: every word of the XKCD and
+   color-name-list names that appears in at least two names, is in the common-word list of the
+   clue rules (SCOWL sizes 10-35), has three letters or more; the 5,000 most used.
+2. The single words the project's authors rated (``knowledge/ratings``, common English words,
+   and names from culture), after those.
+
+Of these, the words that pass the standard clue rules (R18-R22), are not on the short list below
+of words unfit for a family game, and whose evidence in the shipped knowledge model
+(``ObjectColourModel.default().evidence``) is at least ``GIVER_EVIDENCE``: a word known only
+from its vector, or from a few paint names that disagree ("boyfriend", "fiasco"), is left out.
+``--check`` exits non-zero if the shipped file differs.
 """
 
 from __future__ import annotations
@@ -14,16 +22,38 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from huescues.agents._attested import GIVER_EVIDENCE
 from huescues.engine import IllegalClue, common_words, validate_clue
-from huescues.language import colornames, words_of, xkcd_names
+from huescues.language import ObjectColourModel, colornames, words_of, xkcd_names
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "huescues" / "data" / "clue_vocabulary.txt"
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "src" / "huescues" / "data" / "clue_vocabulary.txt"
+RATINGS = ROOT / "knowledge" / "ratings"
 SIZE = 5000
-#: Words from paint names that a clue giver in a family game should not say (sexual or violent
-#: words with no colour of their own; "blood", "wine" or "nude" name colours and stay).
+#: The least ``shared`` rating (0-5) of a word added from the authors' ratings: 3, "clear
+#: typical colours".
+MIN_SHARED = 3
+#: Words a clue giver in a family game should not say, whatever their colour (sexual, violent,
+#: morbid or political words; "blood", "wine" or "nude" name colours and stay).
 UNFIT = frozenset(
+    # sexual or violent words from paint names
     ("babe", "climax", "kinky", "lust", "lusty", "murder", "naked", "naughty", "opium",
-     "seduction", "sensual")
+     "seduction", "sensual",
+     # and from the authors' ratings: death, violence, crime, sex, bodily fluids, drugs,
+     # disease, and politics
+     "abuse", "aggression", "aids", "artillery", "asylum", "attack", "attacking", "bombing",
+     "brutality", "burial", "cancer", "cocaine", "coffin", "combat", "communism", "communist",
+     "corpse", "crap", "deathbed", "demise", "democrat", "democrats", "destruction", "diarrhea",
+     "die", "droppings", "dung", "execution", "famine", "feces", "fetish", "fetus", "funeral",
+     "genocide", "grave", "grenade", "guerrilla", "gunpowder", "hatred", "hepatitis", "heroin",
+     "holocaust", "infection", "injured", "injury", "intestine", "jail", "kidnapping", "kill",
+     "killer", "killing", "lethal", "manure", "marijuana", "massacre", "missile", "mortality",
+     "murdered", "orphanage", "pistol", "placenta", "plague", "pregnancy", "prison",
+     "prisoner", "pus", "rape", "rebellion", "republican", "republicans", "rifle", "rioting",
+     "sadism", "semen", "sensuality", "sewage", "sex", "shotgun", "shrapnel", "slum", "socialist",
+     "sperm", "stab", "suicide", "terror", "terrorism", "terrorist", "torture", "tortured",
+     "toxin", "trump", "urine", "uterus", "vagina", "violence", "violent", "weapon",
+     "weaponry", "womb", "wound", "wreckage")
 )  # fmt: skip
 
 
@@ -34,17 +64,33 @@ def make() -> str:
         for name in source.names:
             counts.update(set(words_of(name)))
     common = common_words()
-    chosen = []
+    named = []
     for word, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        if n < 2 or len(word) < 3 or not word.isalpha() or word not in common or word in UNFIT:
+        if n < 2 or len(word) < 3 or not word.isalpha() or word not in common:
+            continue
+        named.append(word)
+        if len(named) == SIZE:
+            break
+    rated = []
+    for path in sorted(RATINGS.glob("authors-*.tsv")):
+        culture = "culture" in path.stem
+        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            word, *values = line.split("\t")
+            # A rated word with clear typical colours (shared 3 or more, knowledge/PROTOCOL.md).
+            if int(values[-1]) < MIN_SHARED or len(word) < 3 or not word.isalpha():
+                continue
+            if culture or word in common:
+                rated.append(word)
+    knowledge = ObjectColourModel.default()
+    chosen = []
+    for word in dict.fromkeys(named + rated):
+        if word in UNFIT or knowledge.evidence(word) < GIVER_EVIDENCE:
             continue
         try:
             validate_clue(word)
         except IllegalClue:
             continue
         chosen.append(word)
-        if len(chosen) == SIZE:
-            break
     return "\n".join(chosen) + "\n"
 
 

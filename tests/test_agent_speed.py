@@ -27,6 +27,7 @@ from huescues.agents import (
     EmbeddingGuesser,
     Player,
     RandomAgent,
+    attested,
     default_agent,
     expected_points,
     naming_agent,
@@ -100,7 +101,7 @@ def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass
                 break
     for a_i, a in enumerate(singles if view.rules.second_clue_words >= 2 else ()):
         for b in singles[a_i + 1 :]:
-            if legal(f"{a} {b}"):
+            if legal(f"{a} {b}") and (not giver.attested_only or attested(f"{a} {b}")):
                 v = value_of([_log_l0(m, board, f"{a} {b}").ravel()[None, :] for m in models])
                 candidates.append((float(v[0]), f"{a} {b}"))
     best_value, best = max(candidates, key=lambda vc: vc[0])

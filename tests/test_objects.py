@@ -75,11 +75,12 @@ def test_known_words_peak_in_their_hue(
 
 
 def test_unseen_words_are_carried_by_their_vectors(model: ObjectColourModel) -> None:
-    assert not model.knows("smurf")
-    q = model.distribution("smurf")
+    assert not model.knows("quantumly")
+    q = model.distribution("quantumly")
     assert q.shape == (len(BASIC_TERMS),)
     assert math.isclose(float(q.sum()), 1.0, rel_tol=1e-9)
-    assert model.predict("smurf").known
+    assert model.predict("quantumly").known
+    assert model.sources("quantumly") == ()
 
 
 def test_distributions_of_known_words(model: ObjectColourModel) -> None:

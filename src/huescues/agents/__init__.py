@@ -1,6 +1,7 @@
 """Players: the Agent protocol, the random agent, players built on colour-term models, and the
 game loop."""
 
+from ._attested import GIVER_EVIDENCE, attested
 from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
@@ -30,6 +31,7 @@ __all__ = [
     "DEFAULT_GIVER_MODELS",
     "DEFAULT_GUESSER_MODELS",
     "DEFAULT_PAIR_FROM",
+    "GIVER_EVIDENCE",
     "RANDOM_CLUE_WORDS",
     "Agent",
     "AgentEvaluation",
@@ -45,6 +47,7 @@ __all__ = [
     "RandomAgent",
     "TextAgent",
     "TextFailure",
+    "attested",
     "clue_probabilities",
     "clue_vocabulary",
     "combined_agent",

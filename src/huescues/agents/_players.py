@@ -33,6 +33,7 @@ from huescues.language import (
     reads_in_context,
 )
 
+from ._attested import attested
 from ._listener import log_literal, pawn_log_likelihood, posterior
 from ._memo import ModelMemo, words_key
 from ._points import expected_points
@@ -357,8 +358,12 @@ class EmbeddingClueGiver:
     #: How many of the best single words are paired into two-word second clues (0 or 1: single
     #: words only, as the default player does).
     pair_from: int = 8
-    #: The words to choose clues from (default: the shipped vocabulary of 3,725 words).
+    #: The words to choose clues from (default: the shipped vocabulary, every word of which
+    #: has attested colour evidence, see :func:`clue_vocabulary`).
     words: tuple[str, ...] | None = None
+    #: Two-word second clues only when people would give them (:func:`attested`: a colour name,
+    #: a modifier before a known word, or two known words that read as one colour).
+    attested_only: bool = True
 
     def prepare(self, board: Board, rules: Rules) -> None:
         """Load the models and read the vocabulary on ``board`` with each, so that the game's
@@ -465,6 +470,7 @@ class EmbeddingClueGiver:
             for a_i, a in enumerate(singles if limit >= 2 else ())
             for b in singles[a_i + 1 :]
             if self._legal(f"{a} {b}", view, second=True) is not None
+            and (not self.attested_only or attested(f"{a} {b}"))
         ]
         n_singles = len(candidates)
         if phrases:

@@ -10,7 +10,7 @@ from ._embedding import EmbeddingModel, EmbeddingParams
 from ._identity import model_cache_key
 from ._listen import listen, reads_in_context
 from ._naming import Modifier, NamingModel, name_key, words_of
-from ._objects import BASIC_TERMS, ObjectColourModel, TermGrid
+from ._objects import BASIC_TERMS, SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -22,6 +22,8 @@ __all__ = [
     "FLAT_LOG_DENSITY",
     "N_FOLDS",
     "OBJECT_BLEND_WEIGHT",
+    "SOURCES",
+    "TONE_SPREAD",
     "BlendedModel",
     "C3Data",
     "ColourTermModel",

@@ -17,9 +17,10 @@ from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab
 
 __all__ = ["OBJECT_BLEND_WEIGHT", "BlendedModel", "default_model"]
 
-#: Weight of the object-colour reading in :func:`default_model`, chosen by leave-one-clue-out
-#: cross-validation on people's Hues and Cues picks (``scripts/evaluate_object_colours.py``).
-OBJECT_BLEND_WEIGHT = 2.0
+#: Weight of the knowledge (object-colour) reading in :func:`default_model`, chosen by
+#: leave-one-clue-out cross-validation on people's Hues and Cues picks
+#: (``scripts/evaluate_object_colours.py``, docs/knowledge.md).
+OBJECT_BLEND_WEIGHT = 4.0
 
 
 class BlendedModel:
@@ -64,9 +65,19 @@ class BlendedModel:
         )
         return out
 
+    def evidence(self, text: str) -> float:
+        """How much is known of the text's colour (0 to 1): the graded evidence of whichever
+        model grades it (the knowledge model's, :meth:`ObjectColourModel.evidence`, in
+        :func:`default_model`), else the base model's."""
+        for model in (self.other, self.base):
+            graded = getattr(model, "evidence", None)
+            if callable(graded):
+                return float(graded(text))
+        return float(self.base.predict(text).evidence or 0.0)
+
     def predict(self, text: str) -> Prediction:
         """The base model's reading when the other has no weight, else the peak of the blend
-        over the colours people named, with the reading's spread."""
+        over the colours people named, with the reading's spread and :meth:`evidence`."""
         if self.weight == 0.0:
             return self.base.predict(text)
         lab = _named_colours()
@@ -76,7 +87,7 @@ class BlendedModel:
         mode = lab[int(np.argmax(s))]
         diff = lab - mode
         cov = (w[:, None] * diff).T @ diff + np.eye(3)
-        return Prediction(mode.copy(), cov, True, "blend")
+        return Prediction(mode.copy(), cov, True, "blend", self.evidence(text))
 
 
 @functools.cache
@@ -85,8 +96,8 @@ def default_model() -> BlendedModel:
     :func:`~huescues.language.combined_model` (naming data and word vectors) blended with the
     shipped :class:`ObjectColourModel` (what things look like, read at typical colours),
     weighted by :data:`OBJECT_BLEND_WEIGHT`. On people's picks for 39 Hues and Cues clues, held
-    out by clue, the blend scores 0.513 points a pick, the combined model alone 0.457
-    (``docs/objects.md``)."""
+    out by clue, the blend scores 0.671 points a pick (0.539 with the authors' ratings of those
+    39 words left out), the combined model alone 0.457 (``docs/knowledge.md``)."""
     return BlendedModel(combined_model(), ObjectColourModel.default(), OBJECT_BLEND_WEIGHT)
 
 

@@ -1,6 +1,9 @@
-"""What things look like: a word's colour as a distribution over the 11 basic colour terms (from
-CoDa's ratings, WordNet's glosses and the naming data; carried to other words by the word
-vectors), read on colours through c3's p(term | colour), which peaks on focal, typical colours."""
+"""What words mean in colour: a word's colour as a distribution over the 11 basic colour terms
+and, where it is known, the lightness and chroma people picture (from CoDa's ratings, WordNet's
+glosses, the naming data and the authors' ratings; carried to other words by word vectors), read
+on colours through c3's p(term | colour), which peaks on focal, typical colours; each word with
+how much is known of it (its evidence), so that a word known only from its vector reads
+broadly."""
 
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from ._protocol import (
 
 __all__ = [
     "BASIC_TERMS",
+    "SOURCES",
     "ObjectColourModel",
     "TermGrid",
     "carry",
@@ -49,6 +53,20 @@ BASIC_TERMS = (
     "white",
     "yellow",
 )
+#: The sources a word's knowledge can come from, in the order of the bits of ``sources``
+#: (docs/knowledge.md names each with its licence).
+SOURCES = (
+    "coda",
+    "c3",
+    "wordnet",
+    "names",
+    "authors",
+    "culture",
+    "literature",
+    "glove",
+)
+#: Spread of the lightness and chroma a word's reading prefers (CIELAB units): fixed by design.
+TONE_SPREAD = (12.0, 18.0)
 DATA_FILE = "object_colours.npz"
 _PACKAGE = "huescues.data"
 _FOLDER = "objects"
@@ -101,14 +119,36 @@ def carry(weights: Sequence[FloatArray], x: FloatArray) -> FloatArray:
     return out
 
 
-class ObjectColourModel:
-    """A word's colour from knowledge of what things look like (a :class:`ColourTermModel`).
+@dataclass(frozen=True, slots=True, eq=False)
+class _Reading:
+    """What the model makes of one text: its distribution over the basic terms, the lightness
+    and chroma it prefers (or None), its evidence, the sources it comes from (bits of
+    :data:`SOURCES`) and the log of its reading's normaliser over the colours people named."""
 
-    Each known word has a distribution ``q`` over :data:`BASIC_TERMS` (bananas: mostly yellow);
-    other texts get one from their word vector. A colour ``c`` is scored by
-    ``log sum_t q_t p(t | c)^focus``, normalised over the colours people named, so a reading peaks
-    where people most readily give the term, its focal colour (where people click), not at the
-    average colour of everything the word names. ``focus`` above 1 sharpens the peaks.
+    q: FloatArray
+    tone: FloatArray | None
+    evidence: float
+    sources: int
+    log_norm: float
+
+
+class ObjectColourModel:
+    """What words mean in colour, from knowledge of the world (a :class:`ColourTermModel`).
+
+    Each known word has a distribution ``q`` over :data:`BASIC_TERMS` (bananas: mostly yellow;
+    anger: red, some black), and may have a tone: the lightness L* and chroma C* people picture
+    (an hour of the day: bright, warm, light). Other texts get both from their word vector; a
+    phrase of known words reads as their product. A colour ``c`` is scored by
+    ``log sum_t q_t p(t | c)^focus + tone_weight * g(c)``, normalised over the colours people
+    named, where ``g`` is a Gaussian fall-off in L* and C* around the tone (spreads
+    :data:`TONE_SPREAD`). So a reading peaks where people most readily give the term, its
+    focal colour, at the tone people picture, not at the average of everything the word names.
+
+    Every word carries its **evidence** (:meth:`evidence`, also ``predict(text).evidence``): the
+    chance, measured on held-out words, that the reading's main colour is the one people give.
+    With ``temper`` the reading is mixed with the flat answer by it, ``evidence * reading +
+    (1 - evidence) * flat`` in log terms: a word with attested colour reads sharply, a word
+    known only from its vector broadly.
     """
 
     def __init__(
@@ -121,19 +161,48 @@ class ObjectColourModel:
         encoder: TextEncoder | None = None,
         focus: float = 1.0,
         metadata: dict[str, Any] | None = None,
+        tone: ArrayLike | None = None,
+        evidence: ArrayLike | None = None,
+        sources: ArrayLike | None = None,
+        tone_net: Sequence[ArrayLike] = (),
+        tone_weight: float = 0.0,
+        temper: bool = False,
+        carried_evidence: float = 0.25,
     ) -> None:
         dist = np.asarray(q, dtype=np.float64)
-        if dist.shape != (len(words), len(BASIC_TERMS)):
-            raise ValueError(f"q has shape {dist.shape}, not ({len(words)}, {len(BASIC_TERMS)})")
+        n = len(words)
+        if dist.shape != (n, len(BASIC_TERMS)):
+            raise ValueError(f"q has shape {dist.shape}, not ({n}, {len(BASIC_TERMS)})")
         if not (math.isfinite(focus) and focus > 0):
             raise ValueError(f"focus must be a positive number, not {focus}")
+        if not (math.isfinite(tone_weight) and tone_weight >= 0):
+            raise ValueError(f"tone_weight must be a non-negative number, not {tone_weight}")
+        if not 0.0 <= carried_evidence <= 1.0:
+            raise ValueError(f"carried_evidence must lie in [0, 1], not {carried_evidence}")
         dist = np.maximum(dist, 0.0)
         dist = dist / np.maximum(dist.sum(axis=1, keepdims=True), 1e-12)
+        tones = np.full((n, 2), np.nan) if tone is None else np.asarray(tone, dtype=np.float64)
+        ev = np.ones(n) if evidence is None else np.asarray(evidence, dtype=np.float64)
+        bits = np.zeros(n, dtype=np.int64) if sources is None else np.asarray(sources, np.int64)
+        if tones.shape != (n, 2) or ev.shape != (n,) or bits.shape != (n,):
+            raise ValueError(
+                f"tone, evidence and sources need shapes ({n}, 2), ({n},), ({n},), not "
+                f"{tones.shape}, {ev.shape}, {bits.shape}"
+            )
+        if not np.all((ev >= 0) & (ev <= 1)):
+            raise ValueError("evidence must lie in [0, 1] for every word")
         self._index = {w: i for i, w in enumerate(words)}
         self._q = dist
+        self._tone = tones
+        self._evidence = ev
+        self._sources = bits
         self._net = [np.asarray(a, dtype=np.float64) for a in net]
+        self._tone_net = [np.asarray(a, dtype=np.float64) for a in tone_net]
         self._encoder = static_encoder() if encoder is None else encoder
         self.focus = float(focus)
+        self.tone_weight = float(tone_weight)
+        self.temper = bool(temper)
+        self.carried_evidence = float(carried_evidence)
         self._raw_grid = grid
         self.grid = TermGrid(
             grid.origin, grid.step, np.maximum(grid.p, _TINY) ** focus, grid.inside
@@ -141,8 +210,7 @@ class ObjectColourModel:
         inside = grid.inside if grid.inside is not None else np.ones(grid.p.shape[:3], dtype=bool)
         self._inside_p = self.grid.p[inside]  # (cells, 11)
         self._inside_lab = grid.origin + grid.step * np.argwhere(inside).astype(np.float64)
-        # log of the integral of p(t | c)^focus over the gamut, per term: the normaliser.
-        self._mass = self._inside_p.mean(axis=0) * SRGB_GAMUT_VOLUME
+        self._inside_lc = _lightness_chroma(self._inside_lab)
         self.metadata = dict(metadata or {})
         self._reading = functools.lru_cache(maxsize=1 << 14)(self._read_key)
 
@@ -151,20 +219,49 @@ class ObjectColourModel:
         # their arrays (the per-text cache is not pickled).
         if self is _default_model():
             return (ObjectColourModel.default, ())
+        return (_rebuild, (self._arrays(), self._settings()))
+
+    def _arrays(self) -> dict[str, Any]:
         g = self._raw_grid
-        args = (self.words, self._q, g.origin, g.step, g.p, g.inside, self._net, self.focus)
-        return (_rebuild, (*args, self.metadata))
+        return {
+            "words": self.words,
+            "q": self._q,
+            "grid": g,
+            "net": self._net,
+            "tone": self._tone,
+            "evidence": self._evidence,
+            "sources": self._sources,
+            "tone_net": self._tone_net,
+            "metadata": self.metadata,
+        }
+
+    def _settings(self) -> dict[str, Any]:
+        return {
+            "focus": self.focus,
+            "tone_weight": self.tone_weight,
+            "temper": self.temper,
+            "carried_evidence": self.carried_evidence,
+        }
 
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
     def default(cls) -> ObjectColourModel:
-        """The shipped model (loaded once; ``src/huescues/data/objects/``)."""
+        """The shipped model (loaded once; ``src/huescues/data/objects/``), read with the
+        settings the build chose (``metadata["reading"]``)."""
         return _default_model()
 
     @classmethod
-    def load(cls, path: str | Path | IO[bytes], *, focus: float = 1.0) -> ObjectColourModel:
-        """Read the arrays written by ``scripts/build_object_colours.py`` (npz, no pickle)."""
+    def load(
+        cls,
+        path: str | Path | IO[bytes],
+        *,
+        focus: float | None = None,
+        tone_weight: float | None = None,
+        temper: bool | None = None,
+    ) -> ObjectColourModel:
+        """Read the arrays written by ``scripts/build_object_colours.py`` (npz, no pickle);
+        settings not given are the file's own (``metadata["reading"]``)."""
         with np.load(path, allow_pickle=False) as z:
             words = str(z["words"]).split("\n")
             grid = TermGrid(
@@ -176,20 +273,56 @@ class ObjectColourModel:
                 .astype(bool),
             )
             net = [z[f"carry_{i}"] for i in range(sum(k.startswith("carry_") for k in z.files))]
+            tone_net = [z[f"tone_{i}"] for i in range(sum(k.startswith("tone_") for k in z.files))]
             meta = json.loads(str(z["metadata"]))
-            return cls(words, z["q"], grid, net, focus=focus, metadata=meta)
+            reading = dict(meta.get("reading", {}))
+            has = set(z.files)
+            return cls(
+                words,
+                z["q"],
+                grid,
+                net,
+                focus=float(reading.get("focus", 1.0)) if focus is None else focus,
+                metadata=meta,
+                tone=z["tone"] if "tone" in has else None,
+                evidence=z["evidence"] if "evidence" in has else None,
+                sources=z["sources"] if "sources" in has else None,
+                tone_net=tone_net,
+                tone_weight=(
+                    float(reading.get("tone_weight", 0.0)) if tone_weight is None else tone_weight
+                ),
+                temper=bool(reading.get("temper", False)) if temper is None else temper,
+                carried_evidence=float(reading.get("carried_evidence", 0.25)),
+            )
 
     def with_focus(self, focus: float) -> ObjectColourModel:
         """The same knowledge read with another ``focus``."""
-        return ObjectColourModel(
-            self.words,
-            self._q,
-            self._raw_grid,
-            self._net,
-            encoder=self._encoder,
-            focus=focus,
-            metadata=self.metadata,
-        )
+        return self.with_reading(focus=focus)
+
+    def with_reading(
+        self,
+        *,
+        focus: float | None = None,
+        tone_weight: float | None = None,
+        temper: bool | None = None,
+    ) -> ObjectColourModel:
+        """The same knowledge read with other settings (those not given are kept)."""
+        settings = self._settings()
+        for name, value in (("focus", focus), ("tone_weight", tone_weight), ("temper", temper)):
+            if value is not None:
+                settings[name] = value
+        return _rebuild(self._arrays(), settings, encoder=self._encoder)
+
+    def without(self, words: Sequence[str]) -> ObjectColourModel:
+        """The same model with ``words`` forgotten (carried by their vectors instead): for
+        evaluations held out by word."""
+        drop = {name_key(w) for w in words}
+        keep = [i for i, w in enumerate(self.words) if w not in drop]
+        arrays = self._arrays()
+        arrays["words"] = tuple(self.words[i] for i in keep)
+        for name in ("q", "tone", "evidence", "sources"):
+            arrays[name] = arrays[name][keep]
+        return _rebuild(arrays, self._settings(), encoder=self._encoder)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -204,8 +337,31 @@ class ObjectColourModel:
 
     def distribution(self, text: str) -> FloatArray:
         """The text's distribution over :data:`BASIC_TERMS` (sums to 1); a copy."""
-        q = self._reading(name_key(check_text(text)))
-        return np.zeros(len(BASIC_TERMS)) if q is None else q.copy()
+        r = self._reading(name_key(check_text(text)))
+        return np.zeros(len(BASIC_TERMS)) if r is None else r.q.copy()
+
+    def tone(self, text: str) -> tuple[float, float] | None:
+        """The lightness L* and chroma C* people picture for the text, or None where it has
+        no tone of its own."""
+        r = self._reading(name_key(check_text(text)))
+        if r is None or r.tone is None:
+            return None
+        return float(r.tone[0]), float(r.tone[1])
+
+    def evidence(self, text: str) -> float:
+        """How much is known of the text's colour, 0 to 1: the chance, measured on held-out
+        words, that its reading's main colour is the one people give (docs/knowledge.md).
+        0 for a text with nothing to read."""
+        r = self._reading(name_key(check_text(text)))
+        return 0.0 if r is None else r.evidence
+
+    def sources(self, text: str) -> tuple[str, ...]:
+        """Where the text's knowledge comes from (names of :data:`SOURCES`), ``()`` for a text
+        carried by its word vector alone."""
+        r = self._reading(name_key(check_text(text)))
+        if r is None:
+            return ()
+        return tuple(name for k, name in enumerate(SOURCES) if r.sources >> k & 1)
 
     @property
     def named_colours(self) -> FloatArray:
@@ -217,12 +373,12 @@ class ObjectColourModel:
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
         """log p(colour | text) for CIELAB colours ``lab`` (last axis 3); shape
         ``lab.shape[:-1]``; finite everywhere (a text with no letters: the flat answer)."""
-        q = self._reading(name_key(check_text(text)))
+        r = self._reading(name_key(check_text(text)))
         colours = as_lab(lab)
-        if q is None:
+        if r is None:
             return np.full(colours.shape[:-1], FLAT_LOG_DENSITY)
-        like = self.grid.p_at(colours) @ q
-        return floored(np.log(like) - math.log(float(self._mass @ q)))
+        log_like = self._log_like(self.grid.p_at(colours), _lightness_chroma(colours), r)
+        return self._finish(log_like - r.log_norm, r.evidence)
 
     def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
         """:meth:`score` for many texts: the texts not yet read are encoded and carried
@@ -232,71 +388,160 @@ class ObjectColourModel:
         colours = as_lab(lab)
         flat_pts = colours.reshape(-1, 3)
         keys = [name_key(check_text(t)) for t in texts]
-        q: dict[str, FloatArray | None] = {}
-        new: list[str] = []
-        for key in dict.fromkeys(keys):
-            i = self._index.get(key)
-            if i is not None:
-                q[key] = self._q[i]
-            elif not key:
-                q[key] = None
-            else:
-                new.append(key)
-        if new:
-            x, ok = self._encoder.encode(new)
-            carried = carry(self._net, np.asarray(x, dtype=np.float64))
-            for key, row, known in zip(new, carried, ok, strict=True):
-                q[key] = row if bool(known) else None
+        readings = self._read_many(list(dict.fromkeys(keys)))
         out = np.full((len(texts), len(flat_pts)), FLAT_LOG_DENSITY)
-        rows = [i for i, k in enumerate(keys) if q[k] is not None]
-        if rows:
-            dist = np.stack([q[keys[i]] for i in rows])  # type: ignore[misc]
-            like = dist @ self.grid.p_at(flat_pts).T
-            out[rows] = floored(np.log(like) - np.log(dist @ self._mass)[:, None])
+        p = self.grid.p_at(flat_pts)
+        lc = _lightness_chroma(flat_pts)
+        for i, key in enumerate(keys):
+            r = readings[key]
+            if r is not None:
+                out[i] = self._finish(self._log_like(p, lc, r) - r.log_norm, r.evidence)
         return out.reshape((len(texts), *colours.shape[:-1]))
 
     def predict(self, text: str) -> Prediction:
-        """The colour where the reading peaks, with the spread of the reading around it."""
+        """The colour where the reading peaks, with the spread of the reading around it and
+        the text's evidence."""
         key = name_key(check_text(text))
-        q = self._reading(key)
-        if q is None:
-            return Prediction(np.array([50.0, 0.0, 0.0]), np.eye(3) * 1e3, False, "objects")
-        w = self._inside_p @ q
+        r = self._reading(key)
+        if r is None:
+            return Prediction(np.array([50.0, 0.0, 0.0]), np.eye(3) * 1e3, False, "objects", 0.0)
+        s = self._log_like(self._inside_p, self._inside_lc, r)
+        if self.temper:
+            s = r.evidence * s
+        w = np.exp(s - s.max())
         mode = self._inside_lab[int(np.argmax(w))]
         w = w / w.sum()
         diff = self._inside_lab - mode
         cov = (w[:, None] * diff).T @ diff + np.eye(3)
-        source = "objects" if key in self._index else "objects (word vector)"
-        return Prediction(mode.copy(), cov, True, source)
+        names = self.sources(text)
+        source = "objects (" + (", ".join(names) if names else "word vector") + ")"
+        return Prediction(mode.copy(), cov, True, source, r.evidence)
 
-    def _read_key(self, key: str) -> FloatArray | None:
-        i = self._index.get(key)
-        if i is not None:
-            out: FloatArray = self._q[i]
-            return out
-        if not key:
-            return None
-        x, ok = self._encoder.encode([key])
-        if not bool(ok[0]):
-            return None
-        q: FloatArray = carry(self._net, np.asarray(x, dtype=np.float64))[0]
+    # -- the parts of a reading ------------------------------------------------------------
+
+    def _log_like(self, p: FloatArray, lc: FloatArray, r: _Reading) -> FloatArray:
+        """log sum_t q_t p(t | c)^focus plus the tone's fall-off, unnormalised."""
+        out: FloatArray = np.log(np.maximum(p @ r.q, 1e-300))
+        if r.tone is not None and self.tone_weight > 0:
+            out = out + self.tone_weight * _tone_fall_off(lc, r.tone)
+        return out
+
+    def _finish(self, log_p: FloatArray, evidence: float) -> FloatArray:
+        if self.temper:
+            log_p = evidence * log_p + (1.0 - evidence) * FLAT_LOG_DENSITY
+        return floored(log_p)
+
+    def _make(self, q: FloatArray, tone: FloatArray | None, ev: float, bits: int) -> _Reading:
+        """A reading with its normaliser over the colours people named."""
+        q = np.asarray(q, dtype=np.float64)
         q.flags.writeable = False
-        return q
+        r = _Reading(q, tone, float(ev), int(bits), 0.0)
+        s = self._log_like(self._inside_p, self._inside_lc, r)
+        top = float(s.max())
+        log_norm = top + math.log(float(np.exp(s - top).mean()) * SRGB_GAMUT_VOLUME)
+        return _Reading(q, tone, float(ev), int(bits), log_norm)
+
+    def _known(self, i: int) -> _Reading:
+        t = self._tone[i]
+        return self._make(
+            self._q[i], None if np.isnan(t).any() else t.copy(), self._evidence[i], self._sources[i]
+        )
+
+    def _read_key(self, key: str) -> _Reading | None:
+        return self._read_many([key])[key]
+
+    def _read_many(self, keys: list[str]) -> dict[str, _Reading | None]:
+        """Readings of normalised texts: known words from the data, phrases of known words as
+        the product of their words' readings, the rest carried by their word vectors (encoded
+        together)."""
+        out: dict[str, _Reading | None] = {}
+        new: list[str] = []
+        for key in keys:
+            i = self._index.get(key)
+            if i is not None:
+                out[key] = self._known(i)
+            elif not key:
+                out[key] = None
+            elif (phrase := self._phrase(key)) is not None:
+                out[key] = phrase
+            else:
+                new.append(key)
+        if new:
+            x, ok = self._encoder.encode(new)
+            vec = np.asarray(x, dtype=np.float64)
+            carried = carry(self._net, vec)
+            tones = _carry_tone(self._tone_net, vec)
+            for j, key in enumerate(new):
+                if not bool(ok[j]):
+                    out[key] = None
+                    continue
+                t = None if tones is None else tones[j]
+                out[key] = self._make(carried[j], t, self.carried_evidence, 0)
+        return out
+
+    def _phrase(self, key: str) -> _Reading | None:
+        """A phrase whose every word the data know (``dark forest``): the product of its words'
+        distributions, their tones averaged, and evidence the least of the words' times how
+        much their distributions overlap (words that pull apart are not one colour)."""
+        parts = key.split()
+        if len(parts) < 2 or any(p not in self._index for p in parts):
+            return None
+        idx = [self._index[p] for p in parts]
+        qs = self._q[idx]
+        log_q = np.log(np.maximum(qs, 1e-4)).mean(axis=0)
+        q = np.exp(log_q - log_q.max())
+        q /= q.sum()
+        # The Bhattacharyya overlap of the words' distributions, pairwise, the least.
+        overlap = min(
+            float(np.sqrt(qs[a] * qs[b]).sum())
+            for a in range(len(idx))
+            for b in range(a + 1, len(idx))
+        )
+        tones = self._tone[idx]
+        have = ~np.isnan(tones).any(axis=1)
+        tone = tones[have].mean(axis=0) if have.any() else None
+        ev = float(self._evidence[idx].min()) * overlap
+        bits = int(np.bitwise_or.reduce(self._sources[idx]))
+        return self._make(q, tone, ev, bits)
+
+
+def _lightness_chroma(lab: FloatArray) -> FloatArray:
+    """L* and C* of CIELAB colours, last axis 2."""
+    out: FloatArray = np.stack([lab[..., 0], np.hypot(lab[..., 1], lab[..., 2])], axis=-1)
+    return out
+
+
+def _tone_fall_off(lc: FloatArray, tone: FloatArray) -> FloatArray:
+    """The log of a Gaussian fall-off (unnormalised) in L* and C* around ``tone``."""
+    z = (lc - tone) / np.asarray(TONE_SPREAD)
+    out: FloatArray = -0.5 * (z * z).sum(axis=-1)
+    return out
+
+
+def _carry_tone(weights: Sequence[FloatArray], x: FloatArray) -> FloatArray | None:
+    """The fitted linear map from word vectors to a tone (L*, C*), or None without one."""
+    if len(weights) != 2:
+        return None
+    out: FloatArray = np.clip(x @ weights[0] + weights[1], [5.0, 0.0], [98.0, 110.0])
+    return out
 
 
 def _rebuild(
-    words: Sequence[str],
-    q: FloatArray,
-    origin: FloatArray,
-    step: float,
-    p: FloatArray,
-    inside: NDArray[np.bool_] | None,
-    net: Sequence[FloatArray],
-    focus: float,
-    metadata: dict[str, Any],
+    arrays: dict[str, Any], settings: dict[str, Any], encoder: TextEncoder | None = None
 ) -> ObjectColourModel:
-    grid = TermGrid(origin, step, p, inside)
-    return ObjectColourModel(words, q, grid, net, focus=focus, metadata=metadata)
+    return ObjectColourModel(
+        arrays["words"],
+        arrays["q"],
+        arrays["grid"],
+        arrays["net"],
+        encoder=encoder,
+        metadata=arrays["metadata"],
+        tone=arrays["tone"],
+        evidence=arrays["evidence"],
+        sources=arrays["sources"],
+        tone_net=arrays["tone_net"],
+        **settings,
+    )
 
 
 @functools.cache

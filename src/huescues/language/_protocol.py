@@ -42,6 +42,17 @@ class Prediction:
     known: bool = True
     #: Which part of the model answered (``"xkcd"``, ``"embedding"``, ...), for reports.
     source: str = ""
+    #: How much the model knows of the text's colour, from 0 (nothing: a flat guess) to 1: the
+    #: chance, measured on held-out words, that the reading's main colour is the one people
+    #: give (docs/knowledge.md). ``None`` when the model does not grade its knowledge: then
+    #: 1.0 for a known text and 0.0 for an unknown one.
+    evidence: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.evidence is None:
+            object.__setattr__(self, "evidence", 1.0 if self.known else 0.0)
+        elif not 0.0 <= float(self.evidence) <= 1.0:
+            raise ValueError(f"evidence must lie in [0, 1], not {self.evidence}")
 
     @property
     def std(self) -> FloatArray:

@@ -1,0 +1,197 @@
+"""What words mean in colour (issue 18): tones, evidence, provenance, the authors' ratings, and
+clues a person would give."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from huescues.agents import GIVER_EVIDENCE, attested, clue_vocabulary, default_agent, play_game
+from huescues.engine import Board, GiveClue
+from huescues.language import (
+    BASIC_TERMS,
+    SOURCES,
+    ObjectColourModel,
+    Prediction,
+    default_model,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+RATINGS = ROOT / "knowledge" / "ratings"
+HEADER = ["word", *BASIC_TERMS, "light", "vivid", "shared"]
+
+
+@pytest.fixture(scope="module")
+def model() -> ObjectColourModel:
+    return ObjectColourModel.default()
+
+
+@pytest.fixture(scope="module")
+def board_lab() -> np.ndarray:
+    return np.asarray(Board.standard().lab, dtype=np.float64)
+
+
+def _rated() -> dict[str, tuple[str, list[int]]]:
+    out: dict[str, tuple[str, list[int]]] = {}
+    for path in sorted(RATINGS.glob("authors-*.tsv")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()[1:], start=2):
+            parts = line.split("\t")
+            out.setdefault(parts[0], (f"{path.name}:{n}", [int(x) for x in parts[1:]]))
+    return out
+
+
+def test_the_authors_ratings_follow_the_protocol() -> None:
+    files = sorted(RATINGS.glob("*.tsv"))
+    assert len(files) >= 7
+    for path in files:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert lines[0].split("\t") == HEADER, path
+        for n, line in enumerate(lines[1:], start=2):
+            parts = line.split("\t")
+            assert len(parts) == 15, f"{path.name}:{n}"
+            assert parts[0] and parts[0] == parts[0].strip(), f"{path.name}:{n}"
+            assert all(x.isdigit() and 0 <= int(x) <= 5 for x in parts[1:]), f"{path.name}:{n}"
+
+
+def test_every_rated_word_comes_from_a_documented_list() -> None:
+    listed: set[str] = set()
+    for path in (ROOT / "knowledge" / "vocabulary").glob("*.txt"):
+        listed |= {w.strip() for w in path.read_text().splitlines() if w.strip() and w[0] != "#"}
+    missing = [w for w in _rated() if w not in listed]
+    assert not missing, f"rated but in no list of knowledge/vocabulary: {missing[:10]}"
+
+
+def test_shipped_words_can_be_traced_to_their_sources(model: ObjectColourModel) -> None:
+    rated = _rated()
+    found = 0
+    for word in ("anger", "sadness", "christmas", "midnight", "banana"):
+        srcs = model.sources(word)
+        assert srcs, word
+        assert set(srcs) <= set(SOURCES)
+        if "authors" in srcs or "culture" in srcs:
+            assert word in rated, f"{word} says it is rated but no file rates it"
+            found += 1
+    assert found >= 4
+    meta = json.loads(resources.files("huescues.data").joinpath("objects/objects.json").read_text())
+    assert {"authors", "culture", "coda", "wordnet", "names", "c3"} <= set(meta["sources"])
+
+
+def test_evidence_is_graded_and_carried_words_know_least(model: ObjectColourModel) -> None:
+    for word in ("banana", "lemon", "snow"):
+        assert model.evidence(word) > 0.8, word
+    carried = model.evidence("quantumly")
+    assert not model.knows("quantumly")
+    assert carried == pytest.approx(model.carried_evidence)
+    assert carried < GIVER_EVIDENCE < model.evidence("banana")
+    assert model.evidence("?!") == 0.0
+    p = model.predict("banana")
+    assert p.evidence == pytest.approx(model.evidence("banana"))
+    assert isinstance(p, Prediction) and p.known
+    assert model.predict("?!").evidence == 0.0
+
+
+def test_default_model_predictions_carry_evidence() -> None:
+    m = default_model()
+    assert m.predict("banana").evidence > m.predict("quantumly").evidence
+
+
+def test_prediction_evidence_defaults_follow_known_and_are_checked() -> None:
+    lab, cov = np.zeros(3), np.eye(3)
+    assert Prediction(lab, cov, True).evidence == 1.0
+    assert Prediction(lab, cov, False).evidence == 0.0
+    with pytest.raises(ValueError, match="evidence"):
+        Prediction(lab, cov, True, "x", 1.5)
+
+
+def test_a_feeling_has_colours_and_a_tone(model: ObjectColourModel) -> None:
+    anger = model.distribution("anger")
+    assert BASIC_TERMS[int(np.argmax(anger))] == "red"
+    assert anger[BASIC_TERMS.index("black")] > 0.1  # mostly red, some black
+    dark, light = model.tone("midnight"), model.tone("snow")
+    assert dark is not None and light is not None
+    assert dark[0] + 30 < light[0]
+    sad, happy = model.tone("sadness"), model.tone("joy")
+    assert sad is not None and happy is not None
+    assert sad[1] < happy[1]  # sadness duller than joy
+
+
+def test_the_tone_moves_the_reading_within_a_hue(model: ObjectColourModel) -> None:
+    light_blue, navy = [75.0, -10.0, -30.0], [25.0, 10.0, -45.0]
+    toned = model.with_reading(tone_weight=1.0)
+    flat = model.with_reading(tone_weight=0.0)
+    gap_toned = toned.score("sky", light_blue) - toned.score("sky", navy)
+    gap_flat = flat.score("sky", light_blue) - flat.score("sky", navy)
+    assert gap_toned > gap_flat
+    assert gap_toned > 0
+
+
+def test_tempering_reads_a_carried_word_broadly(
+    model: ObjectColourModel, board_lab: np.ndarray
+) -> None:
+    def range_of(m: ObjectColourModel, text: str) -> float:
+        s = m.score(text, board_lab)
+        return float(s.max() - s.min())
+
+    tempered = model.with_reading(temper=True)
+    sharp = model.with_reading(temper=False)
+    assert range_of(tempered, "quantumly") < 0.5 * range_of(sharp, "quantumly")
+    # An attested word keeps most of its sharpness.
+    assert range_of(tempered, "banana") > 0.8 * range_of(sharp, "banana")
+
+
+def test_a_phrase_of_known_words_reads_as_one_colour_or_not(model: ObjectColourModel) -> None:
+    assert model.evidence("ruby wine") > GIVER_EVIDENCE
+    assert model.evidence("lemon sky") < GIVER_EVIDENCE
+    assert BASIC_TERMS[int(np.argmax(model.distribution("ruby wine")))] in ("red", "purple")
+
+
+def test_without_forgets_words(model: ObjectColourModel) -> None:
+    fewer = model.without(["banana"])
+    assert not fewer.knows("banana") and model.knows("banana")
+    assert fewer.evidence("banana") == pytest.approx(model.carried_evidence)
+    assert len(fewer.words) == len(model.words) - 1
+
+
+def test_reading_settings_pickle_and_are_checked(
+    model: ObjectColourModel, board_lab: np.ndarray
+) -> None:
+    other = model.with_reading(tone_weight=2.0, focus=2.0, temper=False)
+    copy = pickle.loads(pickle.dumps(other))
+    np.testing.assert_allclose(copy.score("anger", board_lab), other.score("anger", board_lab))
+    assert (copy.tone_weight, copy.focus, copy.temper) == (2.0, 2.0, False)
+    with pytest.raises(ValueError, match="tone_weight"):
+        model.with_reading(tone_weight=-1.0)
+
+
+# -- clues a person would give -------------------------------------------------------------
+
+
+def test_attested_refuses_words_known_only_from_vectors_or_disagreeing_names() -> None:
+    for clue in ("boyfriend", "lemon boyfriend", "boyfriend stadium", "quantumly", "throne spleen"):
+        assert not attested(clue), clue
+    for clue in ("banana", "ocean blue", "pale sky", "sky teal", "anger"):
+        assert attested(clue), clue
+
+
+def test_every_word_of_the_vocabulary_is_attested() -> None:
+    words = clue_vocabulary()
+    assert len(words) > 2000
+    model = ObjectColourModel.default()
+    assert all(model.evidence(w) >= GIVER_EVIDENCE for w in words)
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_the_default_giver_gives_only_attested_clues(seed: int) -> None:
+    record, _ = play_game([default_agent()] * 4, seed=seed)
+    clues = [a.text for a in record.actions if isinstance(a, GiveClue)]
+    assert clues
+    for clue in clues:
+        assert attested(clue), clue
