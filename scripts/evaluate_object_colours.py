@@ -37,6 +37,8 @@ WEIGHTS = (1.0, 2.0, 4.0, 8.0)
 FOCUSES = (1.0, 2.0)
 TONE_WEIGHTS = (0.25, 0.5, 1.0)
 TEMPERS = (True,)
+#: The scales (temperatures) of the blend tried for calibration, by log-likelihood.
+SCALES = (0.125, 0.25, 0.5, 1.0)
 
 
 def main() -> None:
@@ -94,14 +96,37 @@ def main() -> None:
     print(f"{len(clues)} clues, {int(n.sum())} picks (mean R15 points per pick)")
     print(f"  combined_model() alone                     {mean(combined):.3f}")
     print(f"  knowledge alone, reading by LOO-CV         {mean(alone_held):.3f} (held out)")
-    print(f"  blend, settings by LOO-CV                  {mean(held):.3f} (held out)")
+    print(f"  blend, settings by LOO-CV                  {mean(held):.3f} (held out, scale 1)")
     print(f"  best on all 39: {label(grid[best_all])} ({mean(table[best_all]):.3f}, in-sample)")
     print("  settings chosen across the 39 folds:")
     for k, c in sorted(counts.items(), key=lambda kv: -kv[1]):
         print(f"    {c:2d} x {label(grid[k])}")
     g = grid[majority]
-    chosen_model = BlendedModel(base, variants[g[:3]], g[3])
-    giver = clue_choice_agreement(responses, chosen_model, name=f"blend, {label(g)}")
+    # The scale: the blend's beliefs calibrated to people's picks, by the log-likelihood of
+    # the picks, held out by clue (for each clue the scale best on the other 38).
+    lls = []
+    pts = []
+    for k in SCALES:
+        a = human_agreement(BlendedModel(base, variants[g[:3]], g[3], scale=k), responses, n_boot=0)
+        lls.append(np.array([r.log_likelihood for r in a.per_clue], dtype=float))
+        pts.append(np.array([r.model_points for r in a.per_clue]))
+    ll_rows, pt_rows = np.stack(lls), np.stack(pts)
+    ll_held = np.zeros(len(clues))
+    pt_held = np.zeros(len(clues))
+    scale_counts: dict[float, int] = {}
+    for c in range(len(clues)):
+        others = np.arange(len(clues)) != c
+        best = int(np.argmax([mean(row, others) for row in ll_rows]))
+        ll_held[c], pt_held[c] = ll_rows[best, c], pt_rows[best, c]
+        scale_counts[SCALES[best]] = scale_counts.get(SCALES[best], 0) + 1
+    scale = max(scale_counts, key=lambda k: scale_counts[k])
+    print(
+        f"  scale by LOO-CV of the picks' log-likelihood: chosen {scale_counts}; held out: "
+        f"log-likelihood {mean(ll_held):.3f} a pick (scale 1: {mean(ll_rows[-1]):.3f}; "
+        f"uniform {-np.log(480):.3f}), points {mean(pt_held):.3f}"
+    )
+    chosen_model = BlendedModel(base, variants[g[:3]], g[3], scale=scale)
+    giver = clue_choice_agreement(responses, chosen_model, name=f"blend, {label(g)}, scale {scale}")
     print()
     print(giver.table())
     print()

@@ -195,3 +195,20 @@ def test_the_default_giver_gives_only_attested_clues(seed: int) -> None:
     assert clues
     for clue in clues:
         assert attested(clue), clue
+
+
+def test_a_blend_s_scale_broadens_its_reading(board_lab: np.ndarray) -> None:
+    from huescues.language import BlendedModel, model_cache_key
+
+    base = default_model()
+    broad = BlendedModel(base.base, base.other, base.weight, scale=0.25)
+    np.testing.assert_allclose(
+        broad.score("anger", board_lab), 0.25 * base.score("anger", board_lab)
+    )
+    copy = pickle.loads(pickle.dumps(broad))
+    assert copy.scale == 0.25
+    np.testing.assert_allclose(copy.score("fox", board_lab), broad.score("fox", board_lab))
+    # Readings kept on disk are keyed by the scale too.
+    assert model_cache_key(broad) != model_cache_key(base)
+    with pytest.raises(ValueError, match="scale"):
+        BlendedModel(base.base, base.other, 1.0, scale=0.0)

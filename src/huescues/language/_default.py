@@ -24,29 +24,37 @@ OBJECT_BLEND_WEIGHT = 4.0
 
 
 class BlendedModel:
-    """Two colour-term models read together: ``base.score + weight * other.score``, a product
-    of experts (log-likelihoods up to a constant). Where ``base`` knows nothing (a flat reading)
-    the other decides; where both know the text, the surer and the weightier count more."""
+    """Two colour-term models read together: ``scale * (base.score + weight * other.score)``,
+    a product of experts (log-likelihoods up to a constant). Where ``base`` knows nothing (a
+    flat reading) the other decides; where both know the text, the surer and the weightier
+    count more. ``scale`` below 1 broadens the whole reading (a temperature): the product of
+    two sure experts is surer than people are, and a belief calibrated to people's picks
+    gives the right weight to a clue that only might be read as meant."""
 
-    def __init__(self, base: ColourTermModel, other: ColourTermModel, weight: float) -> None:
+    def __init__(
+        self, base: ColourTermModel, other: ColourTermModel, weight: float, *, scale: float = 1.0
+    ) -> None:
         if not (math.isfinite(weight) and weight >= 0):
             raise ValueError(f"weight must be a non-negative number, not {weight}")
+        if not (math.isfinite(scale) and scale > 0):
+            raise ValueError(f"scale must be a positive number, not {scale}")
         self.base = base
         self.other = other
         self.weight = float(weight)
+        self.scale = float(scale)
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self is default_model():
             return (default_model, ())
-        return (BlendedModel, (self.base, self.other, self.weight))
+        return (_blend, (self.base, self.other, self.weight, self.scale))
 
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
-        """``base.score + weight * other.score``, shape ``lab.shape[:-1]``."""
+        """``scale * (base.score + weight * other.score)``, shape ``lab.shape[:-1]``."""
         colours = as_lab(lab)
         out: FloatArray = self.base.score(text, colours) + self.weight * self.other.score(
             text, colours
         )
-        return out
+        return out if self.scale == 1.0 else self.scale * out
 
     def score_many(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
         """:meth:`score` for many texts at once, shape ``(len(texts), *lab.shape[:-1])``."""
@@ -54,7 +62,7 @@ class BlendedModel:
         out: FloatArray = _many(self.base, texts, colours) + self.weight * _many(
             self.other, texts, colours
         )
-        return out
+        return out if self.scale == 1.0 else self.scale * out
 
     def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
         """:meth:`score_many` by each model's ``score_batch`` where it has one (faster for many
@@ -63,7 +71,7 @@ class BlendedModel:
         out: FloatArray = _batch(self.base, texts, colours) + self.weight * _batch(
             self.other, texts, colours
         )
-        return out
+        return out if self.scale == 1.0 else self.scale * out
 
     def evidence(self, text: str) -> float:
         """How much is known of the text's colour (0 to 1): the graded evidence of whichever
@@ -99,6 +107,12 @@ def default_model() -> BlendedModel:
     out by clue, the blend scores 0.671 points a pick (0.539 with the authors' ratings of those
     39 words left out), the combined model alone 0.457 (``docs/knowledge.md``)."""
     return BlendedModel(combined_model(), ObjectColourModel.default(), OBJECT_BLEND_WEIGHT)
+
+
+def _blend(
+    base: ColourTermModel, other: ColourTermModel, weight: float, scale: float
+) -> BlendedModel:
+    return BlendedModel(base, other, weight, scale=scale)
 
 
 @functools.cache

@@ -70,7 +70,8 @@ def model_cache_key(model: object) -> str | None:
         base, other = model_cache_key(model.base), model_cache_key(model.other)
         if base is None or other is None:
             return None
-        return f"blend({base},{other},{model.weight!r})"
+        scale = "" if model.scale == 1.0 else f",scale={model.scale!r}"
+        return f"blend({base},{other},{model.weight!r}{scale})"
     if type(model) is CombinedModel:
         naming, vectors = model_cache_key(model.naming), model_cache_key(model.embedding)
         if naming is None or vectors is None:

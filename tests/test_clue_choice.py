@@ -1,0 +1,122 @@
+"""The clue-choice measure (issue 18): a giver picks, for each square people picked, the clue
+its beliefs say lands nearest; people's own picks for that clue score it (R15)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.typing import ArrayLike
+
+from huescues.agents import EmbeddingClueGiver, default_agent
+from huescues.engine import Board, Cell, Rules
+from huescues.language import FLAT_LOG_DENSITY, Prediction, as_lab
+from huescues.research import HumanResponses, clue_choice_agreement, dev_picks
+
+BOARD = Board.standard()
+
+
+def _responses(picks: dict[str, list[str]]) -> HumanResponses:
+    rows = [{"clue": c, "square": s} for c, squares in picks.items() for s in squares]
+    return HumanResponses.from_records(rows, BOARD)
+
+
+class _Oracle:
+    """A colour-term model that knows where people clicked for each clue: its reading of a clue
+    is a sharp peak at the colour of that clue's square."""
+
+    def __init__(self, at: dict[str, str]) -> None:
+        self.at = {c: BOARD.lab[BOARD.cell(s).row, BOARD.cell(s).col] for c, s in at.items()}
+
+    def score(self, text: str, lab: ArrayLike) -> np.ndarray:
+        colours = as_lab(lab)
+        d = np.linalg.norm(colours - self.at[text], axis=-1)
+        out: np.ndarray = -0.5 * (d / 2.0) ** 2
+        return out
+
+    def predict(self, text: str) -> Prediction:
+        return Prediction(self.at[text], np.eye(3))
+
+
+class _Flat:
+    def score(self, text: str, lab: ArrayLike) -> np.ndarray:
+        return np.full(as_lab(lab).shape[:-1], FLAT_LOG_DENSITY)
+
+    def predict(self, text: str) -> Prediction:
+        return Prediction(np.zeros(3), np.eye(3) * 1e3, False)
+
+
+PICKS = {
+    "alpha": ["B3", "B3", "B4"],
+    "beta": ["J20", "J20", "K21"],
+    "gamma": ["O28", "O27", "O28"],
+}
+
+
+def test_a_giver_that_reads_clues_as_people_do_chooses_the_best_clue() -> None:
+    # R15: a pick on the target scores 3, one square away 2; the oracle's choice is hindsight's.
+    responses = _responses(PICKS)
+    oracle = _Oracle({"alpha": "B3", "beta": "J20", "gamma": "O28"})
+    result = clue_choice_agreement(responses, oracle, n_boot=200)
+    assert result.targets == 6 and result.clues == 3
+    assert result.chosen.mean == pytest.approx(result.best.mean)
+    for t in result.per_target:
+        assert t.clue == t.best_clue
+    # Target B3: two picks on it (3 points each), one at B4 (2 points): 8/3.
+    b3 = next(t for t in result.per_target if t.target == Cell.parse("B3"))
+    assert b3.points == pytest.approx(8 / 3)
+
+
+def test_a_giver_that_knows_nothing_scores_as_its_first_clue_and_below_the_best() -> None:
+    responses = _responses(PICKS)
+    result = clue_choice_agreement(responses, _Flat(), n_boot=200)
+    # Ties go to the first clue of the file, whatever the target.
+    assert {t.clue for t in result.per_target} == {"alpha"}
+    assert result.chosen.mean < result.best.mean
+    r15 = Rules.standard(4)
+    alpha = [Cell.parse(s) for s in PICKS["alpha"]]
+    targets = sorted({Cell.parse(s) for squares in PICKS.values() for s in squares})
+    want = np.mean([np.mean([r15.points_at(p.distance(t)) for p in alpha]) for t in targets])
+    assert result.chosen.mean == pytest.approx(want)
+
+
+def test_the_random_clue_is_the_exact_mean_over_clues() -> None:
+    responses = _responses(PICKS)
+    result = clue_choice_agreement(responses, _Flat(), n_boot=0)
+    r15 = Rules.standard(4)
+    targets = sorted({Cell.parse(s) for squares in PICKS.values() for s in squares})
+    per_clue = [
+        [np.mean([r15.points_at(Cell.parse(p).distance(t)) for p in picks]) for t in targets]
+        for picks in PICKS.values()
+    ]
+    assert result.random.mean == pytest.approx(float(np.mean(per_clue)))
+    assert not result.chosen.has_data or result.chosen.low is None
+
+
+def test_on_the_dev_clues_the_default_giver_sits_between_random_and_hindsight() -> None:
+    responses, _ = dev_picks()
+    result = clue_choice_agreement(responses, n_boot=500, seed=1)
+    assert result.random.mean is not None and result.best.mean is not None
+    assert result.random.mean < 0.2 < result.chosen.mean < result.best.mean
+    low, high = result.chosen.low, result.chosen.high
+    assert low is not None and high is not None and low < result.chosen.mean < high
+    again = clue_choice_agreement(responses, n_boot=500, seed=1)
+    assert again.chosen == result.chosen  # reproducible from its seed
+    assert "the best clue in hindsight" in result.table()
+    assert sum(result.chosen_clues().values()) == result.targets
+
+
+def test_givers_and_seats_are_read_by_their_listener_models() -> None:
+    responses = _responses(PICKS)
+    giver = EmbeddingClueGiver(model="naming")
+    result = clue_choice_agreement(responses, giver, n_boot=0)
+    assert result.giver.startswith("EmbeddingClueGiver")
+    seat = clue_choice_agreement(responses, default_agent(), n_boot=0)
+    assert seat.targets == result.targets
+
+
+def test_bad_settings_are_refused() -> None:
+    responses = _responses(PICKS)
+    with pytest.raises(ValueError, match="n_boot"):
+        clue_choice_agreement(responses, _Flat(), n_boot=-1)
+    with pytest.raises(ValueError, match="level"):
+        clue_choice_agreement(responses, _Flat(), level=1.5)
