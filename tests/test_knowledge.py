@@ -174,9 +174,16 @@ def test_reading_settings_pickle_and_are_checked(
 
 
 def test_attested_refuses_words_known_only_from_vectors_or_disagreeing_names() -> None:
-    for clue in ("boyfriend", "lemon boyfriend", "boyfriend stadium", "quantumly", "throne spleen"):
+    for clue in (
+        "boyfriend",
+        "lemon boyfriend",
+        "boyfriend stadium",
+        "quantumly",
+        "throne spleen",
+        "possessed eggplant",
+    ):
         assert not attested(clue), clue
-    for clue in ("banana", "ocean blue", "pale sky", "sky teal", "anger"):
+    for clue in ("banana", "ocean blue", "pale sky", "dark forest", "anger"):
         assert attested(clue), clue
 
 

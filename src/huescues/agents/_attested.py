@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from huescues.engine import common_words
-from huescues.language import NamingModel, ObjectColourModel, c3, name_key
+from huescues.language import NamingModel, ObjectColourModel, name_key, xkcd_names
 
 __all__ = ["GIVER_EVIDENCE", "attested"]
 
@@ -22,15 +21,17 @@ def _naming() -> NamingModel:
 
 
 @functools.cache
-def _colour_terms() -> frozenset[str]:
-    return frozenset(name_key(t) for t in c3().terms)
+def _survey_names() -> frozenset[str]:
+    """The names people gave colours in the XKCD survey (not the paint names of
+    color-name-list, many of them made up: ``possessed eggplant``)."""
+    return frozenset(name_key(n) for n in xkcd_names().names)
 
 
 def attested(text: str) -> bool:
     """Whether a clue giver may say ``text``, as people would: one word whose evidence in the
     knowledge model (:meth:`~huescues.language.ObjectColourModel.evidence`) is at least
-    :data:`GIVER_EVIDENCE`; or two words that people put together: a colour name of the naming
-    data (``ocean blue``), a modifier the naming data learned (``pale``, ``dark``) before an
+    :data:`GIVER_EVIDENCE`; or two words that people put together: a colour name of the XKCD
+    survey (``ocean blue``), a modifier the naming data learned (``pale``, ``dark``) before an
     attested word (``pale sky``), or an attested common English word before a colour term of
     c3 (``sky teal``). Two words that each have a colour but are no phrase (``throne spleen``) are
     refused, as is a word known only from its vector (``boyfriend``)."""
@@ -38,14 +39,9 @@ def attested(text: str) -> bool:
     if not key:
         return False
     naming = _naming()
-    if naming.is_name(key):
+    if key in _survey_names():
         return True
     words = key.split()
     if len(words) == 1:
         return ObjectColourModel.default().evidence(key) >= GIVER_EVIDENCE
-    if len(words) != 2:
-        return False
-    first, head = words
-    if naming.is_modifier(first):
-        return attested(head)
-    return head in _colour_terms() and first in common_words() and attested(first)
+    return len(words) == 2 and naming.is_modifier(words[0]) and attested(words[1])

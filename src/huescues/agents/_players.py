@@ -361,8 +361,10 @@ class EmbeddingClueGiver:
     #: The words to choose clues from (default: the shipped vocabulary, every word of which
     #: has attested colour evidence, see :func:`clue_vocabulary`).
     words: tuple[str, ...] | None = None
-    #: Two-word second clues only when people would give them (:func:`attested`: a colour name,
-    #: a modifier before a known word, or two known words that read as one colour).
+    #: Second clues people understand: each word true of the target read alone (see
+    #: :meth:`_true_of`), and two-word clues only when people would give them
+    #: (:func:`attested`: a colour name, a modifier before a known word, a word before a
+    #: colour term).
     attested_only: bool = True
 
     def prepare(self, board: Board, rules: Rules) -> None:
@@ -441,6 +443,8 @@ class EmbeddingClueGiver:
             return out
 
         legal: dict[str, bool] = {}
+        # Only words true of the target are second clues (a mask over the vocabulary).
+        true_mask = self._true_of(board, target) if self.attested_only else None
 
         def is_legal(word: str) -> bool:
             if word not in legal:
@@ -451,7 +455,9 @@ class EmbeddingClueGiver:
         words = readings[0].words
         # The best single words: every word screened at once (float32, error bounded), the
         # few that may be among the best then valued exactly as before.
-        shortlist = self._screen(view, readings, firsts, empty, frame_idx, ring_pts, is_legal)
+        shortlist = self._screen(
+            view, readings, firsts, empty, frame_idx, ring_pts, is_legal, true_mask
+        )
         exact = value_of(
             [r.log_belief.reshape(len(words), -1)[shortlist].astype(np.float64) for r in readings]
         )
@@ -470,7 +476,7 @@ class EmbeddingClueGiver:
             for a_i, a in enumerate(singles if limit >= 2 else ())
             for b in singles[a_i + 1 :]
             if self._legal(f"{a} {b}", view, second=True) is not None
-            and (not self.attested_only or attested(f"{a} {b}"))
+            and (true_mask is None or attested(f"{a} {b}"))
         ]
         n_singles = len(candidates)
         if phrases:
@@ -505,6 +511,7 @@ class EmbeddingClueGiver:
         frame_idx: NDArray[np.intp],
         ring_pts: FloatArray,
         is_legal: Callable[[str], bool],
+        allowed: NDArray[np.bool_] | None = None,
     ) -> NDArray[np.intp]:
         """The indices (ascending) of every word that may be among the ``pair_from`` best legal
         single second clues. Each word's worth is estimated in float32 from three sums over the
@@ -544,6 +551,8 @@ class EmbeddingClueGiver:
         # What underflows adds at most this much to a ratio whose total is sure.
         error = error / len(readings) + (own + others * float(ring_pts.max())) * 1e-9
         lower = np.where(unsure, -np.inf, approx - error)
+        if allowed is not None:
+            lower[~allowed] = -np.inf
         # The pair_from-th largest least worth among legal words: the best few first (most
         # words are legal), all of them if need be.
         keep = max(1, self.pair_from)
@@ -567,7 +576,26 @@ class EmbeddingClueGiver:
                         break
             if threshold > -np.inf or len(order) == n:
                 break
-        out: NDArray[np.intp] = np.flatnonzero((approx + error >= threshold) | unsure)
+        keep_mask = (approx + error >= threshold) | unsure
+        if allowed is not None:
+            keep_mask &= allowed
+        out: NDArray[np.intp] = np.flatnonzero(keep_mask)
+        return out
+
+    def _true_of(self, board: Board, target: Cell) -> NDArray[np.bool_]:
+        """Which words of the vocabulary, read alone, are true of the target: a pawn placed by
+        a word's literal reading lands in the target's frame at least :data:`TRUE_SHARE` as
+        often as in the frame it suits best. A second clue people understand points at the
+        target itself, not only away from the pawns already placed (``ocean``, then
+        ``blood``, would steer the guesses but mislead a person)."""
+        models = _models(self.model)
+        words, frame = frame_table(models, board, self.words)
+        peaks = FRAME_PEAKS.get(
+            models,
+            (board.id, words_key(words)),
+            lambda: (words, frame.reshape(len(frame), -1).max(axis=1)),
+        )[1]
+        out: NDArray[np.bool_] = frame[:, target.row, target.col] >= TRUE_SHARE * peaks
         return out
 
     def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
@@ -602,6 +630,15 @@ class EmbeddingClueGiver:
         except IllegalClue:
             return None
         return GiveClue(text)
+
+
+#: How large a share of its best frame's chance a word's reading must give the target's frame
+#: for the word to be a second clue (by design: a quarter).
+TRUE_SHARE = 0.5
+
+#: Each vocabulary's best frame chance per word, per tuple of listener models while they live,
+#: keyed by board id and vocabulary (with the vocabulary, which keeps its id a safe key).
+FRAME_PEAKS: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(per_models=4)
 
 
 def _best_first(values: NDArray[np.floating], k: int) -> Iterator[NDArray[np.intp]]:

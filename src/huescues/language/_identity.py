@@ -34,7 +34,8 @@ def shipped_fingerprint() -> str | None:
         data = resources.files("huescues.data")
         for folder in _DATA_FOLDERS:
             for item in sorted(data.joinpath(folder).iterdir(), key=lambda p: p.name):
-                if item.is_file():
+                # What the models read, not the notes beside it (a README or a licence).
+                if item.is_file() and not item.name.endswith((".md", ".txt")):
                     digest.update(item.name.encode() + b"\0" + item.read_bytes())
     except OSError:
         return None
