@@ -54,7 +54,7 @@ from scipy import ndimage, stats
 
 from huescues.language import c3, colornames, fold_of, name_key, words_of, xkcd_names
 from huescues.language._embedding import static_encoder
-from huescues.language._objects import BASIC_TERMS, DATA_FILE, SOURCES, TermGrid
+from huescues.language._objects import BASIC_TERMS, DATA_FILE, SOURCES, TermGrid, _forms
 
 FloatArray = NDArray[np.float64]
 
@@ -290,8 +290,10 @@ class Rating:
 
 def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     """Every ``authors-*.tsv`` of ``folder`` (the first rating of a word wins; files in name
-    order); ``drop``: words whose ratings are left out."""
+    order); ``drop``: words whose ratings are left out, with their other forms (plurals,
+    singulars: the model reads a form of a known word as that word)."""
     dropped = {name_key(w) for w in drop}
+    dropped |= {f for w in list(dropped) for f in _forms(w)}
     out: dict[str, Rating] = {}
     for path in sorted(folder.glob("authors-*.tsv")):
         source = "culture" if "culture" in path.stem else "authors"

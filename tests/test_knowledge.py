@@ -156,7 +156,8 @@ def test_without_forgets_words(model: ObjectColourModel) -> None:
     fewer = model.without(["banana"])
     assert not fewer.knows("banana") and model.knows("banana")
     assert fewer.evidence("banana") == pytest.approx(model.carried_evidence)
-    assert len(fewer.words) == len(model.words) - 1
+    # Its other forms go too, so that nothing is read from them.
+    assert not fewer.knows("bananas") and model.knows("bananas")
 
 
 def test_reading_settings_pickle_and_are_checked(
@@ -219,3 +220,12 @@ def test_a_blend_s_scale_broadens_its_reading(board_lab: np.ndarray) -> None:
     assert model_cache_key(broad) != model_cache_key(base)
     with pytest.raises(ValueError, match="scale"):
         BlendedModel(base.base, base.other, 1.0, scale=0.0)
+
+
+def test_other_forms_of_a_known_word_read_as_it(model: ObjectColourModel) -> None:
+    # A plural, a singular or a leading article is the same thing ("minion", "the hulk").
+    for form, known in (("minion", "minions"), ("the hulk", "hulk")):
+        assert model.knows(known) and not model.knows(form)
+        np.testing.assert_allclose(model.distribution(form), model.distribution(known))
+        assert model.evidence(form) == pytest.approx(model.evidence(known))
+    assert model.sources("quantumly") == ()

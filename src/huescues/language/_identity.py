@@ -21,7 +21,7 @@ _SHIPPED: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
 #: data files are hashed as well). The source is not hashed, so that a refactor or a comment does
 #: not make the shipped readings stale; ``tests/test_readings_store.py`` reads the vocabulary
 #: afresh and fails if the shipped readings differ in any bit, which catches a forgotten raise.
-SCORES_VERSION = 2
+SCORES_VERSION = 3
 
 
 @functools.cache

@@ -314,9 +314,10 @@ class ObjectColourModel:
         return _rebuild(self._arrays(), settings, encoder=self._encoder)
 
     def without(self, words: Sequence[str]) -> ObjectColourModel:
-        """The same model with ``words`` forgotten (carried by their vectors instead): for
-        evaluations held out by word."""
+        """The same model with ``words`` and their other forms (plurals, singulars) forgotten
+        (carried by their vectors instead): for evaluations held out by word."""
         drop = {name_key(w) for w in words}
+        drop |= {f for w in list(drop) for f in _forms(w)}
         keep = [i for i, w in enumerate(self.words) if w not in drop]
         arrays = self._arrays()
         arrays["words"] = tuple(self.words[i] for i in keep)
@@ -332,7 +333,8 @@ class ObjectColourModel:
         return tuple(self._index)
 
     def knows(self, text: str) -> bool:
-        """Whether the data know the text (otherwise it is carried by its word vector)."""
+        """Whether the data know the text itself (otherwise it is read as another form of a
+        known word, as a phrase of known words, or carried by its word vector)."""
         return name_key(check_text(text)) in self._index
 
     def distribution(self, text: str) -> FloatArray:
@@ -458,6 +460,8 @@ class ObjectColourModel:
         new: list[str] = []
         for key in keys:
             i = self._index.get(key)
+            if i is None:
+                i = self._variant(key)
             if i is not None:
                 out[key] = self._known(i)
             elif not key:
@@ -478,6 +482,14 @@ class ObjectColourModel:
                 t = None if tones is None else tones[j]
                 out[key] = self._make(carried[j], t, self.carried_evidence, 0)
         return out
+
+    def _variant(self, key: str) -> int | None:
+        """The known word a text is another form of (:func:`_forms`), the first one known."""
+        for form in _forms(key):
+            i = self._index.get(form)
+            if i is not None:
+                return i
+        return None
 
     def _phrase(self, key: str) -> _Reading | None:
         """A phrase whose every word the data know (``dark forest``): the product of its words'
@@ -503,6 +515,25 @@ class ObjectColourModel:
         ev = float(self._evidence[idx].min()) * overlap
         bits = int(np.bitwise_or.reduce(self._sources[idx]))
         return self._make(q, tone, ev, bits)
+
+
+def _forms(key: str) -> list[str]:
+    """Other forms of a normalised text that name the same thing: without a leading article
+    ("the hulk"), its singular or plural ("minion", "smurfs"); three letters or more."""
+    forms = []
+    for head in ("the ", "a ", "an "):
+        if key.startswith(head):
+            forms.append(key[len(head) :])
+    for base in [key, *forms]:
+        if base.endswith("ies"):
+            forms.append(base[:-3] + "y")
+        if base.endswith("es"):
+            forms.append(base[:-2])
+        if base.endswith("s"):
+            forms.append(base[:-1])
+        else:
+            forms.append(base + "s")
+    return [f for f in forms if len(f) >= 3]
 
 
 def _lightness_chroma(lab: FloatArray) -> FloatArray:
