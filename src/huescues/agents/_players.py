@@ -77,8 +77,9 @@ DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
 #: phrases read in one batch per model, docs/agents.md).
 DEFAULT_PAIR_FROM = 8
 
-#: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal).
-PRAGMATIC_SHARE = 0.2
+#: A pragmatic guesser's prior weight on the imagined givers' readings (the rest is literal):
+#: chosen by self-play against the naming players, docs/knowledge.md (0.2 before issue 18).
+PRAGMATIC_SHARE = 0.8
 #: How much of an imagined giver's reading is the literal one, for words it would not choose.
 _LITERAL_SHARE = 0.2
 
