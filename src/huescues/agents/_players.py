@@ -31,6 +31,7 @@ from huescues.language import (
     default_model,
     listen,
     reads_in_context,
+    with_capabilities,
 )
 
 from ._attested import attested
@@ -134,19 +135,15 @@ PHRASE_L0: ModelMemo[FloatArray] = ModelMemo(per_models=PHRASE_L0_KEPT)
 
 def _phrases_log_l0(model: ColourTermModel, board: Board, phrases: Sequence[str]) -> FloatArray:
     """log L0(square | phrase) for each phrase, a row per phrase (flat squares): those not yet
-    read are read together by the model's ``score_batch`` (much faster than one by one). The
-    rows may differ from :func:`_log_l0`'s in the last bits; a phrase read in context (a
-    negation, a comparative, "other") or by a model without ``score_batch`` is read as
-    :func:`_log_l0` reads it."""
+    read are read together by the model's ``score_batch`` (much faster than one by one; a model
+    without one reads them one by one, :func:`~huescues.language.with_capabilities`). The rows
+    may differ from :func:`_log_l0`'s in the last bits; a phrase read in context (a negation, a
+    comparative, "other") is read as :func:`_log_l0` reads it."""
     keys = [(board.id, normalise_clue(p)) for p in phrases]
     rows = PHRASE_L0.cached_many((model,), keys)
-    batch = getattr(model, "score_batch", None)
-    new = [
-        i
-        for i, r in enumerate(rows)
-        if r is None and batch is not None and not reads_in_context(phrases[i])
-    ]
-    if new and batch is not None:
+    new = [i for i, r in enumerate(rows) if r is None and not reads_in_context(phrases[i])]
+    if new:
+        batch = with_capabilities(model).score_batch
         s = np.asarray(batch([phrases[i] for i in new], board.lab.reshape(-1, 3)), np.float64)
         top = s.max(axis=1, keepdims=True)
         read = s - (top + np.log(np.exp(s - top).sum(axis=1, keepdims=True)))
