@@ -5,6 +5,7 @@ put their pawns (R16), and the baselines and bound around them."""
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -649,22 +650,25 @@ def _best_first(values: NDArray[np.floating], k: int) -> Iterator[NDArray[np.int
 
 
 #: Each vocabulary's word index, by the vocabulary's id (the value keeps the tuple, so the id
-#: stays its own); a few vocabularies at most.
+#: stays its own); a few vocabularies at most. Guarded by a lock: bots decide in threads (the
+#: web), and dropping the oldest (``next(iter(...))``, then ``pop``) is not atomic.
 _WORD_INDEX: dict[int, tuple[tuple[str, ...], dict[str, list[int]]]] = {}
+_WORD_INDEX_LOCK = threading.Lock()
 
 
 def _word_index(words: tuple[str, ...]) -> dict[str, list[int]]:
     """The positions of each word in ``words``."""
-    kept = _WORD_INDEX.get(id(words))
-    if kept is None or kept[0] is not words:
-        index: dict[str, list[int]] = {}
-        for i, w in enumerate(words):
-            index.setdefault(w, []).append(i)
-        kept = (words, index)
-        if len(_WORD_INDEX) >= 8:
-            _WORD_INDEX.pop(next(iter(_WORD_INDEX)))
-        _WORD_INDEX[id(words)] = kept
-    return kept[1]
+    with _WORD_INDEX_LOCK:
+        kept = _WORD_INDEX.get(id(words))
+        if kept is None or kept[0] is not words:
+            index: dict[str, list[int]] = {}
+            for i, w in enumerate(words):
+                index.setdefault(w, []).append(i)
+            kept = (words, index)
+            if len(_WORD_INDEX) >= 8:
+                _WORD_INDEX.pop(next(iter(_WORD_INDEX)))
+            _WORD_INDEX[id(words)] = kept
+        return kept[1]
 
 
 def _target(view: View) -> Cell:
@@ -768,9 +772,10 @@ class Player:
         return self.guesser.place_pawn(view, rng)
 
 
-@functools.cache
 def default_agent() -> Player:
-    """The library's best player of both roles (settings chosen in ``docs/agents.md``)."""
+    """The library's best player of both roles (settings chosen in ``docs/agents.md``): a new
+    one each call, so that no two seats or tables share a player (what it reads from the
+    models is shared, kept per model in the memos)."""
     return Player(
         EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM),
         EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
