@@ -3,6 +3,7 @@ that fits many models (a cross-validation loop) and plays with each gets the mem
 
 from __future__ import annotations
 
+import functools
 import gc
 import tracemalloc
 import weakref
@@ -139,3 +140,90 @@ def test_models_that_cannot_be_weakly_referenced_are_kept_only_a_few_at_a_time()
     memo.clear()
     gc.collect()
     assert alive == []
+
+
+def test_threads_hammering_one_memo_make_each_value_once_for_its_own_models() -> None:
+    """The web runs bots in threads: many threads asking one memo for the same values at once
+    get each value made once per (models, key), and only ever their own models' values."""
+    import threading
+    import time
+    from collections import Counter
+
+    from huescues.agents._memo import ModelMemo
+
+    models = [fit(i) for i in range(4)]
+    groups = [(models[0],), (models[1],), (models[2], models[3]), (models[3], models[2])]
+    keys = range(6)
+    memo: ModelMemo[tuple[tuple[int, ...], int]] = ModelMemo(per_models=len(keys))
+    made: Counter[tuple[tuple[int, ...], int]] = Counter()
+    made_lock = threading.Lock()
+    wrong: list[object] = []
+    start = threading.Barrier(16)
+
+    def make(group: tuple[MeanColourModel, ...], key: int) -> tuple[tuple[int, ...], int]:
+        label = (tuple(id(m) for m in group), key)
+        with made_lock:
+            made[label] += 1
+        time.sleep(0.002)  # long enough for the other threads to ask meanwhile
+        return label
+
+    def hammer(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        start.wait()
+        for _ in range(300):
+            group = groups[int(rng.integers(len(groups)))]
+            key = int(rng.integers(len(keys)))
+            want = (tuple(id(m) for m in group), key)
+            if rng.random() < 0.3:
+                found = memo.cached_many(group, list(keys))
+                if any(v is not None and v != (want[0], k) for k, v in enumerate(found)):
+                    wrong.append(found)
+                continue
+            value = memo.get(group, key, functools.partial(make, group, key))
+            if value != want:
+                wrong.append(value)
+
+    threads = [threading.Thread(target=hammer, args=(s,)) for s in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong
+    assert set(made) == {(tuple(id(m) for m in g), k) for g in groups for k in keys}
+    assert set(made.values()) == {1}
+    assert len(memo) == len(groups) * len(keys)
+
+
+def test_a_value_whose_making_failed_is_made_by_the_next_thread_that_asks() -> None:
+    import threading
+
+    from huescues.agents._memo import ModelMemo
+
+    memo: ModelMemo[str] = ModelMemo(per_models=2)
+    model = fit(0)
+    started, go_on = threading.Event(), threading.Event()
+
+    def fails() -> str:
+        started.set()
+        go_on.wait()
+        raise ValueError("no reading")
+
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            memo.get((model,), "board", fails)
+        except ValueError as e:
+            errors.append(e)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    started.wait()
+    waiter: list[str] = []
+    second = threading.Thread(target=lambda: waiter.append(memo.get((model,), "board", str)))
+    second.start()
+    go_on.set()
+    thread.join()
+    second.join()
+    assert len(errors) == 1 and waiter == [""]
+    assert memo.cached((model,), "board") == ""

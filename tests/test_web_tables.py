@@ -340,3 +340,17 @@ def test_bots_that_raise_stall_or_cheat_are_replaced_by_the_random_move(
     assert "illegal decision" in faults and "R13" in faults
     # A stalled bot is asked no more: its seat plays the random agent from then on.
     assert type(table.seats[2].agent) is RandomAgent
+
+
+def test_every_table_gets_bots_of_its_own(tmp_path: Path) -> None:
+    """No two seats or tables share a player object (what the bots read from the models is
+    shared through the memos); the same kind of bot plays the same way."""
+    app = _app(tmp_path)
+    with TestClient(app) as client:
+        one = _create(client, ["person", "default", "default", "naming"], seed=5)
+        two = _create(client, ["person", "default", "default", "naming"], seed=5)
+        tables = _registry(app).tables
+        bots = [s.agent for t in (one, two) for s in tables[t["table"]].seats[1:]]
+    assert len({id(b) for b in bots}) == len(bots)
+    assert len({id(b.giver) for b in bots}) == len(bots)
+    assert bots[0] == bots[1] == bots[3] == bots[4] and bots[2] == bots[5]

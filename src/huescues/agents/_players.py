@@ -5,6 +5,7 @@ put their pawns (R16), and the baselines and bound around them."""
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -31,6 +32,7 @@ from huescues.language import (
     default_model,
     listen,
     reads_in_context,
+    with_capabilities,
 )
 
 from ._attested import attested
@@ -135,19 +137,15 @@ PHRASE_L0: ModelMemo[FloatArray] = ModelMemo(per_models=PHRASE_L0_KEPT)
 
 def _phrases_log_l0(model: ColourTermModel, board: Board, phrases: Sequence[str]) -> FloatArray:
     """log L0(square | phrase) for each phrase, a row per phrase (flat squares): those not yet
-    read are read together by the model's ``score_batch`` (much faster than one by one). The
-    rows may differ from :func:`_log_l0`'s in the last bits; a phrase read in context (a
-    negation, a comparative, "other") or by a model without ``score_batch`` is read as
-    :func:`_log_l0` reads it."""
+    read are read together by the model's ``score_batch`` (much faster than one by one; a model
+    without one reads them one by one, :func:`~huescues.language.with_capabilities`). The rows
+    may differ from :func:`_log_l0`'s in the last bits; a phrase read in context (a negation, a
+    comparative, "other") is read as :func:`_log_l0` reads it."""
     keys = [(board.id, normalise_clue(p)) for p in phrases]
     rows = PHRASE_L0.cached_many((model,), keys)
-    batch = getattr(model, "score_batch", None)
-    new = [
-        i
-        for i, r in enumerate(rows)
-        if r is None and batch is not None and not reads_in_context(phrases[i])
-    ]
-    if new and batch is not None:
+    new = [i for i, r in enumerate(rows) if r is None and not reads_in_context(phrases[i])]
+    if new:
+        batch = with_capabilities(model).score_batch
         s = np.asarray(batch([phrases[i] for i in new], board.lab.reshape(-1, 3)), np.float64)
         top = s.max(axis=1, keepdims=True)
         read = s - (top + np.log(np.exp(s - top).sum(axis=1, keepdims=True)))
@@ -653,22 +651,25 @@ def _best_first(values: NDArray[np.floating], k: int) -> Iterator[NDArray[np.int
 
 
 #: Each vocabulary's word index, by the vocabulary's id (the value keeps the tuple, so the id
-#: stays its own); a few vocabularies at most.
+#: stays its own); a few vocabularies at most. Guarded by a lock: bots decide in threads (the
+#: web), and dropping the oldest (``next(iter(...))``, then ``pop``) is not atomic.
 _WORD_INDEX: dict[int, tuple[tuple[str, ...], dict[str, list[int]]]] = {}
+_WORD_INDEX_LOCK = threading.Lock()
 
 
 def _word_index(words: tuple[str, ...]) -> dict[str, list[int]]:
     """The positions of each word in ``words``."""
-    kept = _WORD_INDEX.get(id(words))
-    if kept is None or kept[0] is not words:
-        index: dict[str, list[int]] = {}
-        for i, w in enumerate(words):
-            index.setdefault(w, []).append(i)
-        kept = (words, index)
-        if len(_WORD_INDEX) >= 8:
-            _WORD_INDEX.pop(next(iter(_WORD_INDEX)))
-        _WORD_INDEX[id(words)] = kept
-    return kept[1]
+    with _WORD_INDEX_LOCK:
+        kept = _WORD_INDEX.get(id(words))
+        if kept is None or kept[0] is not words:
+            index: dict[str, list[int]] = {}
+            for i, w in enumerate(words):
+                index.setdefault(w, []).append(i)
+            kept = (words, index)
+            if len(_WORD_INDEX) >= 8:
+                _WORD_INDEX.pop(next(iter(_WORD_INDEX)))
+            _WORD_INDEX[id(words)] = kept
+        return kept[1]
 
 
 def _target(view: View) -> Cell:
@@ -772,9 +773,10 @@ class Player:
         return self.guesser.place_pawn(view, rng)
 
 
-@functools.cache
 def default_agent() -> Player:
-    """The library's best player of both roles (settings chosen in ``docs/agents.md``)."""
+    """The library's best player of both roles (settings chosen in ``docs/agents.md``): a new
+    one each call, so that no two seats or tables share a player (what it reads from the
+    models is shared, kept per model in the memos)."""
     return Player(
         EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM),
         EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),

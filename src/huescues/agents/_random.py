@@ -133,9 +133,12 @@ def _uniform(rng: np.random.Generator) -> Callable[[], float]:
 
 
 #: The board of the last pawn placed, its squares and its pawn moves: most games use one board.
+#: Safe from threads without a lock: the one item is read and replaced whole (each an atomic
+#: list operation), so a thread always sees a board with its own squares and moves.
 _LAST_BOARD: list[tuple[Board | None, tuple[Cell, ...], tuple[PlacePawn, ...]]] = [(None, (), ())]
 
-#: Pawn moves by board size; a few sizes at most are kept.
+#: Pawn moves by board size; a few sizes at most are kept. Safe from threads without a lock:
+#: each step is one atomic dict operation, and two threads that race make equal moves.
 _MOVES: dict[tuple[int, int], tuple[PlacePawn, ...]] = {}
 
 

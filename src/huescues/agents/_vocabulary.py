@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Board
-from huescues.language import ColourTermModel
+from huescues.language import ColourTermModel, with_capabilities
 
 from ._memo import ModelMemo, words_key
 from ._points import frame_probability
@@ -101,11 +101,8 @@ def _kept_reading(model: ColourTermModel, board: Board, words: tuple[str, ...]) 
 
 def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
     """The vocabulary read by ``model`` on ``board`` (the work :func:`board_reading` keeps)."""
-    many = getattr(model, "score_many", None)
-    if many is not None:
-        scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
-    else:
-        scores = np.stack([model.score(w, board.lab) for w in words])
+    many = with_capabilities(model).score_many
+    scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
     log_belief, frame = from_scores(scores)
     return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)
 

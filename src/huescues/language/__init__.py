@@ -3,11 +3,11 @@
 from typing import TYPE_CHECKING
 
 from ._baselines import MeanColourModel, NearestNameModel
+from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
 from ._combined import CombinedModel, combined_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model
 from ._embedding import EmbeddingModel, EmbeddingParams
-from ._identity import model_cache_key
 from ._listen import listen, reads_in_context
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._objects import BASIC_TERMS, SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
@@ -27,6 +27,7 @@ __all__ = [
     "BlendedModel",
     "C3Data",
     "ColourTermModel",
+    "ColourTermModelBase",
     "CombinedModel",
     "EmbeddingModel",
     "EmbeddingParams",
@@ -53,6 +54,7 @@ __all__ = [
     "normalise_name",
     "reads_in_context",
     "standard_models",
+    "with_capabilities",
     "words_of",
     "xkcd_names",
 ]

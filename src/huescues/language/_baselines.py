@@ -8,13 +8,14 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._capabilities import ColourTermModelBase
 from ._protocol import FloatArray, Prediction, as_lab, check_text, gaussian_log_density
 from ._splits import normalise_name
 
 __all__ = ["MeanColourModel", "NearestNameModel"]
 
 
-class MeanColourModel:
+class MeanColourModel(ColourTermModelBase):
     """Predicts the mean colour of its training names for every text, with their spread: what
     a model that reads nothing scores."""
 
@@ -34,7 +35,7 @@ class MeanColourModel:
         return gaussian_log_density(as_lab(lab), self._mean, self._cov)
 
 
-class NearestNameModel:
+class NearestNameModel(ColourTermModelBase):
     """Predicts the colour of the training names that share the most words with the text (their
     mean when several tie), else the mean colour: a lookup with no model of meaning."""
 

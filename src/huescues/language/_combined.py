@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._capabilities import ColourTermModelBase, model_cache_key
 from ._embedding import EmbeddingModel
 from ._naming import Modifier, NamingModel, floored, gaussian_product, name_key
 from ._protocol import (
@@ -28,7 +29,7 @@ _CACHE_SIZE = 1 << 16
 _CHUNK = 128
 
 
-class CombinedModel:
+class CombinedModel(ColourTermModelBase):
     """Reads a text with both models and keeps what they agree on.
 
     The naming data read exact names, words of names, c3's terms and learned modifiers (a
@@ -56,6 +57,17 @@ class CombinedModel:
         if self is combined_model():
             return (combined_model, ())
         return (CombinedModel, (self.naming, self.embedding))
+
+    @property
+    def cache_key(self) -> str | None:
+        """``combined(naming key,embedding key)`` when both parts have a key, else ``None``.
+        A subclass may score otherwise, so it has none unless it names its own."""
+        if type(self) is not CombinedModel:
+            return None
+        naming, vectors = model_cache_key(self.naming), model_cache_key(self.embedding)
+        if naming is None or vectors is None:
+            return None
+        return f"combined({naming},{vectors})"
 
     def predict(self, text: str) -> Prediction:
         """The text's colour and spread in CIELAB."""

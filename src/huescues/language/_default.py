@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
 from ._combined import combined_model
 from ._objects import ObjectColourModel
 from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab
@@ -23,7 +24,7 @@ __all__ = ["OBJECT_BLEND_WEIGHT", "BlendedModel", "default_model"]
 OBJECT_BLEND_WEIGHT = 4.0
 
 
-class BlendedModel:
+class BlendedModel(ColourTermModelBase):
     """Two colour-term models read together: ``scale * (base.score + weight * other.score)``,
     a product of experts (log-likelihoods up to a constant). Where ``base`` knows nothing (a
     flat reading) the other decides; where both know the text, the surer and the weightier
@@ -47,6 +48,19 @@ class BlendedModel:
         if self is default_model():
             return (default_model, ())
         return (_blend, (self.base, self.other, self.weight, self.scale))
+
+    @property
+    def cache_key(self) -> str | None:
+        """``blend(base key,other key,weight)`` (and ``,scale=...`` when the scale is not 1)
+        when both models have a key, else ``None``. A subclass may score otherwise, so it has
+        none unless it names its own."""
+        if type(self) is not BlendedModel:
+            return None
+        base, other = model_cache_key(self.base), model_cache_key(self.other)
+        if base is None or other is None:
+            return None
+        scale = "" if self.scale == 1.0 else f",scale={self.scale!r}"
+        return f"blend({base},{other},{self.weight!r}{scale})"
 
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
         """``scale * (base.score + weight * other.score)``, shape ``lab.shape[:-1]``."""
@@ -122,16 +136,8 @@ def _named_colours() -> FloatArray:
 
 
 def _many(model: ColourTermModel, texts: Sequence[str], lab: FloatArray) -> FloatArray:
-    many = getattr(model, "score_many", None)
-    if many is not None:
-        return np.asarray(many(texts, lab), dtype=np.float64)
-    return (
-        np.stack([model.score(t, lab) for t in texts]) if texts else np.empty((0, *lab.shape[:-1]))
-    )
+    return np.asarray(with_capabilities(model).score_many(texts, lab), dtype=np.float64)
 
 
 def _batch(model: ColourTermModel, texts: Sequence[str], lab: FloatArray) -> FloatArray:
-    batch = getattr(model, "score_batch", None)
-    if batch is not None:
-        return np.asarray(batch(texts, lab), dtype=np.float64)
-    return _many(model, texts, lab)
+    return np.asarray(with_capabilities(model).score_batch(texts, lab), dtype=np.float64)

@@ -41,6 +41,7 @@ from typing import IO, Any, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._capabilities import ColourTermModelBase
 from ._identity import register_shipped
 from ._protocol import (
     FLAT_LOG_DENSITY,
@@ -174,7 +175,7 @@ class FittedArrays:
     metadata: dict[str, Any]
 
 
-class EmbeddingModel:
+class EmbeddingModel(ColourTermModelBase):
     """Word vectors mapped to CIELAB by kernel ridge regression, with a spread that widens away
     from the training names (a :class:`ColourTermModel`)."""
 

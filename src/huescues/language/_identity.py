@@ -1,5 +1,6 @@
-"""A stable name for a colour-term model's readings, so that what players compute from the
-shipped models can be kept on disk and shipped: the same name means the same scores."""
+"""A stable name for the shipped colour-term models' scores, so that what players compute from
+them can be kept on disk and shipped: the same name means the same scores. (Other models name
+their scores themselves: ``cache_key``, see ``_capabilities.py``.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import hashlib
 import weakref
 from importlib import resources
 
-__all__ = ["SCORES_VERSION", "model_cache_key", "register_shipped"]
+__all__ = ["SCORES_VERSION", "register_shipped", "shipped_key"]
 
 #: The data folders the shipped models are loaded from.
 _DATA_FOLDERS = ("naming", "embedding", "objects")
@@ -47,36 +48,14 @@ def register_shipped(model: object, name: str) -> None:
     _SHIPPED[model] = name
 
 
-def model_cache_key(model: object) -> str | None:
-    """A stable name for ``model``'s scores, or ``None`` when it has none (then nothing
-    computed from it is kept on disk).
-
-    The shipped models (``default_model()``, ``NamingModel.default()``,
-    ``EmbeddingModel.default()``, ``combined_model()``, ``ObjectColourModel.default()``) and
-    blends or combinations of them have one, made from a hash of the package's model data and
-    :data:`SCORES_VERSION`. Any other model may opt in with a ``cache_key`` string attribute,
-    which must change whenever its scores do."""
+def shipped_key(model: object) -> str | None:
+    """The name of a shipped model's scores: its name and :func:`shipped_fingerprint`
+    (``"naming@62c9..."``); ``None`` for any other model, or when the data cannot be read."""
     try:
         name = _SHIPPED.get(model)
     except TypeError:  # not weakly referable: not a shipped model
-        name = None
-    if name is not None:
-        fingerprint = shipped_fingerprint()
-        return None if fingerprint is None else f"{name}@{fingerprint}"
-    # Imported here: the models' modules register their shipped instances with this one.
-    from ._combined import CombinedModel
-    from ._default import BlendedModel
-
-    if type(model) is BlendedModel:
-        base, other = model_cache_key(model.base), model_cache_key(model.other)
-        if base is None or other is None:
-            return None
-        scale = "" if model.scale == 1.0 else f",scale={model.scale!r}"
-        return f"blend({base},{other},{model.weight!r}{scale})"
-    if type(model) is CombinedModel:
-        naming, vectors = model_cache_key(model.naming), model_cache_key(model.embedding)
-        if naming is None or vectors is None:
-            return None
-        return f"combined({naming},{vectors})"
-    own = getattr(model, "cache_key", None)
-    return own if isinstance(own, str) and own else None
+        return None
+    if name is None:
+        return None
+    fingerprint = shipped_fingerprint()
+    return None if fingerprint is None else f"{name}@{fingerprint}"

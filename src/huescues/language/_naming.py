@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._capabilities import ColourTermModelBase
 from ._identity import register_shipped
 from ._protocol import FLAT_LOG_DENSITY, FloatArray, Prediction, as_lab, check_text
 from ._splits import normalise_name
@@ -308,7 +309,7 @@ def symmetric(cov: NDArray[np.floating]) -> FloatArray:
 # --------------------------------------------------------------------------- the model
 
 
-class NamingModel:
+class NamingModel(ColourTermModelBase):
     """Words to colours from naming data (a :class:`~huescues.language.ColourTermModel`).
 
     Build one with :meth:`fit` (from the data shipped in the package, optionally holding names

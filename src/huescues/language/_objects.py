@@ -19,6 +19,7 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._capabilities import ColourTermModelBase
 from ._embedding import TextEncoder, static_encoder
 from ._identity import register_shipped
 from ._naming import floored, name_key
@@ -132,7 +133,7 @@ class _Reading:
     log_norm: float
 
 
-class ObjectColourModel:
+class ObjectColourModel(ColourTermModelBase):
     """What words mean in colour, from knowledge of the world (a :class:`ColourTermModel`).
 
     Each known word has a distribution ``q`` over :data:`BASIC_TERMS` (bananas: mostly yellow;

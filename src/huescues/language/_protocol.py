@@ -68,6 +68,12 @@ class ColourTermModel(Protocol):
     log-likelihood ``log p(colour | text)`` of each, shape ``lab.shape[:-1]``; higher is better;
     finite for every input (an unknown word gives a flat answer, not an error or NaN).
     ``predict(text)``: a point estimate and spread (:class:`Prediction`).
+
+    Optional, with defaults (:class:`~huescues.language.ColourTermModelBase`, which the shipped
+    models inherit, gives them to a subclass; :func:`~huescues.language.with_capabilities` to
+    any model): ``score_many(texts, lab)`` and ``score_batch(texts, lab)`` score many texts at
+    once (default: :meth:`score` of each), and ``cache_key`` names the model's scores so that
+    what players compute from them may be kept on disk (default ``None``: nothing is kept).
     """
 
     def score(self, text: str, lab: ArrayLike) -> FloatArray:

@@ -1,0 +1,122 @@
+"""A colour-term model's optional methods, declared in one place: scoring many texts at once
+(``score_many``, ``score_batch``) and a stable name for its scores (``cache_key``). The shipped
+models inherit :class:`ColourTermModelBase`; any other model is given the same methods by
+:func:`with_capabilities`, so that no caller asks whether a model has them."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import cast
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._identity import shipped_key
+from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab
+
+__all__ = ["ColourTermModelBase", "model_cache_key", "with_capabilities"]
+
+
+class ColourTermModelBase(abc.ABC):
+    """A :class:`ColourTermModel` with every optional method: a subclass writes ``score`` and
+    ``predict`` and may write faster ``score_many`` or ``score_batch``, or a ``cache_key``.
+
+    ``score_many(texts, lab)``: :meth:`score` of each text, a row per text, shape
+    ``(len(texts), *lab.shape[:-1])``; the same numbers as :meth:`score`.
+    ``score_batch(texts, lab)``: the same, possibly faster for many new texts, and possibly
+    differing from :meth:`score`'s in the last bits (for screening); default ``score_many``.
+    ``cache_key``: a stable name for the model's scores, or ``None`` (then nothing computed
+    from them is kept on disk); it must change whenever the scores do.
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+        """Log-likelihood of each colour given the text; shape ``lab.shape[:-1]``."""
+
+    @abc.abstractmethod
+    def predict(self, text: str) -> Prediction:
+        """The text's colour as a point estimate and spread in CIELAB."""
+
+    def score_many(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score` of each text stacked, shape ``(len(texts), *lab.shape[:-1])``."""
+        colours = as_lab(lab)
+        if not texts:
+            return np.empty((0, *colours.shape[:-1]))
+        out: FloatArray = np.stack([self.score(t, colours) for t in texts])
+        return out
+
+    def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        """:meth:`score_many`, unless a subclass reads many new texts faster."""
+        return self.score_many(texts, lab)
+
+    @property
+    def cache_key(self) -> str | None:
+        """The shipped model's name and a hash of the shipped data (``"naming@..."``) for a
+        model the package loaded (``NamingModel.default()``, ...), else ``None``."""
+        return shipped_key(self)
+
+
+class _WithCapabilities(ColourTermModelBase):
+    """A model that does not inherit :class:`ColourTermModelBase`, with its optional methods:
+    its own where it has them, else the base class's defaults. The one place that asks a model
+    whether it has them."""
+
+    __slots__ = ("model",)
+
+    def __init__(self, model: ColourTermModel) -> None:
+        self.model = model
+
+    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+        return self.model.score(text, lab)
+
+    def predict(self, text: str) -> Prediction:
+        return self.model.predict(text)
+
+    def score_many(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        own = getattr(self.model, "score_many", None)
+        if callable(own):
+            out: FloatArray = own(texts, lab)
+            return out
+        return super().score_many(texts, lab)
+
+    def score_batch(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
+        own = getattr(self.model, "score_batch", None)
+        if callable(own):
+            out: FloatArray = own(texts, lab)
+            return out
+        return self.score_many(texts, lab)
+
+    @property
+    def cache_key(self) -> str | None:
+        shipped = shipped_key(self.model)
+        if shipped is not None:
+            return shipped
+        own = getattr(self.model, "cache_key", None)
+        return own if isinstance(own, str) else None
+
+
+def with_capabilities(model: ColourTermModel) -> ColourTermModelBase:
+    """``model`` with every optional method (``score_many``, ``score_batch``, ``cache_key``):
+    the model itself when it inherits :class:`ColourTermModelBase`, else a thin wrapper that
+    uses the model's own methods where it has them and the defaults where it does not. Cheap:
+    callers wrap a model where they use it and keep the model itself as a cache key."""
+    if isinstance(model, ColourTermModelBase):
+        return model
+    return _WithCapabilities(model)
+
+
+def model_cache_key(model: object) -> str | None:
+    """A stable name for ``model``'s scores (its ``cache_key``), or ``None`` when it has none
+    (then nothing computed from it is kept on disk).
+
+    The shipped models (``default_model()``, ``NamingModel.default()``,
+    ``EmbeddingModel.default()``, ``combined_model()``, ``ObjectColourModel.default()``) and
+    blends or combinations of them have one, made from a hash of the package's model data and
+    ``SCORES_VERSION``. Any other model may opt in with a non-empty ``cache_key`` string
+    (an attribute, or a property of a :class:`ColourTermModelBase`), which must change
+    whenever its scores do."""
+    key = with_capabilities(cast(ColourTermModel, model)).cache_key
+    return key if isinstance(key, str) and key else None
