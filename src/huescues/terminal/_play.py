@@ -13,6 +13,8 @@ from typing import TextIO
 
 from huescues.agents import Agent, GameLoop, RandomAgent, default_agent
 from huescues.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     Action,
     Board,
     Cell,
@@ -294,8 +296,10 @@ def play_in_terminal(
     """
     if opponents not in OPPONENTS:
         raise ValueError(f"opponents {opponents!r}: choose one of {', '.join(OPPONENTS)}")
-    if type(players) is not int or not 3 <= players <= 10:
-        raise ValueError(f"players={players!r}: Hues and Cues is for 3 to 10 players (R2)")
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"players={players!r}: Hues and Cues is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R2)"
+        )
     if type(seat) is not int or not 0 <= seat < players:
         raise ValueError(f"seat {seat!r}: a {players}-player game has seats 0-{players - 1}")
     out = sys.stdout if output is None else output

@@ -71,6 +71,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from huescues.agents import Agent, RandomAgent
 from huescues.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     ROW_LETTERS,
     Action,
     ChooseTarget,
@@ -300,8 +302,8 @@ class _Tables:
         if not isinstance(body, dict):
             raise ValueError("the request is a JSON object with 'seats'")
         raw = body.get("seats")
-        if not isinstance(raw, list) or not 3 <= len(raw) <= 10:
-            raise ValueError("'seats' is a list of 3 to 10 seats (R2)")
+        if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
+            raise ValueError(f"'seats' is a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats (R2)")
         seed = body.get("seed")
         if seed is None:
             seed = secrets.randbits(32)
