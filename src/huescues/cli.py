@@ -357,6 +357,12 @@ def _draw_board(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from huescues.agents import catalogue_help, catalogue_names
+    from huescues.terminal import OPPONENTS
+
+    # The study's givers, chosen from the catalogue as huescues.web.GIVERS chooses them
+    # (importing the web would need its optional dependencies).
+    study_givers = catalogue_names(role="giver", sees_target=False)
     parser = argparse.ArgumentParser(prog="huescues", description="Hues and Cues as a library.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -379,8 +385,10 @@ def _parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--entrants",
         nargs="+",
-        help="built-in players (default, naming, embedding, random; oracle is an upper bound) "
-        "or module:factory paths (default: " + " ".join(DEFAULT_ENTRANTS) + ")",
+        help="built-in players or module:factory paths (default: "
+        + " ".join(DEFAULT_ENTRANTS)
+        + "). The built-in players: "
+        + catalogue_help(),
     )
     tour.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="a Dask scheduler address (needs huescues[dask])")
@@ -412,9 +420,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0, help="the game's seed (R27) (default: 0)")
     play.add_argument(
         "--opponents",
-        choices=("default", "random"),
+        choices=OPPONENTS,
         default="default",
-        help="the bots (default: default)",
+        help="the bots (default: default): " + catalogue_help(OPPONENTS),
     )
     play.set_defaults(run=_play)
 
@@ -483,7 +491,8 @@ def _parser() -> argparse.ArgumentParser:
         "--clues-per-person", type=int, default=10, help="clues each person sees (default 10)"
     )
     web.add_argument(
-        "--giver", help="the study shows this bot's clues for hidden targets (e.g. default)"
+        "--giver",
+        help="the study shows this bot's clues for hidden targets: " + catalogue_help(study_givers),
     )
     web.add_argument(
         "--consent", help="a text file whose paragraphs replace the built-in consent text"

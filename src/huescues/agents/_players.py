@@ -49,6 +49,7 @@ __all__ = [
     "Player",
     "combined_agent",
     "default_agent",
+    "embedding_agent",
     "naming_agent",
     "oracle_agent",
     "resolve_model",
@@ -788,6 +789,11 @@ def combined_agent() -> Player:
 def naming_agent() -> Player:
     """A baseline: the same players on the naming data alone (no word vectors)."""
     return Player(EmbeddingClueGiver(model="naming"), EmbeddingGuesser(model="naming"))
+
+
+def embedding_agent() -> Player:
+    """The same players on word vectors alone (no naming data)."""
+    return Player(EmbeddingClueGiver(model="embedding"), EmbeddingGuesser(model="embedding"))
 
 
 def oracle_agent() -> Player:

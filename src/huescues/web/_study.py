@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from huescues.agents import RandomAgent, combined_agent, default_agent, naming_agent, prepare
+from huescues.agents import CATALOGUE, catalogue_names, prepare
 from huescues.engine import (
     BASIC_COLOUR_TERMS,
     ROW_LETTERS,
@@ -125,12 +125,10 @@ COLOUR_BLINDNESS: tuple[str, ...] = ("no", "red-green", "blue-yellow", "other", 
 #: The answers offered to the optional question on age.
 AGE_RANGES: tuple[str, ...] = ("18-24", "25-34", "35-44", "45-54", "55-64", "65+")
 
-#: The clue givers a study may show (``--giver``): a name to the factory of the seat.
+#: The clue givers a study may show (``--giver``): a name to the factory of the seat, for every
+#: fair player of the catalogue that gives clues.
 GIVERS: dict[str, Callable[[], object]] = {
-    "default": default_agent,
-    "naming": naming_agent,
-    "combined": combined_agent,
-    "random": RandomAgent,
+    name: CATALOGUE[name].factory for name in catalogue_names(role="giver", sees_target=False)
 }
 
 #: Bounds on what a request may carry; a study never needs more.

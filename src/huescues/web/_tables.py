@@ -10,13 +10,17 @@ HTTP
 - ``GET /``: the page that creates a table. ``GET /play#t=TOKEN[,TOKEN...]``: the game page for
   one seat, or for several seats on one device (pass-and-play). Tokens travel in the fragment, so
   they never reach the server's logs.
-- ``POST /api/tables`` with JSON ``{"seats": [{"kind": "person"|"default"|"naming"|"random",
+- ``POST /api/tables`` with JSON ``{"seats": [{"kind": "person"|"default"|"naming"|"random"|...,
   "name": "Ann"}, ...], "seed": 7}`` (``name`` and ``seed`` optional; 3-10 seats, at least one
-  person) answers ``{"table": ID, "seats": [{"seat": 0, "name", "kind", "token"}, ...]}``; a
-  person's seat has its token (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
+  person; a bot's kind is one of ``GET /api/setup``'s) answers ``{"table": ID, "seats":
+  [{"seat": 0, "name", "kind", "token"}, ...]}``; a person's seat has its token
+  (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
   seat: whoever holds it plays that seat, and nobody else can.
 - ``GET /api/tables/ID``: ``{"table", "seats": [{"seat","name","kind"}], "finished": bool}``
   (no tokens).
+- ``GET /api/setup``: what a new table may hold, for the page that creates one: ``{"bots":
+  [{"kind", "description"}, ...], "min_players", "max_players"}`` (the bots are the catalogue's
+  fair players, :data:`huescues.agents.CATALOGUE`; the bounds are R2's).
 
 WebSocket ``/ws`` (JSON text messages, at most 4096 bytes each)
 ---------------------------------------------------------------
@@ -89,7 +93,7 @@ from huescues.engine import (
     validate_clue,
 )
 
-from ._bots import BOT_KINDS, build_bot, guarded_move, prepare_bot
+from ._bots import BOT_KINDS, bot_choices, build_bot, guarded_move, prepare_bot
 from ._db import Database
 from ._limits import ClientLimiter, TokenBucket
 
@@ -569,6 +573,11 @@ def table_routes(db: Database, settings: TableSettings | None = None) -> list[Ba
         ]
         return JSONResponse({"table": table.id, "seats": seats})
 
+    async def setup(request: Request) -> Response:
+        return JSONResponse(
+            {"bots": bot_choices(), "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+        )
+
     async def info(request: Request) -> Response:
         table = tables.tables.get(request.path_params["id"])
         if table is None:
@@ -581,6 +590,7 @@ def table_routes(db: Database, settings: TableSettings | None = None) -> list[Ba
     return [
         Route("/", index),
         Route("/play", play),
+        Route("/api/setup", setup),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}", info),
         WebSocketRoute("/ws", tables.socket),
