@@ -30,13 +30,13 @@ from starlette.routing import BaseRoute, Route
 from huescues.agents import CATALOGUE, catalogue_names, prepare
 from huescues.engine import (
     BASIC_COLOUR_TERMS,
-    ROW_LETTERS,
     Board,
     ChooseTarget,
     new_game,
     normalise_clue,
 )
 
+from ._board import board_json
 from ._db import Database
 from ._limits import ClientLimiter
 
@@ -227,14 +227,8 @@ class _Study:
             # Reading the vocabulary on the board takes seconds: start now, not at the first
             # participant (who would otherwise wait).
             threading.Thread(target=self.giver, daemon=True, name="study-giver").start()
-        board = self.board
-        self.board_json = {
-            "id": board.id,
-            "rows": board.rows,
-            "cols": board.cols,
-            "letters": ROW_LETTERS[: board.rows],
-            "colours": [board.hex(c) for c in board.cells()],
-        }
+        # The game tables' wire format: one drawer (board.js) for both pages.
+        self.board_json = board_json(self.board)
 
     def giver(self) -> object:
         with self._giver_lock:

@@ -38,7 +38,7 @@ The server sends:
 
 - ``{"type": "welcome", "table", "seat", "seats": [{"seat","name","kind","colour"}],
   "board": {"id", "rows", "cols", "row_letters": [...], "colours": [[hex, ...], ...]}}`` once,
-  after the join;
+  after the join (the board as the study sends it too: :func:`board_json`);
 - ``{"type": "state", "seat", "phase", "current", "giver", "guessers", "round",
   "regular_rounds", "tiebreak", "scores", "clues", "pawns": [[seat, "F12"], ...], "history":
   [round, ...], "card": ["F12", ...] | null, "target": "F12" | null, "result": {"winners",
@@ -77,7 +77,6 @@ from huescues.agents import Agent, RandomAgent
 from huescues.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    ROW_LETTERS,
     Action,
     ChooseTarget,
     GameRecord,
@@ -93,6 +92,7 @@ from huescues.engine import (
     validate_clue,
 )
 
+from ._board import board_json
 from ._bots import BOT_KINDS, bot_choices, build_bot, guarded_move, prepare_bot
 from ._db import Database
 from ._limits import ClientLimiter, TokenBucket
@@ -221,21 +221,12 @@ def _view_message(table: _Table, view: View) -> dict[str, Any]:
 
 
 def _welcome(table: _Table, seat: int) -> dict[str, Any]:
-    board = table.state.board
-    colours = [[board.hex(c) for c in board.cells()[r * board.cols : (r + 1) * board.cols]]
-               for r in range(board.rows)]  # fmt: skip
     return {
         "type": "welcome",
         "table": table.id,
         "seat": seat,
         "seats": table.public_seats(),
-        "board": {
-            "id": board.id,
-            "rows": board.rows,
-            "cols": board.cols,
-            "row_letters": list(ROW_LETTERS[: board.rows]),
-            "colours": colours,
-        },
+        "board": board_json(table.state.board),
     }
 
 
