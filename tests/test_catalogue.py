@@ -183,3 +183,24 @@ def test_the_web_page_reads_its_bots_and_bounds_from_the_server(tmp_path: Path) 
         "min_players": MIN_PLAYERS,
         "max_players": MAX_PLAYERS,
     }
+
+
+def test_the_model_players_have_names_that_do_not_mislead() -> None:
+    from huescues.agents import (
+        EmbeddingClueGiver,
+        EmbeddingGuesser,
+        ModelClueGiver,
+        ModelGuesser,
+    )
+
+    assert ModelGuesser is EmbeddingGuesser and ModelClueGiver is EmbeddingClueGiver
+    assert combined_agent() == Player(ModelClueGiver(), ModelGuesser())
+    assert {"ModelGuesser", "ModelClueGiver"} <= set(agents.__all__)
+
+
+def test_only_default_model_is_called_the_default() -> None:
+    from huescues.language import standard_models
+
+    labels = list(standard_models())
+    assert "combined" in labels and not any("default" in label for label in labels)
+    assert "default_model()" in CATALOGUE["combined"].description
