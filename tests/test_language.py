@@ -205,7 +205,7 @@ def test_held_out_accuracy_floor_of_the_default_model() -> None:
     CIEDE2000 of about 9 across folds; the mean colour about 32. The floor of 13 leaves margin."""
     xkcd = xkcd_names()
     held = frozenset(n for n in xkcd.names if fold_of(n) == 2)
-    model = standard_models()["combined (default)"](held)
+    model = standard_models()["combined"](held)
     rows = [i for i, n in enumerate(xkcd.names) if n in held]
     pred = np.array([model.predict(xkcd.names[i]).lab for i in rows])
     errors = delta_e_2000(pred, xkcd.lab[rows])

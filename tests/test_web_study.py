@@ -23,6 +23,7 @@ from huescues.web import (
     DEFAULT_CLUES,
     RESPONSE_COLUMNS,
     StudyConfig,
+    board_json,
     create_app,
     export_games,
     export_responses,
@@ -134,7 +135,7 @@ def test_a_session_stores_every_click_with_the_optional_answers(
         age_range="25-34",
     )
     assert session["total"] == 2 and session["board"]["rows"] == 16
-    assert len(session["board"]["colours"]) == 16 * 30
+    assert [len(row) for row in session["board"]["colours"]] == [30] * 16
     r = client.post(
         "/study/api/answer",
         json={"participant": session["participant"], "item": 0, "square": "F12", "ms": 1234},
@@ -399,8 +400,10 @@ def test_any_board_csv_is_the_study_board(db: Path, tmp_path: Path) -> None:
     board.to_csv(tmp_path / "tiny.csv")
     with client_for(db, board=str(tmp_path / "tiny.csv")) as c:
         session = start(c, clues="sky")
-        assert session["board"]["rows"] == 4 and session["board"]["letters"] == "ABCD"
-        assert session["board"]["colours"][1] == board.hex(Cell(0, 1))
+        assert session["board"] == board_json(Board.from_csv(tmp_path / "tiny.csv"))
+        assert session["board"]["rows"] == 4 and session["board"]["row_letters"] == list("ABCD")
+        assert session["board"]["colours"][0][1] == board.hex(Cell(0, 1))
+        assert session["board"]["colours"][3][4] == board.hex(Cell(3, 4))
         r = c.post(
             "/study/api/answer",
             json={"participant": session["participant"], "item": 0, "square": "E1"},

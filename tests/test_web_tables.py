@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from huescues.agents import RANDOM_CLUE_WORDS, RandomAgent
-from huescues.engine import Board, GameRecord, PlacePawn, View
+from huescues.engine import MAX_PLAYERS, MIN_PLAYERS, Board, GameRecord, PlacePawn, View
 from huescues.web import TableSettings, create_app
 from huescues.web import _bots as web_bots
 
@@ -95,10 +95,11 @@ def _join(client: TestClient, token: str) -> Iterator[Any]:
 
 
 def test_a_table_needs_3_to_10_seats_and_a_person(tmp_path: Path) -> None:
+    bounds = f"{MIN_PLAYERS} to {MAX_PLAYERS} seats (R2)"
     with TestClient(_app(tmp_path)) as client:
         for body, words in [
-            ({"seats": [{"kind": "person"}] * 2}, "3 to 10 seats (R2)"),
-            ({"seats": [{"kind": "person"}] * 11}, "3 to 10 seats (R2)"),
+            ({"seats": [{"kind": "person"}] * (MIN_PLAYERS - 1)}, bounds),
+            ({"seats": [{"kind": "person"}] * (MAX_PLAYERS + 1)}, bounds),
             ({"seats": [{"kind": "random"}] * 3}, "at least one person"),
             ({"seats": [{"kind": "person"}, {"kind": "wizard"}, {"kind": "random"}]}, "wizard"),
             ({"seats": [{"kind": "person"}] * 3, "seed": "x"}, "'seed'"),

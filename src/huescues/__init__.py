@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from huescues.engine import (
     BASIC_COLOUR_TERMS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     RELATIVE_WORDS,
     STANDARD_BOARD_ID,
     STANDARD_DECK_ID,
@@ -78,6 +80,8 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BASIC_COLOUR_TERMS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "RELATIVE_WORDS",
     "STANDARD_BOARD_ID",
     "STANDARD_DECK_ID",

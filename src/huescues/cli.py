@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+# Loaded with the package itself (huescues/__init__.py), so free here.
+from huescues.engine import MAX_PLAYERS, MIN_PLAYERS
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -354,6 +357,12 @@ def _draw_board(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from huescues.agents import catalogue_help, catalogue_names
+    from huescues.terminal import OPPONENTS
+
+    # The study's givers, chosen from the catalogue as huescues.web.GIVERS chooses them
+    # (importing the web would need its optional dependencies).
+    study_givers = catalogue_names(role="giver", sees_target=False)
     parser = argparse.ArgumentParser(prog="huescues", description="Hues and Cues as a library.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -367,13 +376,19 @@ def _parser() -> argparse.ArgumentParser:
         "--games", type=int, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})"
     )
     tour.add_argument(
-        "--players", type=int, nargs="+", default=[4], help="player counts, 3-10 (default 4)"
+        "--players",
+        type=int,
+        nargs="+",
+        default=[4],
+        help=f"player counts, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4)",
     )
     tour.add_argument(
         "--entrants",
         nargs="+",
-        help="built-in players (default, naming, embedding, random; oracle is an upper bound) "
-        "or module:factory paths (default: " + " ".join(DEFAULT_ENTRANTS) + ")",
+        help="built-in players or module:factory paths (default: "
+        + " ".join(DEFAULT_ENTRANTS)
+        + "). The built-in players: "
+        + catalogue_help(),
     )
     tour.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="a Dask scheduler address (needs huescues[dask])")
@@ -396,15 +411,18 @@ def _parser() -> argparse.ArgumentParser:
         "when it is your turn, place pawns by a square's name (e.g. F12). Type 'quit' to stop.",
     )
     play.add_argument(
-        "--players", type=int, default=4, help="number of players, 3-10 (R2) (default: 4)"
+        "--players",
+        type=int,
+        default=4,
+        help=f"number of players, {MIN_PLAYERS}-{MAX_PLAYERS} (R2) (default: 4)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default: 0)")
     play.add_argument("--seed", type=int, default=0, help="the game's seed (R27) (default: 0)")
     play.add_argument(
         "--opponents",
-        choices=("default", "random"),
+        choices=OPPONENTS,
         default="default",
-        help="the bots (default: default)",
+        help="the bots (default: default): " + catalogue_help(OPPONENTS),
     )
     play.set_defaults(run=_play)
 
@@ -433,7 +451,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Random players play one game; its moves and result are printed.",
     )
     game.add_argument(
-        "--players", type=int, default=4, help="number of players, 3-10 (R2) (default: 4)"
+        "--players",
+        type=int,
+        default=4,
+        help=f"number of players, {MIN_PLAYERS}-{MAX_PLAYERS} (R2) (default: 4)",
     )
     game.add_argument("--seed", type=int, default=0, help="the game's seed (R27) (default: 0)")
     game.set_defaults(run=_game)
@@ -453,8 +474,9 @@ def _parser() -> argparse.ArgumentParser:
     web = sub.add_parser(
         "serve",
         help="play in the browser, and run a study of people's clicks (needs huescues[web])",
-        description="Serve game tables (people and bots, 3-10 seats) at / and a study at /study, "
-        "keeping every finished game and response in one SQLite file.",
+        description=f"Serve game tables (people and bots, {MIN_PLAYERS}-{MAX_PLAYERS} seats) "
+        "at / and a study at /study, keeping every finished game and response in one SQLite "
+        "file.",
     )
     web.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -469,7 +491,8 @@ def _parser() -> argparse.ArgumentParser:
         "--clues-per-person", type=int, default=10, help="clues each person sees (default 10)"
     )
     web.add_argument(
-        "--giver", help="the study shows this bot's clues for hidden targets (e.g. default)"
+        "--giver",
+        help="the study shows this bot's clues for hidden targets: " + catalogue_help(study_givers),
     )
     web.add_argument(
         "--consent", help="a text file whose paragraphs replace the built-in consent text"
@@ -525,16 +548,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: R2, said in the command's words before any game is set up.
-_MIN_PLAYERS, _MAX_PLAYERS = 3, 10
-
-
 def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Refuse bad options in the command's own words (``--players``, not ``Rules.standard``)."""
+    """Refuse bad options in the command's own words (``--players``, not ``Rules.standard``),
+    with the engine's bounds (R2) said before any game is set up."""
     players = getattr(args, "players", 4)
     for n in players if isinstance(players, list) else [players]:
-        if not _MIN_PLAYERS <= n <= _MAX_PLAYERS:
-            parser.error(f"--players {n}: a game has {_MIN_PLAYERS} to {_MAX_PLAYERS} players (R2)")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            parser.error(f"--players {n}: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (R2)")
     seat = getattr(args, "seat", 0)
     if isinstance(players, int) and not 0 <= seat < players:
         parser.error(f"--seat {seat}: a {players}-player game has seats 0-{players - 1}")

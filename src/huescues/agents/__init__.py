@@ -2,6 +2,14 @@
 game loop."""
 
 from ._attested import GIVER_EVIDENCE, attested
+from ._catalogue import (
+    CATALOGUE,
+    ROLES,
+    CatalogueEntry,
+    catalogue_entry,
+    catalogue_help,
+    catalogue_names,
+)
 from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
@@ -12,10 +20,13 @@ from ._players import (
     DEFAULT_PAIR_FROM,
     EmbeddingClueGiver,
     EmbeddingGuesser,
+    ModelClueGiver,
+    ModelGuesser,
     OracleGuesser,
     Player,
     combined_agent,
     default_agent,
+    embedding_agent,
     naming_agent,
     oracle_agent,
     resolve_model,
@@ -28,18 +39,23 @@ from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_targe
 from ._vocabulary import clue_vocabulary
 
 __all__ = [
+    "CATALOGUE",
     "DEFAULT_GIVER_MODELS",
     "DEFAULT_GUESSER_MODELS",
     "DEFAULT_PAIR_FROM",
     "GIVER_EVIDENCE",
     "RANDOM_CLUE_WORDS",
+    "ROLES",
     "Agent",
     "AgentEvaluation",
+    "CatalogueEntry",
     "ClueGiver",
     "EmbeddingClueGiver",
     "EmbeddingGuesser",
     "GameLoop",
     "Guesser",
+    "ModelClueGiver",
+    "ModelGuesser",
     "OracleGuesser",
     "PairResult",
     "PlayedGame",
@@ -48,11 +64,15 @@ __all__ = [
     "TextAgent",
     "TextFailure",
     "attested",
+    "catalogue_entry",
+    "catalogue_help",
+    "catalogue_names",
     "clue_probabilities",
     "clue_vocabulary",
     "combined_agent",
     "decide",
     "default_agent",
+    "embedding_agent",
     "evaluate",
     "expected_points",
     "naming_agent",

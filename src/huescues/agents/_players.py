@@ -47,10 +47,13 @@ from ._vocabulary import BoardReading, board_reading, frame_table
 __all__ = [
     "EmbeddingClueGiver",
     "EmbeddingGuesser",
+    "ModelClueGiver",
+    "ModelGuesser",
     "OracleGuesser",
     "Player",
     "combined_agent",
     "default_agent",
+    "embedding_agent",
     "naming_agent",
     "oracle_agent",
     "resolve_model",
@@ -70,9 +73,10 @@ ModelSpec = str | ColourTermModel
 Models = ModelSpec | tuple[ModelSpec, ...]
 
 
-#: The listener models of the default players: the clue giver predicts pawns with all three and
-#: averages; the guesser reads with the combined model and the naming data, pragmatically. (An
-#: ensemble reads clues from other players better; measured in docs/agents.md.)
+#: The listener models of the default players: the clue giver predicts pawns with all three
+#: (``default_model()``, the naming data, the word vectors) and averages; the guesser reads with
+#: ``default_model()`` and the naming data, pragmatically. (An ensemble reads clues from other
+#: players better; measured in docs/agents.md.)
 DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
 #: The default clue giver's second clue is one word or two of its 8 best words together (the
@@ -87,8 +91,8 @@ _LITERAL_SHARE = 0.2
 
 
 def resolve_model(spec: ModelSpec) -> ColourTermModel:
-    """A model from its name in :data:`MODELS` (``"default"``, ``"naming"``, ``"embedding"``),
-    or the model itself."""
+    """A model from its name in :data:`MODELS` (``"default"``: ``default_model()``;
+    ``"naming"``; ``"embedding"``), or the model itself."""
     if isinstance(spec, str):
         if spec not in MODELS:
             raise ValueError(f"no model named {spec!r}; choose one of {sorted(MODELS)}")
@@ -177,7 +181,10 @@ GUESSER_READINGS: ModelMemo[tuple[FloatArray, ...]] = ModelMemo(per_models=GUESS
 
 @dataclass(frozen=True, slots=True)
 class EmbeddingGuesser:
-    """Places its pawn where the expected R15 points are highest (frame clipped at the edges,
+    """Also :data:`ModelGuesser`: it reads with any colour-term model, ``default_model()`` by
+    default, whatever its name says.
+
+    Places its pawn where the expected R15 points are highest (frame clipped at the edges,
     R5), under a posterior over the target built from the round's clues (both clues combined for
     the second guess).
 
@@ -342,7 +349,10 @@ class EmbeddingGuesser:
 
 @dataclass(frozen=True, slots=True)
 class EmbeddingClueGiver:
-    """Chooses the target among the card's four and a clue from the vocabulary by predicting
+    """Also :data:`ModelClueGiver`: it listens with any colour-term model, ``default_model()``
+    by default, whatever its name says.
+
+    Chooses the target among the card's four and a clue from the vocabulary by predicting
     where the guessers will put their pawns: a listener inside the speaker (Rational Speech
     Acts) places each pawn by the literal belief the clue gives, and the giver takes the target
     and clue with the most expected R16 points. The second clue (one word, or two of the best
@@ -714,6 +724,14 @@ def _near(
     return np.flatnonzero(d <= 1), pts
 
 
+#: :class:`EmbeddingGuesser` by a name that does not mislead: it reads clues with any
+#: colour-term model (``default_model()`` by default), not only the word vectors.
+ModelGuesser = EmbeddingGuesser
+#: :class:`EmbeddingClueGiver` by a name that does not mislead: it listens with any colour-term
+#: model (``default_model()`` by default), not only the word vectors.
+ModelClueGiver = EmbeddingClueGiver
+
+
 @dataclass(frozen=True, slots=True)
 class OracleGuesser:
     """An upper bound, not a fair entrant: it is shown the target (``sees_target``) and places
@@ -784,7 +802,10 @@ def default_agent() -> Player:
 
 
 def combined_agent() -> Player:
-    """Both roles on the combined model alone (the default players before the ensembles)."""
+    """Both roles on ``default_model()`` alone: one listener model each, no ensembles, a literal
+    guesser (:class:`EmbeddingClueGiver` and :class:`EmbeddingGuesser` as they come). The name
+    is the default players' before the ensembles, when the default model was the combined one;
+    the players read with whatever ``default_model()`` is now (the blend)."""
     return Player(EmbeddingClueGiver(), EmbeddingGuesser())
 
 
@@ -793,6 +814,12 @@ def naming_agent() -> Player:
     return Player(EmbeddingClueGiver(model="naming"), EmbeddingGuesser(model="naming"))
 
 
+def embedding_agent() -> Player:
+    """The same players on word vectors alone (no naming data)."""
+    return Player(EmbeddingClueGiver(model="embedding"), EmbeddingGuesser(model="embedding"))
+
+
 def oracle_agent() -> Player:
-    """The upper bound: the default clue giver and an :class:`OracleGuesser`."""
+    """The upper bound: :func:`combined_agent`'s clue giver (``default_model()`` alone) and an
+    :class:`OracleGuesser`."""
     return Player(EmbeddingClueGiver(), OracleGuesser())

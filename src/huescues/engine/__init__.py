@@ -24,7 +24,7 @@ from ._errors import (
 )
 from ._random import seat_generators
 from ._record import GameRecord
-from ._rules import BASIC_COLOUR_TERMS, RELATIVE_WORDS, Rules
+from ._rules import BASIC_COLOUR_TERMS, MAX_PLAYERS, MIN_PLAYERS, RELATIVE_WORDS, Rules
 from ._scoring import giver_points, pawn_points, points_array, points_map, round_points
 from ._state import ENGINE_VERSION, GameSetup, GameState, Phase, Result, RoundResult, View, new_game
 from ._text import describe_game
@@ -33,6 +33,8 @@ __all__ = [
     "BASIC_COLOUR_TERMS",
     "ENGINE_VERSION",
     "MAX_CLUE_LENGTH",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "RELATIVE_WORDS",
     "ROW_LETTERS",
     "STANDARD_BOARD_ID",

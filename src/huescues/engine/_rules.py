@@ -19,7 +19,9 @@ __all__ = [
     "Rules",
 ]
 
+#: R2: the fewest players a game has.
 MIN_PLAYERS = 3
+#: R2: the most players a game has.
 MAX_PLAYERS = 10
 
 #: R19: the basic colour terms a clue may not use.

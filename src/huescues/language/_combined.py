@@ -1,5 +1,6 @@
-"""The default colour-term model: the naming data where they know a word, the embedding model
-where they do not, and the words of a clue combined (a modifier shifts, two nouns intersect)."""
+"""The combined colour-term model: the naming data where they know a word, the embedding model
+where they do not, and the words of a clue combined (a modifier shifts, two nouns intersect).
+:func:`~huescues.language.default_model` builds on it (blended with what things look like)."""
 
 from __future__ import annotations
 

@@ -55,5 +55,5 @@ def standard_models() -> dict[str, ModelFactory]:
         "nearest name (baseline)": lambda held: NearestNameModel(*training(held)),
         "naming data": naming,
         "embedding": embedding,
-        "combined (default)": combined,
+        "combined": combined,
     }

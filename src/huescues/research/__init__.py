@@ -18,7 +18,7 @@ from ._categories import (
     library_players,
 )
 from ._clue_choice import ClueChoiceAgreement, TargetChoice, clue_choice_agreement
-from ._givers import GiverReport, GiverRow, points_by_giver
+from ._givers import DEFAULT_GUESSERS, GiverReport, GiverRow, points_by_giver
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
@@ -27,6 +27,7 @@ from ._standard_evaluation import second_test_set, standard_evaluation
 
 __all__ = [
     "ALL_CATEGORIES",
+    "DEFAULT_GUESSERS",
     "DEV_PICKS",
     "RETAIL_BOARD",
     "SYNTHETIC_RESPONSES",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huescues.agents import EmbeddingGuesser, default_agent, naming_agent
+from huescues.agents import catalogue_entry
 from huescues.engine import Rules
 from huescues.stats import Estimate
 
@@ -91,11 +91,15 @@ class CategoryReport:
 
 
 def library_players() -> dict[str, object]:
-    """The players measured by default: the library's guessers and the naming-only baseline."""
+    """The players measured by default, from the catalogue (:data:`huescues.agents.CATALOGUE`):
+    the guesser of the ``combined`` player (``EmbeddingGuesser()``, on ``default_model()``
+    alone), the ``default`` player and the ``naming`` baseline, under the labels the reports
+    have always used."""
+    combined = catalogue_entry("combined").build()
     return {
-        "EmbeddingGuesser()": EmbeddingGuesser(),
-        "default_agent()": default_agent(),
-        "naming baseline": naming_agent(),
+        "EmbeddingGuesser()": getattr(combined, "guesser", combined),
+        "default_agent()": catalogue_entry("default").build(),
+        "naming baseline": catalogue_entry("naming").build(),
     }
 
 

@@ -12,14 +12,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huescues.agents import default_agent, naming_agent
+from huescues.agents import catalogue_entry
 from huescues.engine import Cell, Rules, pawn_points
 from huescues.stats import Estimate
 
 from ._agreement import _Bootstrap, _reader
 from ._responses import HumanResponses
 
-__all__ = ["GiverReport", "GiverRow", "points_by_giver"]
+__all__ = ["DEFAULT_GUESSERS", "GiverReport", "GiverRow", "points_by_giver"]
+
+#: The players of the catalogue (:data:`huescues.agents.CATALOGUE`) whose guessers a giver
+#: report compares people with by default: the library's best and the naming-only baseline.
+DEFAULT_GUESSERS: tuple[str, ...] = ("default", "naming")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +128,7 @@ def points_by_giver(
     board = responses.board
     r15 = rules if rules is not None else Rules.standard(4)
     chosen = (
-        {"default": default_agent(), "naming": naming_agent()}
+        {name: catalogue_entry(name).build() for name in DEFAULT_GUESSERS}
         if guessers is None
         else dict(guessers)
     )

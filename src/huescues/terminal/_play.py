@@ -11,8 +11,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from huescues.agents import Agent, GameLoop, RandomAgent, default_agent
+from huescues.agents import Agent, GameLoop, catalogue_entry, catalogue_names
 from huescues.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     Action,
     Board,
     Cell,
@@ -29,8 +31,9 @@ from huescues.render import board_text, colour_wanted
 
 __all__ = ["OPPONENTS", "GameAbandoned", "play_in_terminal", "show_result", "show_reveal"]
 
-#: The ``opponents`` a game can be played against.
-OPPONENTS = ("default", "random")
+#: The ``opponents`` a game can be played against: every fair player of the catalogue
+#: (:data:`huescues.agents.CATALOGUE`; the oracle sees the target).
+OPPONENTS: tuple[str, ...] = catalogue_names(sees_target=False)
 
 _QUIT = frozenset({"quit", "q", "exit"})
 
@@ -260,11 +263,9 @@ class _Session:
 
 
 def _opponent(kind: str) -> Agent:
-    if kind == "default":
-        return default_agent()
-    if kind == "random":
-        return RandomAgent()
-    raise ValueError(f"opponents {kind!r}: choose one of {', '.join(OPPONENTS)}")
+    if kind not in OPPONENTS:
+        raise ValueError(f"opponents {kind!r}: choose one of {', '.join(OPPONENTS)}")
+    return catalogue_entry(kind).build()
 
 
 def play_in_terminal(
@@ -281,8 +282,9 @@ def play_in_terminal(
     """Play one game in the terminal: the person at ``seat`` against bots, and return the final
     state.
 
-    ``opponents`` is ``"default"`` (:func:`huescues.agents.default_agent`) or ``"random"``
-    (:class:`huescues.agents.RandomAgent`). The deck, the first clue giver and the bots' choices
+    ``opponents`` names a player of :data:`OPPONENTS`, the fair players of the catalogue
+    (``"default"``: :func:`huescues.agents.default_agent`; ``"random"``:
+    :class:`huescues.agents.RandomAgent`; ...). The deck, the first clue giver and the bots' choices
     come from ``seed`` as in :func:`huescues.agents.play_game` (R27). ``input_fn`` is called
     with a prompt and returns the person's answer, like :func:`input`; ``output`` defaults to
     ``sys.stdout``. ``colour=None`` paints the board in true colour when ``output`` is a terminal
@@ -294,8 +296,10 @@ def play_in_terminal(
     """
     if opponents not in OPPONENTS:
         raise ValueError(f"opponents {opponents!r}: choose one of {', '.join(OPPONENTS)}")
-    if type(players) is not int or not 3 <= players <= 10:
-        raise ValueError(f"players={players!r}: Hues and Cues is for 3 to 10 players (R2)")
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"players={players!r}: Hues and Cues is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R2)"
+        )
     if type(seat) is not int or not 0 <= seat < players:
         raise ValueError(f"seat {seat!r}: a {players}-player game has seats 0-{players - 1}")
     out = sys.stdout if output is None else output

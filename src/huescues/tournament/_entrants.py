@@ -1,5 +1,6 @@
 """Entrants: a name and the agent factory that builds the entrant's player, as a string, so that
-only strings cross process boundaries and every worker builds its own agents."""
+only strings cross process boundaries and every worker builds its own agents. The built-in
+entrants are the players of :data:`huescues.agents.CATALOGUE`."""
 
 from __future__ import annotations
 
@@ -9,25 +10,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from huescues.agents import Agent, EmbeddingClueGiver, EmbeddingGuesser, Player
+from huescues.agents import CATALOGUE, Agent, embedding_agent
 
 __all__ = ["BUILTIN_ENTRANTS", "Entrant", "build_agent", "embedding_agent", "entrant"]
 
-
-def embedding_agent() -> Player:
-    """The embedding players on word vectors alone (no naming data)."""
-    return Player(EmbeddingClueGiver(model="embedding"), EmbeddingGuesser(model="embedding"))
-
-
-#: Entrants by name. The oracle sees the target: an upper bound, never a default entrant.
-BUILTIN_ENTRANTS: dict[str, str] = {
-    "default": "huescues.agents:default_agent",
-    "naming": "huescues.agents:naming_agent",
-    "random": "huescues.agents:RandomAgent",
-    "embedding": "huescues.tournament:embedding_agent",
-    "combined": "huescues.agents:combined_agent",
-    "oracle": "huescues.agents:oracle_agent",
-}
+#: Entrants by name: every player of the catalogue, by its factory's ``module:callable`` path.
+#: The oracle sees the target: an upper bound, never a default entrant.
+BUILTIN_ENTRANTS: dict[str, str] = {name: e.path for name, e in CATALOGUE.items()}
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")

@@ -4,6 +4,7 @@ bots at ``/``, a study at ``/study``, everything kept in one SQLite file; ``hues
 export`` writes the study's clicks and the games' rounds as tables."""
 
 from ._app import create_app
+from ._board import board_json
 from ._db import Database
 from ._export import RESPONSE_COLUMNS, export_games, export_responses
 from ._serve import serve
@@ -17,6 +18,7 @@ __all__ = [
     "Database",
     "StudyConfig",
     "TableSettings",
+    "board_json",
     "create_app",
     "export_games",
     "export_responses",

@@ -8,17 +8,25 @@ from collections.abc import Callable
 
 import numpy as np
 
-from huescues.agents import Agent, RandomAgent, decide, default_agent, naming_agent, prepare
+from huescues.agents import CATALOGUE, Agent, RandomAgent, catalogue_names, decide, prepare
 from huescues.engine import Action, GameState, IllegalAction
 
-__all__ = ["BOT_KINDS", "build_bot", "guarded_move", "prepare_bot"]
+__all__ = ["BOT_KINDS", "bot_choices", "build_bot", "guarded_move", "prepare_bot"]
 
-#: The bots a seat can hold, by the name the page and the API use.
+#: The bots a seat can hold, by the name the page and the API use: every fair player of the
+#: catalogue (the oracle sees the target: never at a table of people).
 BOT_KINDS: dict[str, Callable[[], Agent]] = {
-    "default": default_agent,
-    "naming": naming_agent,
-    "random": RandomAgent,
+    name: CATALOGUE[name].factory for name in catalogue_names(sees_target=False)
 }
+
+
+def bot_choices() -> list[dict[str, str]]:
+    """The bots the page offers, in catalogue order: each kind's name and description."""
+    return [
+        {"kind": kind, "description": CATALOGUE[kind].description if kind in CATALOGUE else ""}
+        for kind in BOT_KINDS
+    ]
+
 
 _FALLBACK = RandomAgent()
 

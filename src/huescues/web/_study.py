@@ -27,16 +27,16 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from huescues.agents import RandomAgent, combined_agent, default_agent, naming_agent, prepare
+from huescues.agents import CATALOGUE, catalogue_names, prepare
 from huescues.engine import (
     BASIC_COLOUR_TERMS,
-    ROW_LETTERS,
     Board,
     ChooseTarget,
     new_game,
     normalise_clue,
 )
 
+from ._board import board_json
 from ._db import Database
 from ._limits import ClientLimiter
 
@@ -125,12 +125,10 @@ COLOUR_BLINDNESS: tuple[str, ...] = ("no", "red-green", "blue-yellow", "other", 
 #: The answers offered to the optional question on age.
 AGE_RANGES: tuple[str, ...] = ("18-24", "25-34", "35-44", "45-54", "55-64", "65+")
 
-#: The clue givers a study may show (``--giver``): a name to the factory of the seat.
+#: The clue givers a study may show (``--giver``): a name to the factory of the seat, for every
+#: fair player of the catalogue that gives clues.
 GIVERS: dict[str, Callable[[], object]] = {
-    "default": default_agent,
-    "naming": naming_agent,
-    "combined": combined_agent,
-    "random": RandomAgent,
+    name: CATALOGUE[name].factory for name in catalogue_names(role="giver", sees_target=False)
 }
 
 #: Bounds on what a request may carry; a study never needs more.
@@ -229,14 +227,8 @@ class _Study:
             # Reading the vocabulary on the board takes seconds: start now, not at the first
             # participant (who would otherwise wait).
             threading.Thread(target=self.giver, daemon=True, name="study-giver").start()
-        board = self.board
-        self.board_json = {
-            "id": board.id,
-            "rows": board.rows,
-            "cols": board.cols,
-            "letters": ROW_LETTERS[: board.rows],
-            "colours": [board.hex(c) for c in board.cells()],
-        }
+        # The game tables' wire format: one drawer (board.js) for both pages.
+        self.board_json = board_json(self.board)
 
     def giver(self) -> object:
         with self._giver_lock:

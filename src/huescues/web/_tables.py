@@ -10,13 +10,17 @@ HTTP
 - ``GET /``: the page that creates a table. ``GET /play#t=TOKEN[,TOKEN...]``: the game page for
   one seat, or for several seats on one device (pass-and-play). Tokens travel in the fragment, so
   they never reach the server's logs.
-- ``POST /api/tables`` with JSON ``{"seats": [{"kind": "person"|"default"|"naming"|"random",
+- ``POST /api/tables`` with JSON ``{"seats": [{"kind": "person"|"default"|"naming"|"random"|...,
   "name": "Ann"}, ...], "seed": 7}`` (``name`` and ``seed`` optional; 3-10 seats, at least one
-  person) answers ``{"table": ID, "seats": [{"seat": 0, "name", "kind", "token"}, ...]}``; a
-  person's seat has its token (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
+  person; a bot's kind is one of ``GET /api/setup``'s) answers ``{"table": ID, "seats":
+  [{"seat": 0, "name", "kind", "token"}, ...]}``; a person's seat has its token
+  (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
   seat: whoever holds it plays that seat, and nobody else can.
 - ``GET /api/tables/ID``: ``{"table", "seats": [{"seat","name","kind"}], "finished": bool}``
   (no tokens).
+- ``GET /api/setup``: what a new table may hold, for the page that creates one: ``{"bots":
+  [{"kind", "description"}, ...], "min_players", "max_players"}`` (the bots are the catalogue's
+  fair players, :data:`huescues.agents.CATALOGUE`; the bounds are R2's).
 
 WebSocket ``/ws`` (JSON text messages, at most 4096 bytes each)
 ---------------------------------------------------------------
@@ -34,7 +38,7 @@ The server sends:
 
 - ``{"type": "welcome", "table", "seat", "seats": [{"seat","name","kind","colour"}],
   "board": {"id", "rows", "cols", "row_letters": [...], "colours": [[hex, ...], ...]}}`` once,
-  after the join;
+  after the join (the board as the study sends it too: :func:`board_json`);
 - ``{"type": "state", "seat", "phase", "current", "giver", "guessers", "round",
   "regular_rounds", "tiebreak", "scores", "clues", "pawns": [[seat, "F12"], ...], "history":
   [round, ...], "card": ["F12", ...] | null, "target": "F12" | null, "result": {"winners",
@@ -71,7 +75,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from huescues.agents import Agent, RandomAgent
 from huescues.engine import (
-    ROW_LETTERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     Action,
     ChooseTarget,
     GameRecord,
@@ -87,7 +92,8 @@ from huescues.engine import (
     validate_clue,
 )
 
-from ._bots import BOT_KINDS, build_bot, guarded_move, prepare_bot
+from ._board import board_json
+from ._bots import BOT_KINDS, bot_choices, build_bot, guarded_move, prepare_bot
 from ._db import Database
 from ._limits import ClientLimiter, TokenBucket
 
@@ -215,21 +221,12 @@ def _view_message(table: _Table, view: View) -> dict[str, Any]:
 
 
 def _welcome(table: _Table, seat: int) -> dict[str, Any]:
-    board = table.state.board
-    colours = [[board.hex(c) for c in board.cells()[r * board.cols : (r + 1) * board.cols]]
-               for r in range(board.rows)]  # fmt: skip
     return {
         "type": "welcome",
         "table": table.id,
         "seat": seat,
         "seats": table.public_seats(),
-        "board": {
-            "id": board.id,
-            "rows": board.rows,
-            "cols": board.cols,
-            "row_letters": list(ROW_LETTERS[: board.rows]),
-            "colours": colours,
-        },
+        "board": board_json(table.state.board),
     }
 
 
@@ -300,8 +297,8 @@ class _Tables:
         if not isinstance(body, dict):
             raise ValueError("the request is a JSON object with 'seats'")
         raw = body.get("seats")
-        if not isinstance(raw, list) or not 3 <= len(raw) <= 10:
-            raise ValueError("'seats' is a list of 3 to 10 seats (R2)")
+        if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
+            raise ValueError(f"'seats' is a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats (R2)")
         seed = body.get("seed")
         if seed is None:
             seed = secrets.randbits(32)
@@ -567,6 +564,11 @@ def table_routes(db: Database, settings: TableSettings | None = None) -> list[Ba
         ]
         return JSONResponse({"table": table.id, "seats": seats})
 
+    async def setup(request: Request) -> Response:
+        return JSONResponse(
+            {"bots": bot_choices(), "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+        )
+
     async def info(request: Request) -> Response:
         table = tables.tables.get(request.path_params["id"])
         if table is None:
@@ -579,6 +581,7 @@ def table_routes(db: Database, settings: TableSettings | None = None) -> list[Ba
     return [
         Route("/", index),
         Route("/play", play),
+        Route("/api/setup", setup),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}", info),
         WebSocketRoute("/ws", tables.socket),

@@ -4,7 +4,9 @@
 "use strict";
 
 window.HuesBoard = {
-  // board: {rows, cols, letters, colours: ["#rrggbb", ...] row by row}; onPick(name, button).
+  // board: the server's one wire format (huescues.web board_json), as the game's welcome and
+  // the study's sessions send it: {id, rows, cols, row_letters: ["A", ...],
+  // colours: [["#rrggbb", ...], ...] row by row}; onPick(name, button).
   draw(container, board, onPick) {
     container.replaceChildren();
     const grid = document.createElement("div");
@@ -21,7 +23,7 @@ window.HuesBoard = {
       grid.append(label);
     }
     for (let r = 0; r < board.rows; r++) {
-      const letter = board.letters[r];
+      const letter = board.row_letters[r];
       const label = document.createElement("span");
       label.className = "hc-row";
       label.textContent = letter;
@@ -32,7 +34,7 @@ window.HuesBoard = {
         cell.type = "button";
         cell.className = "hc-cell";
         cell.dataset.cell = name;
-        cell.style.backgroundColor = board.colours[r * board.cols + c];
+        cell.style.backgroundColor = board.colours[r][c];
         cell.setAttribute("aria-label", name);
         cell.title = name;
         if (onPick) cell.addEventListener("click", () => onPick(name, cell));

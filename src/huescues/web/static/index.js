@@ -1,10 +1,21 @@
 // The page that creates a table: seats, kinds and names go to POST /api/tables; the answer's
-// tokens become links. Text from people is only ever set with textContent.
+// tokens become links. The bots and the seat counts come from GET /api/setup (the library's
+// catalogue of players, and R2's bounds). Text from people is only ever set with textContent.
 "use strict";
-(function () {
-  const KINDS = [["person", "Person"], ["default", "Bot (default)"], ["naming", "Bot (naming)"], ["random", "Bot (random)"]];
+(async function () {
   const count = document.getElementById("seat-count");
   const list = document.getElementById("seat-list");
+  let KINDS = [["person", "Person", "a person at this device, or one you send the link to"]];
+  let setup;
+  try {
+    const response = await fetch("/api/setup");
+    setup = await response.json();
+    if (!response.ok) throw new Error(setup.error || response.statusText);
+  } catch (e) {
+    document.getElementById("create-error").textContent = `The bots could not be loaded: ${e.message || e}`;
+    return;
+  }
+  KINDS = KINDS.concat(setup.bots.map((b) => [b.kind, `Bot (${b.kind})`, b.description]));
 
   function el(tag, props, children) {
     const node = document.createElement(tag);
@@ -13,7 +24,7 @@
     return node;
   }
 
-  for (let n = 3; n <= 10; n++) count.append(el("option", { value: String(n), textContent: String(n), selected: n === 4 }));
+  for (let n = setup.min_players; n <= setup.max_players; n++) count.append(el("option", { value: String(n), textContent: String(n), selected: n === 4 }));
 
   function drawSeats() {
     const n = Number(count.value);
@@ -22,7 +33,7 @@
     for (let i = 0; i < n; i++) {
       const kind = el("select", { name: "kind" });
       kind.dataset.seat = String(i);
-      for (const [value, label] of KINDS) kind.append(el("option", { value, textContent: label }));
+      for (const [value, label, title] of KINDS) kind.append(el("option", { value, textContent: label, title }));
       kind.value = old[i] ? old[i][0] : i === 0 ? "person" : "default";
       const name = el("input", { type: "text", name: "name", maxLength: 24, placeholder: `Player ${i + 1}`, value: old[i] ? old[i][1] : "" });
       name.dataset.seat = String(i);

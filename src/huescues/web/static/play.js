@@ -91,9 +91,8 @@
 
   // ---- the board -------------------------------------------------------------------------
   function buildBoard(board) {
-    // The shared drawer (board.js); the welcome's colours come row by row.
-    const shape = { rows: board.rows, cols: board.cols, letters: board.row_letters, colours: board.colours.flat() };
-    const grid = HuesBoard.draw($("board"), shape, (name) => onCell(name));
+    // The shared drawer (board.js) reads the welcome's board as it comes.
+    const grid = HuesBoard.draw($("board"), board, (name) => onCell(name));
     cells = new Map([...grid.querySelectorAll("[data-cell]")].map((cell) => [cell.dataset.cell, cell]));
   }
 
