@@ -210,6 +210,7 @@ def _small_files(tmp: Path) -> tuple[Path, Path]:
     return picks, board_csv
 
 
+@pytest.mark.slow
 def test_evaluate_people_runs_on_a_small_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
