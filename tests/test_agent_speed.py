@@ -34,6 +34,8 @@ from huescues.agents import (
     expected_points,
     naming_agent,
 )
+
+# the players' private fast paths are what this file checks against the plain computations
 from huescues.agents._listener import pawn_log_likelihood
 from huescues.agents._players import _best_first, _log_l0, _models, _near, _target
 from huescues.agents._points import _ring_sums
@@ -120,7 +122,14 @@ def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass
 
 
 @pytest.mark.parametrize("pair_from", [0, 3, 8])
-@pytest.mark.parametrize(("seed", "rounds"), [(1, 0), (2, 3), (5, 6)])
+@pytest.mark.parametrize(
+    ("seed", "rounds"),
+    [
+        (1, 0),
+        pytest.param(2, 3, marks=pytest.mark.slow),
+        pytest.param(5, 6, marks=pytest.mark.slow),
+    ],
+)
 def test_r11_the_screened_second_clue_is_the_plain_search_s_choice(
     seed: int, rounds: int, pair_from: int
 ) -> None:
@@ -132,6 +141,7 @@ def test_r11_the_screened_second_clue_is_the_plain_search_s_choice(
         assert giver.give_second_clue(view, RNG) == _plain_second_clue(giver, view)
 
 
+@pytest.mark.slow
 def test_r11_the_default_giver_s_screened_choice_is_the_plain_one() -> None:
     view = _second_clue_view(3, 2)
     giver = EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM)
@@ -139,6 +149,7 @@ def test_r11_the_default_giver_s_screened_choice_is_the_plain_one() -> None:
 
 
 @pytest.mark.parametrize("attested_only", [True, False])
+@pytest.mark.slow
 def test_r11_the_default_giver_pairs_words_as_the_plain_search_does_all_game(
     attested_only: bool,
 ) -> None:

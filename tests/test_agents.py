@@ -129,10 +129,13 @@ def test_the_competitive_giver_passes_in_a_tiebreaker() -> None:
     "rules",
     [
         Rules.standard(3),
-        Rules.standard(6),
+        pytest.param(Rules.standard(6), marks=pytest.mark.slow),
         Rules.standard(4, second_clue_words=1),
-        Rules.standard(4, banned_terms=("red", "green", "blue", "sea", "sky", "ocean", "gold")),
-        Rules.standard(5, second_clue_may_pass=False),
+        pytest.param(
+            Rules.standard(4, banned_terms=("red", "green", "blue", "sea", "sky", "ocean", "gold")),
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(Rules.standard(5, second_clue_may_pass=False), marks=pytest.mark.slow),
     ],
     ids=["3p", "6p", "one-word-second", "stricter-banned-list", "no-pass"],
 )
@@ -147,6 +150,7 @@ def test_r18_r22_every_clue_the_default_players_give_is_legal(rules: Rules) -> N
     assert len(earlier) >= rules.regular_rounds
 
 
+@pytest.mark.slow
 def test_default_players_score_well_above_random_in_self_play() -> None:
     """Margin: random pawns earn about 0.06 points each (25 scoring squares of 480 at most);
     the default players' pawns earn over 1 point each in self-play (docs/agents.md). Requiring
@@ -218,12 +222,13 @@ def test_unknown_model_name_is_a_clear_error() -> None:
         EmbeddingGuesser(model="gpt").place_pawn(view, RNG)
 
 
+@pytest.mark.slow
 def test_the_shipped_vocabulary_is_what_the_script_makes() -> None:
     import subprocess
     import sys
     from pathlib import Path
 
-    from huescues.agents._vocabulary import clue_vocabulary
+    from huescues.agents import clue_vocabulary
 
     script = Path(__file__).resolve().parents[1] / "scripts" / "make_clue_vocabulary.py"
     done = subprocess.run(
@@ -250,6 +255,7 @@ def test_the_second_study_board_runs_hue_along_columns_and_lightness_down_rows()
 def fresh_readings(monkeypatch: pytest.MonkeyPatch) -> None:
     """As in a new process: no model has read anything yet (the readings the rest of the
     session made are put back afterwards)."""
+    # the players' private memos: emptied as in a new process
     from huescues.agents import _players, _speaker, _vocabulary
     from huescues.agents._memo import ModelMemo
 
@@ -263,13 +269,19 @@ def fresh_readings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("fresh_readings")
+@pytest.mark.slow
 def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from huescues.agents import _players, _speaker, _vocabulary
-    from huescues.agents._memo import words_key
-    from huescues.agents._players import DEFAULT_GIVER_MODELS, resolve_model
-    from huescues.agents._vocabulary import clue_vocabulary
+    from huescues.agents import (
+        DEFAULT_GIVER_MODELS,
+        _players,  # private, as are _speaker and _vocabulary: their memos show what was read
+        _speaker,
+        _vocabulary,
+        clue_vocabulary,
+        resolve_model,
+    )
+    from huescues.agents._memo import words_key  # private: the memos' keys
 
     board = Board.from_rgb(np.random.default_rng(5).integers(0, 256, (6, 9, 3)))
     rules = Rules.standard(3)

@@ -226,12 +226,14 @@ def _loads_or_documented_error(text: str) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_json)
+@pytest.mark.slow
 def test_random_json_gets_only_documented_errors(data: Any) -> None:
     _loads_or_documented_error(json.dumps(data))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from(["record", "state"]))
+@pytest.mark.slow
 def test_mutated_records_and_states_get_only_documented_errors(data: Any, which: str) -> None:
     base = _RECORD if which == "record" else _STATE
     _loads_or_documented_error(json.dumps(_mutated(base, data.draw)))

@@ -21,6 +21,7 @@ def huescues(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_tournament_runs_and_reports(tmp_path: Path) -> None:
     out = tmp_path / "results.jsonl"
     done = huescues(
@@ -42,12 +43,13 @@ def test_tournament_runs_and_reports(tmp_path: Path) -> None:
     "args",
     [
         ["tournament", "--games", "0"],
-        ["tournament", "--entrants", "nosuchplayer"],
-        ["tournament", "--resume"],
-        ["tournament", "--players", "2", "--games", "2"],
-        ["replay", "/no/such/file.json"],
-        ["clue", ""],
-        ["nosuchcommand"],
+        # One command per case: the rest are the slow tier.
+        pytest.param(["tournament", "--entrants", "nosuchplayer"], marks=pytest.mark.slow),
+        pytest.param(["tournament", "--resume"], marks=pytest.mark.slow),
+        pytest.param(["tournament", "--players", "2", "--games", "2"], marks=pytest.mark.slow),
+        pytest.param(["replay", "/no/such/file.json"], marks=pytest.mark.slow),
+        pytest.param(["clue", ""], marks=pytest.mark.slow),
+        pytest.param(["nosuchcommand"], marks=pytest.mark.slow),
     ],
 )
 def test_user_mistakes_are_one_clear_line(args: list[str]) -> None:
@@ -57,13 +59,21 @@ def test_user_mistakes_are_one_clear_line(args: list[str]) -> None:
     assert "error" in done.stderr.lower()
 
 
-@pytest.mark.parametrize("command", ["tournament", "play", "replay", "clue", "board", "game"])
+def _one_quick(first: str, *rest: str) -> list[object]:
+    """The first command in the quick tier, the others (a subprocess each) in the slow tier."""
+    return [first, *(pytest.param(c, marks=pytest.mark.slow) for c in rest)]
+
+
+@pytest.mark.parametrize(
+    "command", _one_quick("tournament", "play", "replay", "clue", "board", "game")
+)
 def test_every_command_has_help(command: str) -> None:
     done = huescues(command, "--help")
     assert done.returncode == 0 and "usage:" in done.stdout
 
 
 # -- terminal manners (issue 12 item 13) -----------------------------------------------------
+@pytest.mark.slow
 def test_python_dash_m_huescues_is_the_huescues_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "huescues", "tournament", "--help"],
@@ -76,7 +86,7 @@ def test_python_dash_m_huescues_is_the_huescues_command() -> None:
     assert "usage: huescues tournament" in done.stdout
 
 
-@pytest.mark.parametrize("command", ["play", "replay", "game", "clue", "board"])
+@pytest.mark.parametrize("command", _one_quick("play", "replay", "game", "clue", "board"))
 def test_every_command_says_what_it_does(command: str) -> None:
     done = huescues(command, "--help")
     # A description is a paragraph between the usage and the arguments.
@@ -85,7 +95,7 @@ def test_every_command_says_what_it_does(command: str) -> None:
     assert not description.startswith(("positional arguments", "options")), done.stdout
 
 
-@pytest.mark.parametrize("command", ["play", "game"])
+@pytest.mark.parametrize("command", _one_quick("play", "game"))
 def test_play_and_game_show_their_defaults(command: str) -> None:
     text = " ".join(huescues(command, "--help").stdout.split())
     assert "(default: 4)" in text and "(default: 0)" in text
@@ -105,6 +115,7 @@ def test_quit_in_play_says_goodbye_and_succeeds() -> None:
     assert done.stdout.rstrip().endswith("Goodbye.") and done.stderr == ""
 
 
+@pytest.mark.slow
 def test_replay_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
     from huescues.agents import RandomAgent, play_game
 

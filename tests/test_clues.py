@@ -12,17 +12,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from huescues.agents import RANDOM_CLUE_WORDS
-from huescues.engine._clues import (
-    COLOUR_ENDINGS,
-    NUMBER_WORDS,
-    POSITION_WORDS,
-    colour_term_forms,
+from huescues.engine import (
+    BASIC_COLOUR_TERMS,
+    RELATIVE_WORDS,
+    IllegalAction,
+    IllegalClue,
+    Rules,
     common_words,
     normalise_clue,
     validate_clue,
 )
-from huescues.engine._errors import IllegalAction, IllegalClue
-from huescues.engine._rules import BASIC_COLOUR_TERMS, RELATIVE_WORDS, Rules
+
+# the checker's word lists and colour-term forms are private: tested here against the rules
+from huescues.engine._clues import COLOUR_ENDINGS, NUMBER_WORDS, POSITION_WORDS, colour_term_forms
 
 STANDARD = Rules.standard(4)
 
@@ -89,6 +91,8 @@ def test_r18_a_clue_longer_than_the_limit_is_refused_and_the_models_read_every_c
 ):
     """One length limit, kept by the rules: a clue that passes can always be read by the models."""
     from huescues.engine import MAX_CLUE_LENGTH
+
+    # the models' own length check is private: tested here to agree with the rules' limit
     from huescues.language._protocol import MAX_TEXT_LENGTH, check_text
 
     assert MAX_CLUE_LENGTH <= MAX_TEXT_LENGTH

@@ -115,7 +115,12 @@ def test_plays_by_the_rules_of_a_variant(name: str) -> None:
     assert report.passes == 0  # R11: the variant forbids passing
 
 
-@pytest.mark.parametrize("name", CHEAP)
+@pytest.mark.parametrize(
+    # A player with a language model first reads its whole vocabulary on the new board (seconds,
+    # for whichever comes first): the slow tier. The random player keeps the test quick.
+    "name",
+    [n if n == "random" else pytest.param(n, marks=pytest.mark.slow) for n in CHEAP],
+)
 def test_plays_by_the_rules_on_a_small_board(name: str) -> None:
     # 6 x 8 random colours: the deck is generated for the board (R1, R3).
     board = Board.from_rgb(np.random.default_rng(5).integers(0, 256, (6, 8, 3)))

@@ -17,9 +17,17 @@ import numpy as np
 import pytest
 
 from huescues.colour import delta_e_2000, srgb_to_lab
-from huescues.language import FLAT_LOG_DENSITY, ColourTermModel, fold_of
-from huescues.language._embedding import EmbeddingModel, static_encoder
-from huescues.language._wordpiece import WordPieceEncoder, basic_tokenize, normalise_text
+from huescues.language import (
+    FLAT_LOG_DENSITY,
+    ColourTermModel,
+    EmbeddingModel,
+    WordPieceEncoder,
+    fold_of,
+)
+
+# the shipped static encoder and the tokenizer's steps are private: tested here
+from huescues.language._embedding import static_encoder
+from huescues.language._wordpiece import basic_tokenize, normalise_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,10 +179,11 @@ def test_load_refuses_other_vectors(model: EmbeddingModel) -> None:
         EmbeddingModel.load(buffer, other)
 
 
+@pytest.mark.slow
 def test_prediction_needs_numpy_only() -> None:
     code = (
         "import sys\n"
-        "from huescues.language._embedding import EmbeddingModel\n"
+        "from huescues.language import EmbeddingModel\n"
         "m = EmbeddingModel.default()\n"
         "m.score('glacier', [[50.0, 0.0, 0.0]]); m.predict('zzqxj')\n"
         "heavy = {'torch', 'sklearn', 'scipy', 'model2vec', 'transformers', 'tokenizers',\n"
@@ -280,6 +289,7 @@ def test_encoder_round_trip(tmp_path: Path) -> None:
 # -- held-out accuracy -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_held_out_accuracy_floor(model: EmbeddingModel) -> None:
     """Refit on four folds of the XKCD names (without color-name-list, whose words include the
     held-out names) and judge the fifth. Measured: median CIEDE2000 9.1 on fold 0 (8.2-9.4
@@ -310,6 +320,7 @@ def test_fit_checks_its_input(model: EmbeddingModel) -> None:
         EmbeddingModel.fit(names, lab, extra_names=["red"])
 
 
+@pytest.mark.slow
 def test_fit_save_load_is_exact(model: EmbeddingModel, tmp_path: Path) -> None:
     names = list(model.training_names[::4])
     lab = model.training_lab[::4]
@@ -355,6 +366,7 @@ def test_sentence_backend_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> No
         SentenceTransformerEncoder()
 
 
+@pytest.mark.slow
 def test_sentence_backend_with_a_stand_in_model(
     model: EmbeddingModel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -385,6 +397,9 @@ def test_sentence_backend_with_a_stand_in_model(
             v = np.array(rows, dtype=np.float32)
             return v / np.linalg.norm(v, axis=1, keepdims=True)
 
+    # Fitting imports scikit-learn and scipy, which look torch up in sys.modules: import them
+    # before the stand-in goes in (this test may be the first to fit, as in `-m "not slow"`).
+    pytest.importorskip("sklearn.kernel_ridge")
     fake_torch = types.SimpleNamespace(set_num_threads=threads.append)
     fake_st = types.SimpleNamespace(SentenceTransformer=StandIn)
     (tmp_path / "config.json").write_text("{}")

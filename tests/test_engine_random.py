@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from huescues.engine import seat_generators
-from huescues.engine._random import engine_stream
+from huescues.engine._random import engine_stream  # the deck's stream is private: tested here
 
 
 def _numpy_child(seed: int, index: int) -> np.random.PCG64:

@@ -26,6 +26,7 @@ def test_main_command_plays_a_game_and_prints_the_result() -> None:
     assert "winner:" in done.stdout or "shared win:" in done.stdout
 
 
+@pytest.mark.slow
 def test_main_command_is_deterministic_and_takes_options() -> None:
     a = run("-m", "huescues", "--players", "7", "--seed", "3")
     b = run("-m", "huescues", "--players", "7", "--seed", "3")
@@ -33,7 +34,14 @@ def test_main_command_is_deterministic_and_takes_options() -> None:
     assert "7 players" in a.stdout
 
 
-@pytest.mark.parametrize("args", [["--players", "2"], ["--seed", "-4"], ["--players", "x"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "2"],
+        pytest.param(["--seed", "-4"], marks=pytest.mark.slow),
+        pytest.param(["--players", "x"], marks=pytest.mark.slow),
+    ],
+)
 def test_main_command_user_errors_are_one_clear_line(args: list[str]) -> None:
     done = run("-m", "huescues", *args)
     assert done.returncode != 0
@@ -42,6 +50,7 @@ def test_main_command_user_errors_are_one_clear_line(args: list[str]) -> None:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_example_runs(example: Path) -> None:
     done = run(str(example))
     assert done.returncode == 0, done.stderr

@@ -129,6 +129,7 @@ _game_like = st.fixed_dictionaries(
     ),
     cut=st.booleans(),
 )
+@pytest.mark.slow
 def test_the_results_reader_gives_only_clear_errors(
     tmp_path: Path, lines: list[str], cut: bool
 ) -> None:
@@ -152,6 +153,7 @@ def test_the_results_reader_gives_only_clear_errors(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
+@pytest.mark.slow
 def test_the_results_reader_refuses_edited_lines_clearly(
     tmp_path: Path, small_results: TournamentResults, data: st.DataObject
 ) -> None:

@@ -85,6 +85,7 @@ ENTRANTS = [
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.slow
 def test_ctrl_c_in_a_tournament_says_what_is_saved_and_how_to_resume(
     tmp_path: Path, workers: int
 ) -> None:
@@ -101,6 +102,7 @@ def test_ctrl_c_in_a_tournament_says_what_is_saved_and_how_to_resume(
     assert f"--out {out} --resume" in err
 
 
+@pytest.mark.slow
 def test_a_killed_run_keeps_every_game_it_finished(tmp_path: Path) -> None:
     # With one worker, every game started but the last has finished: all of those are on disk.
     out = tmp_path / "t.jsonl"
@@ -116,6 +118,7 @@ def test_a_killed_run_keeps_every_game_it_finished(tmp_path: Path) -> None:
     assert _games_in(out) >= started.stat().st_size - 1
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_a_bot_thinks_in_play(tmp_path: Path) -> None:
     # Seat 1: the bot in seat 0 gives the first clue, loading its models and reading the board
     # first (seconds, with the kept readings turned off).
@@ -135,6 +138,7 @@ def test_ctrl_c_at_a_play_prompt_does_not_say_the_input_ended() -> None:
     assert "input ended" not in str(caught.value)
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_replay_step(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     record.write_text(play_game([RandomAgent() for _ in range(3)], seed=3).record.to_json())
@@ -198,6 +202,8 @@ _COMMAND += ["random", "b=huescues.agents:RandomAgent"]
         ("tcp://127.0.0.1:1", "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
     ],
 )
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_a_bad_scheduler_address_fails_fast_in_one_line(address: str, message: str) -> None:
     pytest.importorskip("distributed")
     started = time.monotonic()

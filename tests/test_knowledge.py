@@ -152,6 +152,7 @@ def test_a_phrase_of_known_words_reads_as_one_colour_or_not(model: ObjectColourM
     assert BASIC_TERMS[int(np.argmax(model.distribution("ruby wine")))] in ("red", "purple")
 
 
+@pytest.mark.slow
 def test_without_forgets_words(model: ObjectColourModel) -> None:
     fewer = model.without(["banana"])
     assert not fewer.knows("banana") and model.knows("banana")
@@ -197,6 +198,7 @@ def test_every_word_of_the_vocabulary_is_attested() -> None:
 
 @settings(max_examples=4, deadline=None)
 @given(st.integers(0, 2**31 - 1))
+@pytest.mark.slow
 def test_the_default_giver_gives_only_attested_clues(seed: int) -> None:
     record, _ = play_game([default_agent()] * 4, seed=seed)
     clues = [a.text for a in record.actions if isinstance(a, GiveClue)]

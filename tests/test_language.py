@@ -131,7 +131,7 @@ def test_a_modifier_shifts(model: CombinedModel) -> None:
 
 def test_two_nouns_intersect(model: CombinedModel) -> None:
     from huescues.language import Prediction
-    from huescues.language._combined import _product
+    from huescues.language._combined import _product  # private: how nouns combine
 
     a = Prediction(np.array([60.0, 40.0, 50.0]), np.diag([100.0, 200.0, 200.0]))
     b = Prediction(np.array([60.0, -40.0, 50.0]), np.diag([100.0, 200.0, 200.0]))
@@ -164,6 +164,7 @@ def test_combined_model_is_one_object_and_pickles(model: CombinedModel) -> None:
     assert np.allclose(again.score("pumpkin", lab), model.score("pumpkin", lab))
 
 
+@pytest.mark.slow
 def test_evaluate_ranks_a_real_model_above_the_mean_colour() -> None:
     xkcd = xkcd_names()
     names, lab = list(xkcd.names[:300]), xkcd.lab[:300]
@@ -200,6 +201,7 @@ def test_the_board_aware_evaluation_says_where_it_moved(name: str) -> None:
         getattr(huescues.language, name)
 
 
+@pytest.mark.slow
 def test_held_out_accuracy_floor_of_the_default_model() -> None:
     """Fold 2 of the XKCD names held out from every source. Measured (docs/language.md): median
     CIEDE2000 of about 9 across folds; the mean colour about 32. The floor of 13 leaves margin."""
@@ -212,6 +214,7 @@ def test_held_out_accuracy_floor_of_the_default_model() -> None:
     assert np.median(errors) < 13.0
 
 
+@pytest.mark.slow
 def test_clue_command_prints_the_best_squares(tmp_path: Path) -> None:
     out = tmp_path / "banana.png"
     done = subprocess.run(

@@ -178,6 +178,7 @@ class _Flat:
         return Prediction(np.array([50.0, 0.0, 0.0]), np.eye(3) * 1e4, known=False, source="flat")
 
 
+@pytest.mark.slow
 def test_reference_games_score_a_model_that_knows_nothing_at_chance() -> None:
     # Three colours a game and ties counted as a fair draw: a flat reading wins a third of every
     # game read literally, and of names and negations read in context; "the darker/lighter X"

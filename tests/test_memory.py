@@ -9,6 +9,7 @@ import tracemalloc
 import weakref
 
 import numpy as np
+import pytest
 
 from huescues import Board, GameState, Phase, Rules, new_game
 from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, Player, clue_vocabulary
@@ -56,6 +57,7 @@ def play_with_fitted_models(n: int) -> list[weakref.ref[MeanColourModel]]:
     return refs
 
 
+@pytest.mark.slow
 def test_dropped_models_and_what_players_read_from_them_are_freed() -> None:
     play_with_fitted_models(2)  # the shipped vocabulary and model, the engine's own caches
     gc.collect()
@@ -75,7 +77,7 @@ def test_dropped_models_and_what_players_read_from_them_are_freed() -> None:
 
 
 def test_a_reading_is_made_once_per_model_and_never_served_to_another() -> None:
-    from huescues.agents._memo import ModelMemo
+    from huescues.agents._memo import ModelMemo  # the players' private memo: tested here
 
     memo: ModelMemo[str] = ModelMemo(per_models=2)
     made: list[str] = []
@@ -99,7 +101,7 @@ def test_a_reading_is_made_once_per_model_and_never_served_to_another() -> None:
 
 
 def test_a_model_keeps_its_latest_boards_and_an_ensemble_goes_with_any_of_its_models() -> None:
-    from huescues.agents._memo import ModelMemo
+    from huescues.agents._memo import ModelMemo  # the players' private memo: tested here
 
     memo: ModelMemo[int] = ModelMemo(per_models=2)
     a, b = fit(1), fit(2)
@@ -129,7 +131,7 @@ class Unreferenced:
 
 
 def test_models_that_cannot_be_weakly_referenced_are_kept_only_a_few_at_a_time() -> None:
-    from huescues.agents._memo import ModelMemo
+    from huescues.agents._memo import ModelMemo  # the players' private memo: tested here
 
     memo: ModelMemo[int] = ModelMemo(per_models=2)
     alive: list[int] = []

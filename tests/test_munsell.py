@@ -6,19 +6,20 @@ import numpy as np
 import pytest
 
 from huescues import Board, Deck, Rules
-from huescues.colour import srgb_to_lab
-from huescues.colour._munsell import (
-    EDGE_ROW_MAX_CHROMA,
+from huescues.colour import (
     WCS_BOARD_ID,
-    WCS_HUES,
-    WCS_VALUES,
     munsell_to_srgb,
+    srgb_to_lab,
     wcs_palette,
     wcs_specifications,
 )
+
+# the chart's layout constants are private: tested here against the WCS chart
+from huescues.colour._munsell import EDGE_ROW_MAX_CHROMA, WCS_HUES, WCS_VALUES
 from huescues.testing import check_games
 
 
+@pytest.mark.slow
 def test_layout_follows_the_wcs_chart() -> None:
     palette = wcs_palette()
     assert palette.shape == (10, 41, 3) and palette.dtype == np.uint8
@@ -31,6 +32,7 @@ def test_layout_follows_the_wcs_chart() -> None:
             assert spec == f"N{value:g}" or spec.startswith(f"{hue} {value:g}/")
 
 
+@pytest.mark.slow
 def test_palette_is_cached_but_returned_as_a_copy() -> None:
     a = wcs_palette()
     a[0, 0] = 0
@@ -38,11 +40,13 @@ def test_palette_is_cached_but_returned_as_a_copy() -> None:
     assert Board.wcs() is Board.wcs()
 
 
+@pytest.mark.slow
 def test_neutral_column_is_achromatic() -> None:
     lab = srgb_to_lab(wcs_palette()[:, 0].astype(np.float64) / 255.0)
     assert np.all(np.hypot(lab[:, 1], lab[:, 2]) < 1.5)
 
 
+@pytest.mark.slow
 def test_lightness_falls_with_value_row_by_row() -> None:
     lab = Board.wcs().lab
     assert np.all(np.diff(lab[:, 0, 0]) < 0)  # the neutral column
@@ -52,6 +56,7 @@ def test_lightness_falls_with_value_row_by_row() -> None:
     assert np.all(np.abs(lab[..., 0] - expected) < 6)
 
 
+@pytest.mark.slow
 def test_chromatic_squares_are_the_highest_even_chroma_inside_srgb() -> None:
     specs = wcs_specifications()
     for r, row in enumerate(specs):
@@ -75,6 +80,7 @@ def test_chromatic_squares_are_the_highest_even_chroma_inside_srgb() -> None:
         assert rgb.min() < -1e-6 or rgb.max() > 1 + 1e-6
 
 
+@pytest.mark.slow
 def test_most_squares_are_chromatic() -> None:
     lab = Board.wcs().lab[1:-1, 1:]
     assert np.mean(np.hypot(lab[..., 1], lab[..., 2]) > 10) > 0.9
@@ -85,6 +91,7 @@ def test_out_of_domain_specifications_raise_value_error() -> None:
         munsell_to_srgb("5R 12/4")
 
 
+@pytest.mark.slow
 def test_board_plays_games_with_a_generated_deck() -> None:
     board = Board.wcs()
     assert board.id == WCS_BOARD_ID and board.shape == (10, 41)

@@ -15,9 +15,21 @@ from hypothesis import strategies as st
 
 from huescues.colour import delta_e_2000, srgb_to_lab
 from huescues.engine import Board
-from huescues.language import FLAT_LOG_DENSITY, ColourTermModel, fold_of
-from huescues.language._data import c3, colornames, xkcd_names
-from huescues.language._naming import MODEL_FILE, SOURCES, NamingModel, name_key, words_of
+from huescues.language import (
+    FLAT_LOG_DENSITY,
+    ColourTermModel,
+    NamingModel,
+    c3,
+    colornames,
+    fold_of,
+    name_key,
+    words_of,
+    xkcd_names,
+)
+
+# the naming data's sources (huescues.language.SOURCES is the object lists') and the shipped
+# file's name are private: checked here
+from huescues.language._naming import MODEL_FILE, SOURCES
 
 NAMING = resources.files("huescues.data").joinpath("naming")
 #: The held-out fold the tests fit without: the one holding "ocean blue".
@@ -253,6 +265,7 @@ def test_fit_checks_its_arguments() -> None:
 # ---------------------------------------------------------------------------- held out
 
 
+@pytest.mark.slow
 def test_exclude_removes_a_name_from_every_source(
     model: NamingModel, held_out: tuple[NamingModel, list[str], np.ndarray]
 ) -> None:
@@ -266,6 +279,7 @@ def test_exclude_removes_a_name_from_every_source(
     assert all(not fitted.is_name(n) for n in names)
 
 
+@pytest.mark.slow
 def test_held_out_accuracy(held_out: tuple[NamingModel, list[str], np.ndarray]) -> None:
     fitted, names, lab = held_out
     predicted = np.array([fitted.predict(n).lab for n in names])
@@ -277,6 +291,7 @@ def test_held_out_accuracy(held_out: tuple[NamingModel, list[str], np.ndarray]) 
 # ---------------------------------------------------------------------------- the saved file
 
 
+@pytest.mark.slow
 def test_shipped_model_equals_a_fresh_fit(model: NamingModel) -> None:
     assert NamingModel.fit().same_fit(model), (
         "src/huescues/data/naming/naming_model.npz is stale: "

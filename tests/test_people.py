@@ -210,6 +210,7 @@ def _small_files(tmp: Path) -> tuple[Path, Path]:
     return picks, board_csv
 
 
+@pytest.mark.slow
 def test_evaluate_people_runs_on_a_small_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -238,6 +239,7 @@ def test_evaluate_people_runs_on_a_small_file(
     assert "| all clues | 2 | 3 |" in out and "naming baseline" in out
 
 
+@pytest.mark.slow
 def test_draw_hard_clues_draws_the_named_clues(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     picks, board_csv = _small_files(tmp_path)

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from huescues import Board, Cell, ChooseTarget, GiveClue, RoundResult, new_game
-from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser
-from huescues.agents._players import resolve_model
+from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, resolve_model
+
+# the pragmatic reading's maths is private: tested here
 from huescues.agents._speaker import log_pragmatic, speaker_reading
 
 BOARD = Board.standard()

@@ -168,6 +168,7 @@ def square_replies(draw: st.DrawFn) -> tuple[str, Board, Cell]:
 
 @settings(max_examples=200, deadline=None)
 @given(square_replies())
+@pytest.mark.slow
 def test_parse_square_reads_the_square_its_docstring_names(reply: tuple[str, Board, Cell]) -> None:
     text, board, square = reply
     assert parse_square(text, board) == square
@@ -175,6 +176,7 @@ def test_parse_square_reads_the_square_its_docstring_names(reply: tuple[str, Boa
 
 @settings(max_examples=200, deadline=None)
 @given(boards.flatmap(lambda b: st.tuples(st.just(b), squares_of(b))), st.data())
+@pytest.mark.slow
 def test_parse_square_finds_a_name_in_any_chatter(
     board_cell: tuple[Board, Cell], data: st.DataObject
 ) -> None:
@@ -217,6 +219,7 @@ def test_parse_square_refuses_a_reply_without_a_square(board: Board, reply: str)
 @given(
     boards.flatmap(lambda b: st.tuples(st.just(b), st.lists(names_off(b), min_size=1, max_size=4)))
 )
+@pytest.mark.slow
 def test_parse_square_refuses_names_off_the_board(board_names: tuple[Board, list[str]]) -> None:
     board, names = board_names
     with pytest.raises(ValueError, match=r"is not a square of this board.*\(R1\)"):
@@ -279,6 +282,7 @@ def target_replies(draw: st.DrawFn) -> tuple[str, tuple[Cell, ...], int]:
 
 @settings(max_examples=200, deadline=None)
 @given(target_replies())
+@pytest.mark.slow
 def test_parse_target_reads_the_choice_its_docstring_names(
     reply: tuple[str, tuple[Cell, ...], int],
 ) -> None:
@@ -396,6 +400,7 @@ board_shapes = st.tuples(st.integers(1, 26), st.integers(1, 120)).filter(
     board_shapes.flatmap(lambda rc: hnp.arrays(np.int64, (*rc, 3), elements=st.integers(0, 255))),
     st.randoms(use_true_random=False),
 )
+@pytest.mark.slow
 def test_a_board_written_to_csv_reads_back_the_same(rgb: np.ndarray, order: object) -> None:
     board = Board.from_rgb(rgb)
     with tempfile.TemporaryDirectory() as tmp:

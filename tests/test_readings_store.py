@@ -9,9 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from huescues.agents import _store, _vocabulary, clue_vocabulary, readings_cache_dir
-from huescues.agents._memo import ModelMemo
-from huescues.agents._vocabulary import BoardReading, board_reading, read_board
+from huescues.agents import (
+    DEFAULT_GIVER_MODELS,
+    _store,  # private: the readings' files and their keys, tested here
+    _vocabulary,  # private: the readings kept in memory, tested here
+    clue_vocabulary,
+    readings_cache_dir,
+    resolve_model,
+)
+from huescues.agents._memo import ModelMemo  # private: a fresh memo, as in a new process
+from huescues.agents._vocabulary import BoardReading, board_reading, read_board  # private
 from huescues.engine import STANDARD_BOARD_ID, Board
 from huescues.language import (
     BlendedModel,
@@ -67,13 +74,12 @@ def test_shipped_models_have_stable_distinct_names_and_others_none() -> None:
 
 
 @pytest.mark.usefixtures("fresh")
+@pytest.mark.slow
 def test_shipped_standard_readings_are_current(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fails after a change to a model's scores, its data, the vocabulary or the reading code:
     then raise ``SCORES_VERSION`` (language/_identity.py) if the scores changed, and run
     ``PYTHONPATH=src python scripts/build_board_readings.py``."""
     board = Board.standard()
-    from huescues.agents._players import DEFAULT_GIVER_MODELS, resolve_model
-
     made = _counting(monkeypatch)
     for name in DEFAULT_GIVER_MODELS:
         model = resolve_model(name)
@@ -97,6 +103,7 @@ def test_the_standard_board_reads_from_the_package_exactly(
 
 
 @pytest.mark.usefixtures("fresh")
+@pytest.mark.slow
 def test_a_changed_board_or_model_does_not_use_the_shipped_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -120,8 +127,6 @@ def test_a_changed_board_or_model_does_not_use_the_shipped_file(
 
 
 def test_changed_reading_code_makes_the_files_stale(monkeypatch: pytest.MonkeyPatch) -> None:
-    from huescues.agents._players import resolve_model
-
     key = _store.readings_key(resolve_model("naming"), Board.standard(), clue_vocabulary())
     original = _vocabulary.from_scores
 

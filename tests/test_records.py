@@ -24,6 +24,8 @@ from huescues import (
     play_game,
 )
 from huescues.agents import RandomAgent
+
+# an action's JSON form is private (records and states use it): tested here
 from huescues.engine._actions import action_from_dict, action_to_dict
 
 GOLDEN = Path(__file__).parent / "golden" / "random-4p-seed-2041.json"

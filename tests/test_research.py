@@ -8,12 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from huescues import Board, Cell
 from huescues.agents import EmbeddingGuesser, Player
-from huescues.language import MeanColourModel, Prediction, default_model
-from huescues.language._protocol import FloatArray, as_lab, gaussian_log_density
+from huescues.language import MeanColourModel, Prediction, as_lab, default_model
+from huescues.language._protocol import gaussian_log_density  # private: a quick test model
 from huescues.research import (
     Agreement,
     Estimate,
@@ -37,7 +37,7 @@ class PointModel:
     def predict(self, text: str) -> Prediction:
         return Prediction(self.lab, self.cov)
 
-    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+    def score(self, text: str, lab: ArrayLike) -> NDArray[np.float64]:
         return gaussian_log_density(as_lab(lab), self.lab, self.cov)
 
 

@@ -19,6 +19,8 @@ from huescues.language import (
     combined_model,
     default_model,
 )
+
+# the tokenizer's steps are private: tested here against the batched readings
 from huescues.language._wordpiece import _split_added, basic_tokenize, normalise_text
 
 TEXTS = [

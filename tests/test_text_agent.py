@@ -27,13 +27,16 @@ from huescues import (
     new_game,
     validate_clue,
 )
-from huescues.agents import RANDOM_CLUE_WORDS, Agent, RandomAgent, play_game
-from huescues.agents._text import (
+from huescues.agents import (
+    RANDOM_CLUE_WORDS,
+    Agent,
+    RandomAgent,
     TextAgent,
     TextFailure,
     parse_clue,
     parse_square,
     parse_target,
+    play_game,
     prompt_for,
 )
 

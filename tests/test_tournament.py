@@ -181,6 +181,7 @@ def test_oracle_is_no_default_entrant() -> None:
 MIXED = [Entrant("random", "random"), _e("raising", "Raising"), _e("illegal", "Illegal")]
 
 
+@pytest.mark.slow
 def test_results_file_is_identical_with_one_or_two_workers(tmp_path: Path) -> None:
     kw: dict[str, Any] = {"games": 60, "players": (3, 4, 5), "seed": 11}
     one = run_tournament(MIXED, **kw, workers=1, out=tmp_path / "one.jsonl")
@@ -193,6 +194,8 @@ def test_results_file_is_identical_with_one_or_two_workers(tmp_path: Path) -> No
     assert set(loaded.entrants) == {"random", "raising", "illegal"}
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_same_results_on_a_dask_cluster() -> None:
     distributed = __import__("distributed")
     local = run_tournament(MIXED, games=40, players=(4,), seed=2, workers=1)
@@ -203,6 +206,7 @@ def test_same_results_on_a_dask_cluster() -> None:
     assert remote.lines == local.lines
 
 
+@pytest.mark.slow
 def test_the_line_format(tmp_path: Path) -> None:
     results = run_tournament(["random"], games=4, players=(4,), out=tmp_path / "r.jsonl")
     line = _lines(tmp_path / "r.jsonl")[0]
@@ -259,6 +263,7 @@ def test_resume_after_a_cut_last_line(tmp_path: Path) -> None:
     assert cut.read_bytes() == data
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_same_bytes(tmp_path: Path) -> None:
     entrants = [Entrant("random", "random"), _e("dawdling", "Dawdling")]
     games = 160
@@ -312,6 +317,7 @@ def test_faults_are_recorded_and_the_games_finish() -> None:
         assert list(GameRecord.from_dict(g["record"]).replay().scores) == g["scores"]
 
 
+@pytest.mark.slow
 def test_a_hung_decision_is_interrupted() -> None:
     start = time.perf_counter()
     results = run_tournament(
@@ -325,6 +331,7 @@ def test_a_hung_decision_is_interrupted() -> None:
     assert results.games[0]["status"] == "finished"
 
 
+@pytest.mark.slow
 def test_preparing_an_agent_is_outside_the_decision_time_limit() -> None:
     # Loading takes 0.3 s, a decision may take 0.05 s: preparation is not a timed decision, so
     # a seeded tournament does not depend on how busy the machine is while models load.
@@ -408,6 +415,7 @@ def _shard_bytes(directory: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
 
 
+@pytest.mark.slow
 def test_parquet_shards_are_the_same_with_one_or_two_workers(tmp_path: Path) -> None:
     from huescues.tournament import Tournament, TournamentResults
 
@@ -421,9 +429,10 @@ def test_parquet_shards_are_the_same_with_one_or_two_workers(tmp_path: Path) -> 
     assert jsonl.lines == one.lines  # the same lines as the JSON-lines file
 
 
+@pytest.mark.slow
 def test_parquet_shards_resume_after_a_killed_run(tmp_path: Path) -> None:
     from huescues.tournament import Tournament
-    from huescues.tournament._shards import write_shard
+    from huescues.tournament._shards import write_shard  # private: to leave a run half done
 
     t = Tournament(["random"], games=12, seed=5)
     full = t.run(workers=1, out=tmp_path / "full.parquet")

@@ -52,6 +52,7 @@ def _saved(path: Path) -> int:
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+@pytest.mark.slow
 def test_a_run_killed_with_sigkill_resumes_to_the_bytes_of_an_uninterrupted_run(
     tmp_path: Path, suffix: str
 ) -> None:
@@ -93,6 +94,8 @@ def test_a_run_killed_with_sigkill_resumes_to_the_bytes_of_an_uninterrupted_run(
     }
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     local = run_tournament(RANDOMS, games=60, seed=2, workers=2, out=tmp_path / "local.jsonl")
@@ -135,6 +138,7 @@ def _held_by_run(tmp_path: Path, games: int) -> int:
     return sum(stat.size for stat in held.statistics("filename"))
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_the_number_of_games(tmp_path: Path) -> None:
     # Holding every line (3.5 kB a game) would hold 700 kB more at 250 games than at 50;
     # streaming leaves 8 bytes a game (where each line is) and a few numbers a block.
@@ -177,7 +181,7 @@ def test_the_streamed_report_equals_the_report_of_the_games(tmp_path: Path) -> N
 
 
 def test_the_bootstrap_in_pieces_draws_the_same_resamples(monkeypatch: pytest.MonkeyPatch) -> None:
-    from huescues.tournament import _report_stats
+    from huescues.tournament import _report_stats  # private: the bootstrap's pieces
 
     rng = np.random.default_rng(0)
     s = rng.normal(size=300)
@@ -192,6 +196,7 @@ def test_the_bootstrap_in_pieces_draws_the_same_resamples(monkeypatch: pytest.Mo
     assert ratio_interval(s, c, draws).low == whole.low
 
 
+@pytest.mark.slow
 def test_the_command_shows_progress_on_stderr_and_keeps_stdout_for_the_report(
     tmp_path: Path,
 ) -> None:
@@ -235,6 +240,7 @@ class HangsLater(RandomAgent):
         return RandomAgent.choose_target(self, view, rng)
 
 
+@pytest.mark.slow
 def test_the_decision_timer_set_once_still_times_each_decision() -> None:
     # The alarm is set once and set again when it rings early: decisions within the limit are
     # never cut short, however many there are, and a late hang is still interrupted.

@@ -39,7 +39,7 @@ def test_database_is_wal_and_a_failed_transaction_writes_nothing(tmp_path: Path)
 def test_a_client_limiter_forgets_only_addresses_whose_bucket_is_full(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from huescues.web import _limits
+    from huescues.web import _limits  # private: the client limit is lowered for the test
 
     monkeypatch.setattr(_limits, "_MAX_CLIENTS", 2)
     limiter = _limits.ClientLimiter(burst=1, rate=1e-6)

@@ -14,6 +14,8 @@ from huescues.engine import Board, GameRecord
 from huescues.web import TableSettings
 from web_server import browser_page, live_server
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 #: Quick bots, but slow enough that the page shows their moves.
 SETTINGS = TableSettings(bot_delay=0.02, reveal_pause=0.05, bot_time_limit=5)
 #: A name and a clue that would run script if the page parsed them as HTML.

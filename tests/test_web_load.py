@@ -7,6 +7,11 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
+#: Many simulated clients against a real server: the slow tier.
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_web.py"
 
 

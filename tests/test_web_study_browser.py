@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright import sync_api
 
 from huescues.cli import main
@@ -13,6 +14,8 @@ from huescues.engine import Board
 from huescues.research import HumanResponses
 from huescues.web import StudyConfig
 from web_server import browser_page, live_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_a_study_session_in_chromium_exports_for_the_research(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from huescues.agents import RANDOM_CLUE_WORDS, RandomAgent
 from huescues.engine import MAX_PLAYERS, MIN_PLAYERS, Board, GameRecord, PlacePawn, View
 from huescues.web import TableSettings, create_app
-from huescues.web import _bots as web_bots
+from huescues.web import _bots as web_bots  # private: bad bots are patched in
 
 #: Tables that play at once: no pauses for people to follow the bots.
 FAST = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5)
