@@ -54,7 +54,7 @@ from scipy import ndimage, stats
 
 from huescues.language import c3, colornames, fold_of, name_key, words_of, xkcd_names
 from huescues.language._embedding import static_encoder
-from huescues.language._objects import BASIC_TERMS, DATA_FILE, SOURCES, TermGrid, _forms
+from huescues.language._objects import BASIC_TERMS, DATA_FILE, KNOWLEDGE_SOURCES, TermGrid, _forms
 
 FloatArray = NDArray[np.float64]
 
@@ -678,7 +678,7 @@ def main() -> None:
         }
         for name, on in flags.items():
             if on:
-                bits[i] |= 1 << SOURCES.index(name)
+                bits[i] |= 1 << KNOWLEDGE_SOURCES.index(name)
         if flags["coda"]:
             evidence[i] = 1 - (1 - A_CODA) * (1 - evidence[i])
         if flags["c3"]:

@@ -17,7 +17,7 @@ from huescues.agents import GIVER_EVIDENCE, attested, clue_vocabulary, default_a
 from huescues.engine import Board, GiveClue
 from huescues.language import (
     BASIC_TERMS,
-    SOURCES,
+    KNOWLEDGE_SOURCES,
     ObjectColourModel,
     Prediction,
     default_model,
@@ -74,7 +74,7 @@ def test_shipped_words_can_be_traced_to_their_sources(model: ObjectColourModel) 
     for word in ("anger", "sadness", "christmas", "midnight", "banana"):
         srcs = model.sources(word)
         assert srcs, word
-        assert set(srcs) <= set(SOURCES)
+        assert set(srcs) <= set(KNOWLEDGE_SOURCES)
         if "authors" in srcs or "culture" in srcs:
             assert word in rated, f"{word} says it is rated but no file rates it"
             found += 1

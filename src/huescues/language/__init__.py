@@ -10,7 +10,7 @@ from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._listen import listen, reads_in_context
 from ._naming import Modifier, NamingModel, name_key, words_of
-from ._objects import BASIC_TERMS, SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
+from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -20,9 +20,9 @@ from ._wordpiece import WordPieceEncoder
 __all__ = [
     "BASIC_TERMS",
     "FLAT_LOG_DENSITY",
+    "KNOWLEDGE_SOURCES",
     "N_FOLDS",
     "OBJECT_BLEND_WEIGHT",
-    "SOURCES",
     "TONE_SPREAD",
     "BlendedModel",
     "C3Data",

@@ -34,7 +34,7 @@ from ._protocol import (
 
 __all__ = [
     "BASIC_TERMS",
-    "SOURCES",
+    "KNOWLEDGE_SOURCES",
     "ObjectColourModel",
     "TermGrid",
     "carry",
@@ -56,7 +56,7 @@ BASIC_TERMS = (
 )
 #: The sources a word's knowledge can come from, in the order of the bits of ``sources``
 #: (docs/knowledge.md names each with its licence).
-SOURCES = (
+KNOWLEDGE_SOURCES = (
     "coda",
     "c3",
     "wordnet",
@@ -124,7 +124,8 @@ def carry(weights: Sequence[FloatArray], x: FloatArray) -> FloatArray:
 class _Reading:
     """What the model makes of one text: its distribution over the basic terms, the lightness
     and chroma it prefers (or None), its evidence, the sources it comes from (bits of
-    :data:`SOURCES`) and the log of its reading's normaliser over the colours people named."""
+    :data:`KNOWLEDGE_SOURCES`) and the log of its reading's normaliser over the colours people
+    named."""
 
     q: FloatArray
     tone: FloatArray | None
@@ -359,12 +360,12 @@ class ObjectColourModel(ColourTermModelBase):
         return 0.0 if r is None else r.evidence
 
     def sources(self, text: str) -> tuple[str, ...]:
-        """Where the text's knowledge comes from (names of :data:`SOURCES`), ``()`` for a text
-        carried by its word vector alone."""
+        """Where the text's knowledge comes from (names of :data:`KNOWLEDGE_SOURCES`), ``()``
+        for a text carried by its word vector alone."""
         r = self._reading(name_key(check_text(text)))
         if r is None:
             return ()
-        return tuple(name for k, name in enumerate(SOURCES) if r.sources >> k & 1)
+        return tuple(name for k, name in enumerate(KNOWLEDGE_SOURCES) if r.sources >> k & 1)
 
     @property
     def named_colours(self) -> FloatArray:
