@@ -86,6 +86,17 @@ def _play_person(ws: Any, seat: int, log: list[dict[str, Any]]) -> dict[str, Any
     raise AssertionError("unreachable")
 
 
+def _next(ws: Any, kind: str, *, until: Any = None) -> dict[str, Any]:
+    """The next message of type ``kind`` (and for which ``until`` holds, when given): a state
+    broadcast may come between an action and its answer (another seat's connection or a bot
+    moved), so the messages of other types before it are passed over; at most 20."""
+    for _ in range(20):
+        msg: dict[str, Any] = json.loads(ws.receive_text())
+        if msg.get("type") == kind and (until is None or until(msg)):
+            return msg
+    raise AssertionError(f"no {kind!r} message among the next 20")
+
+
 @contextmanager
 def _join(client: TestClient, token: str) -> Iterator[Any]:
     """A connection that joined the seat of ``token`` (closed at the end, even on failure)."""
@@ -253,13 +264,13 @@ def test_the_live_check_answers_with_the_rule(tmp_path: Path) -> None:
         with _join(client, answer["seats"][0]["token"]) as ws:
             ws.receive_text(), ws.receive_text()
             ws.send_text(json.dumps({"type": "check", "text": "lagoon"}))
-            assert json.loads(ws.receive_text())["message"] == "it is not your turn to give a clue"
+            assert _next(ws, "check")["message"] == "it is not your turn to give a clue"
             ws.send_text(json.dumps({"type": "target", "index": 0}))
-            ws.receive_text()
+            _next(ws, "state", until=lambda m: m["target"] is not None)
             for text, ok, rule in [("lagoon", True, None), ("bluish", False, "R19"),
                                    ("F12", False, "R20"), ("two words", False, "R18")]:  # fmt: skip
                 ws.send_text(json.dumps({"type": "check", "text": text}))
-                reply = json.loads(ws.receive_text())
+                reply = _next(ws, "check")
                 assert (reply["ok"], reply["rule"], reply["text"]) == (ok, rule, text)
             before = _state_of(app, answer["table"])
             assert before.clues == ()
@@ -273,7 +284,7 @@ def test_a_reload_rejoins_the_seat(tmp_path: Path) -> None:
         with _join(client, token) as first:
             first.receive_text(), first.receive_text()
             first.send_text(json.dumps({"type": "target", "index": 1}))
-            target = json.loads(first.receive_text())["target"]
+            target = _next(first, "state", until=lambda m: m["target"] is not None)["target"]
         with _join(client, token) as again:
             welcome, state = json.loads(again.receive_text()), json.loads(again.receive_text())
         assert welcome["seat"] == 0 and state["target"] == target
