@@ -517,6 +517,33 @@ def strengths(
     )
 
 
+#: The evidence bands of the calibration tables.
+BANDS = ((0.0, 0.3), (0.3, 0.45), (0.45, 0.6), (0.6, 0.75), (0.75, 1.01))
+
+
+def by_band(evidence: FloatArray, hits: NDArray[Any], title: str) -> list[dict[str, Any]]:
+    """Held-out accuracy (``hits``) by band of ``evidence``, printed under ``title``."""
+    rows = []
+    for lo, hi in BANDS:
+        m = (evidence >= lo) & (evidence < hi)
+        if m.any():
+            rows.append(
+                {
+                    "band": [lo, min(hi, 1.0)],
+                    "words": int(m.sum()),
+                    "mean_evidence": float(evidence[m].mean()),
+                    "top1": float(hits[m].mean()),
+                }
+            )
+    print(title)
+    for c in rows:
+        print(
+            f"  evidence {c['band'][0]:.2f}-{c['band'][1]:.2f}: {c['words']:4d} words, "
+            f"mean evidence {c['mean_evidence']:.3f}, top-1 {c['top1']:.3f}"
+        )
+    return rows
+
+
 def fit_evidence(
     tables: tuple[Any, ...],
     ratings: dict[str, Rating],
@@ -546,25 +573,9 @@ def fit_evidence(
     model = LogisticRegression(C=1.0)
     held = cross_val_predict(model, x, y, cv=5, method="predict_proba")[:, 1]
     model.fit(x, y)
-    bands = [(0.0, 0.3), (0.3, 0.45), (0.45, 0.6), (0.6, 0.75), (0.75, 1.01)]
-    calibration = []
-    for lo, hi in bands:
-        m = (held >= lo) & (held < hi)
-        if m.any():
-            calibration.append(
-                {
-                    "band": [lo, min(hi, 1.0)],
-                    "words": int(m.sum()),
-                    "mean_evidence": float(held[m].mean()),
-                    "top1": float(y[m].mean()),
-                }
-            )
-    print(f"evidence fitted on {len(y)} CoDa objects another source covers; held out:")
-    for c in calibration:
-        print(
-            f"  evidence {c['band'][0]:.2f}-{c['band'][1]:.2f}: {c['words']:4d} words, "
-            f"mean evidence {c['mean_evidence']:.3f}, top-1 {c['top1']:.3f}"
-        )
+    calibration = by_band(
+        held, y, f"evidence fitted on {len(y)} CoDa objects another source covers; held out:"
+    )
     # A second check on the words the authors rated (feelings, qualities, places, ...): their
     # ratings left out, does the rest of the knowledge give their main colour, by evidence band?
     rest, _ = combine({}, {}, wordnet, wordnet_conf, names, name_counts, terms)
@@ -576,24 +587,11 @@ def fit_evidence(
     hit = np.array(
         [int(np.argmax(rest[w])) == int(np.argmax(ratings[w].q)) for w in rated]  # type: ignore[arg-type]
     )
-    authors_check = []
-    for lo, hi in bands:
-        m = (ev >= lo) & (ev < hi)
-        if m.any():
-            authors_check.append(
-                {
-                    "band": [lo, min(hi, 1.0)],
-                    "words": int(m.sum()),
-                    "mean_evidence": float(ev[m].mean()),
-                    "top1": float(hit[m].mean()),
-                }
-            )
-    print(f"the same on {len(rated)} rated words another source covers (their ratings left out):")
-    for c in authors_check:
-        print(
-            f"  evidence {c['band'][0]:.2f}-{c['band'][1]:.2f}: {c['words']:4d} words, "
-            f"mean evidence {c['mean_evidence']:.3f}, top-1 {c['top1']:.3f}"
-        )
+    authors_check = by_band(
+        ev,
+        hit,
+        f"the same on {len(rated)} rated words another source covers (their ratings left out):",
+    )
     info = {
         "authors_check": authors_check,
         "objects": len(y),
