@@ -196,7 +196,9 @@ def test_replay_reads_a_game_from_the_database(
         while not _registry(app).tables[answer["table"]].stored and time.monotonic() < deadline:
             time.sleep(0.01)
     db = str(tmp_path / "t.sqlite")
-    assert main(["replay", db, "--game", answer["table"]]) == 0
+    # "--game=ID": a table id may start with "-" (token_urlsafe), which argparse would
+    # otherwise read as an option.
+    assert main(["replay", db, f"--game={answer['table']}"]) == 0
     out = capsys.readouterr().out
     assert "Replay of" in out and "=== game over ===" in out
     assert main(["replay", db]) == 0  # the latest finished game
@@ -351,7 +353,29 @@ def test_bots_that_raise_stall_or_cheat_are_replaced_by_the_random_move(
     assert "no decision within 0.1 s" in faults
     assert "illegal decision" in faults and "R13" in faults
     # A stalled bot is asked no more: its seat plays the random agent from then on.
-    assert type(table.seats[2].agent) is RandomAgent
+    assert table.game.retired[2][0] == "timeout"
+
+
+class _FailsToPrepare(RandomAgent):
+    def prepare(self, board: object, rules: object) -> None:
+        raise OSError("model file missing")
+
+
+def test_a_bot_that_cannot_be_prepared_plays_random_moves_as_in_tournaments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(web_bots.BOT_KINDS, "broken", _FailsToPrepare)
+    settings = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5, message_burst=1e4)
+    app = _app(tmp_path, settings)
+    with TestClient(app) as client:
+        answer = _create(client, ["person", "broken", "random", "random"], seed=4)
+        with _join(client, answer["seats"][0]["token"]) as ws:
+            final = _play_person(ws, 0, [])
+        table = _registry(app).tables[answer["table"]]
+    assert final["result"] is not None
+    # The same guard as a tournament's: every decision of the seat is a fault of one record.
+    assert table.game.faults and {(f.seat, f.kind) for f in table.game.faults} == {(1, "exception")}
+    assert "could not be prepared: OSError: model file missing" in table.faults[0]
 
 
 def test_every_table_gets_bots_of_its_own(tmp_path: Path) -> None:

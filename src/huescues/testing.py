@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huescues.agents import Agent, GameLoop, RandomAgent
+from huescues.agents import Agent, RandomAgent, Table
 from huescues.engine import (
     Action,
     Board,
@@ -101,8 +101,9 @@ def check_games(
     return CheckReport(games, *totals)
 
 
-class _GameChecker(GameLoop):
-    """The game loop, checking every turn against the rules with code of its own."""
+class _GameChecker(Table):
+    """A table of bots, stepped one decision at a time and checked around every step against
+    the rules with code of its own."""
 
     def __init__(
         self, rules: Rules, board: Board | None, seed: int, agents: Sequence[Agent]
@@ -118,25 +119,28 @@ class _GameChecker(GameLoop):
             raise CheckFailed(f"game with seed {self.seed}: {what}")
 
     def play(self) -> tuple[GameRecord, GameState]:
-        state = self.run(self.start(rules=self.rules, board=self.board))
+        state = self.start(rules=self.rules, board=self.board)
+        while self.pending() is not None:
+            self.check_turn(state)
+            self.check_views(state)
+            after = self.step()
+            self.require(
+                all(b >= a for a, b in zip(state.scores, after.scores, strict=True)),
+                f"scores went down from {state.scores} to {after.scores} (R17)",
+            )
+            if len(after.history) > len(state.history):
+                self.check_round(state, after)
+            else:
+                self.require(after.scores == state.scores, "points added before the reveal (R17)")
+            state = after
         self.require(state.is_terminal, "the game stopped before its end")
         return GameRecord.of(state), state
 
-    def turn(self, state: GameState, seat: int) -> GameState:
-        self.check_turn(state)
-        self.check_views(state)
-        action = self.decide(state, seat)
+    def decide(self, state: GameState, seat: int) -> Action:
+        """The agent's decision (the table asks it), checked before the engine applies it."""
+        action = super().decide(state, seat)
         self.check_legal(state, action)
-        after = state.apply(action, seat=seat)
-        self.require(
-            all(b >= a for a, b in zip(state.scores, after.scores, strict=True)),
-            f"scores went down from {state.scores} to {after.scores} (R17)",
-        )
-        if len(after.history) > len(state.history):
-            self.check_round(state, after)
-        else:
-            self.require(after.scores == state.scores, "points added before the reveal (R17)")
-        return after
+        return action
 
     def check_turn(self, state: GameState) -> None:
         """The current player is who R6, R10, R12 and R25 say, computed independently."""

@@ -1,5 +1,5 @@
 """Players: the Agent protocol, the random agent, players built on colour-term models, and the
-game loop."""
+one table that asks them for decisions."""
 
 from ._attested import GIVER_EVIDENCE, attested
 from ._catalogue import (
@@ -13,7 +13,7 @@ from ._catalogue import (
 from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS
 from ._evaluate import AgentEvaluation, PairResult, evaluate
-from ._loop import GameLoop, PlayedGame, decide, play_game, prepare, sees_target
+from ._loop import GameLoop, PlayedGame, play_game
 from ._players import (
     DEFAULT_GIVER_MODELS,
     DEFAULT_GUESSER_MODELS,
@@ -35,6 +35,23 @@ from ._points import expected_points
 from ._protocol import Agent, ClueGiver, Guesser
 from ._random import RandomAgent
 from ._store import readings_cache_dir
+from ._table import (
+    FAULT_KINDS,
+    MESSAGE_LIMIT,
+    DecisionTimeout,
+    Fault,
+    Pending,
+    SignalTimer,
+    Table,
+    ThreadTimer,
+    Timer,
+    cut_message,
+    decide,
+    error_text,
+    fallback_generator,
+    prepare,
+    sees_target,
+)
 from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_target, prompt_for
 from ._vocabulary import clue_vocabulary
 
@@ -43,26 +60,35 @@ __all__ = [
     "DEFAULT_GIVER_MODELS",
     "DEFAULT_GUESSER_MODELS",
     "DEFAULT_PAIR_FROM",
+    "FAULT_KINDS",
     "GIVER_EVIDENCE",
+    "MESSAGE_LIMIT",
     "RANDOM_CLUE_WORDS",
     "ROLES",
     "Agent",
     "AgentEvaluation",
     "CatalogueEntry",
     "ClueGiver",
+    "DecisionTimeout",
     "EmbeddingClueGiver",
     "EmbeddingGuesser",
+    "Fault",
     "GameLoop",
     "Guesser",
     "ModelClueGiver",
     "ModelGuesser",
     "OracleGuesser",
     "PairResult",
+    "Pending",
     "PlayedGame",
     "Player",
     "RandomAgent",
+    "SignalTimer",
+    "Table",
     "TextAgent",
     "TextFailure",
+    "ThreadTimer",
+    "Timer",
     "attested",
     "catalogue_entry",
     "catalogue_help",
@@ -70,11 +96,14 @@ __all__ = [
     "clue_probabilities",
     "clue_vocabulary",
     "combined_agent",
+    "cut_message",
     "decide",
     "default_agent",
     "embedding_agent",
+    "error_text",
     "evaluate",
     "expected_points",
+    "fallback_generator",
     "naming_agent",
     "oracle_agent",
     "parse_clue",

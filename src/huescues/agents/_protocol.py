@@ -16,7 +16,7 @@ class Agent(Protocol):
     """A player. Each method gets the seat's :class:`~huescues.View` (never the full state) and
     a ``numpy.random.Generator`` from the game's seed (R27), and returns the action to take.
 
-    Two optional members, read by every runner (:class:`~huescues.agents.GameLoop`):
+    Two optional members, read by every runner (:class:`~huescues.agents.Table`):
 
     - ``prepare(board, rules) -> None``: called once before the agent's first decision in a
       game, outside any decision time limit: the place to load models and read a vocabulary on

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.agents import RANDOM_CLUE_WORDS, ClueGiver, GameLoop, clue_vocabulary
+from huescues.agents import RANDOM_CLUE_WORDS, ClueGiver, Table, clue_vocabulary
 from huescues.engine import (
     Board,
     GameState,
@@ -134,7 +134,7 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         #: The game being played (the full state, target included: not for the agents).
         self.game: GameState | None = None
-        self._loop: GameLoop | None = None
+        self._loop: Table | None = None
 
     # -- PettingZoo API ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> Any:
@@ -163,7 +163,7 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
         self.game = new_game(self.n_players, seed=seed, rules=self.rules, board=self.board)
         # The giver bot plays every seat's clue-giving turns, with that seat's generator (R27).
         giver: Any = self.giver
-        self._loop = GameLoop([giver] * self.n_players, seed=seed)
+        self._loop = Table([giver] * self.n_players, seed=seed)
         self._loop.prepare(self.game)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

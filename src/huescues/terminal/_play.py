@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from huescues.agents import Agent, GameLoop, catalogue_entry, catalogue_names
+from huescues.agents import Agent, Table, catalogue_entry, catalogue_names
 from huescues.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -311,40 +311,44 @@ def play_in_terminal(
         f"Hues and Cues: {players} players, seed {seed}; you are seat {seat}, the others are "
         f"{opponents} bots. Type 'quit' to stop, a square's name then '?' to see its colour."
     )
-    state = loop.run(loop.start(board=board))
+    state = loop.play(board=board)
     session.say(show_result(state, you=seat))
     return state
 
 
-class _TerminalGame(GameLoop):
-    """The game loop with a person at one seat: the person is asked, the bots' moves are
-    announced as the table would see them, and every round ends with its reveal."""
+class _TerminalGame(Table):
+    """A table with a person at one seat, driven step by step: the person is asked for their
+    action, the bots step, their moves are announced as the table would see them, and every
+    round ends with its reveal."""
 
     def __init__(self, session: _Session, agents: Sequence[Agent | None], *, seed: int) -> None:
         super().__init__(agents, seed=seed)
         self.session = session
 
-    def decide(self, state: GameState, seat: int) -> Action:
-        if seat == self.session.seat:
-            return self.session.decide(state)
-        action = super().decide(state, seat)
-        _announce(self.session, state, seat, action)
-        return action
-
-    def turn(self, state: GameState, seat: int) -> GameState:
-        after = super().turn(state, seat)
-        if len(after.history) > len(state.history):
-            session = self.session
-            session.say(
-                show_reveal(
-                    after.history[-1],
-                    after.board,
-                    after.scores,
-                    you=session.seat,
-                    colour=session.colour,
+    def play(self, *, board: Board | None) -> GameState:
+        """Play the whole game; return its final state."""
+        session = self.session
+        state = self.start(board=board)
+        while (pending := self.pending()) is not None:
+            seat = pending.seat
+            if pending.person:
+                after = self.act(seat, session.decide(state))
+            else:
+                after = self.step()
+                assert after.log is not None
+                _announce(session, state, seat, after.log[0])
+            if len(after.history) > len(state.history):
+                session.say(
+                    show_reveal(
+                        after.history[-1],
+                        after.board,
+                        after.scores,
+                        you=session.seat,
+                        colour=session.colour,
+                    )
                 )
-            )
-        return after
+            state = after
+        return state
 
 
 def _announce(session: _Session, state: GameState, seat: int, action: Action) -> None:

@@ -67,13 +67,12 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from huescues.agents import Agent, RandomAgent
+from huescues.agents import Agent, Fault, Table, ThreadTimer, cut_message
 from huescues.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -88,12 +87,11 @@ from huescues.engine import (
     PlacePawn,
     View,
     new_game,
-    seat_generators,
     validate_clue,
 )
 
 from ._board import board_json
-from ._bots import BOT_KINDS, bot_choices, build_bot, guarded_move, prepare_bot
+from ._bots import BOT_KINDS, bot_choices, build_bot
 from ._db import Database
 from ._limits import ClientLimiter, TokenBucket
 
@@ -157,24 +155,38 @@ class _Seat:
     kind: str
     token: str | None
     agent: Agent | None = None
-    fault: str = ""
 
 
 @dataclass(eq=False)
 class _Table:
+    """A table of the server: the game itself is a guarded :class:`~huescues.agents.Table`
+    (whose decision is pending, persons' actions, bots' decisions and their faults); this keeps
+    the seats' names and tokens, the connections and what the page is told."""
+
     id: str
     seats: list[_Seat]
-    state: GameState
+    game: Table
     settings: TableSettings
-    rngs: list[np.random.Generator]
     conns: dict[int, set[WebSocket]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     ready: bool = False
     stored: bool = False
-    faults: list[str] = field(default_factory=list)
+    #: What went wrong with the table itself (not a bot's fault: those are the game's).
+    errors: list[str] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
     finished_at: float | None = None
+
+    @property
+    def state(self) -> GameState:
+        state = self.game.state
+        assert state is not None
+        return state
+
+    @property
+    def faults(self) -> list[str]:
+        """The bots' faults and the table's errors, as the page shows them."""
+        return [_fault_text(self.seats[f.seat].name, f) for f in self.game.faults] + self.errors
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [
@@ -218,6 +230,11 @@ def _view_message(table: _Table, view: View) -> dict[str, Any]:
         "may_pass": rules.second_clue_may_pass,
         "faults": table.faults[-5:],
     }
+
+
+def _fault_text(name: str, fault: Fault) -> str:
+    what = "illegal decision: " if fault.kind == "illegal" else ""
+    return f"{name}: {what}{fault.message}; played a random move instead"
 
 
 def _welcome(table: _Table, seat: int) -> dict[str, Any]:
@@ -326,9 +343,13 @@ class _Tables:
         if live >= self.settings.max_tables:
             raise OverflowError("too many games in play; try again later")
         self._forget_old()
-        state = new_game(len(seats), seed=seed)
+        game = Table(
+            [s.agent for s in seats], seed=seed, guard=ThreadTimer(self.settings.bot_time_limit)
+        )
+        # The bots are prepared by the table's task (off the event loop), before their turns.
+        game.state = new_game(len(seats), seed=seed)
         table_id = secrets.token_urlsafe(9)
-        table = _Table(table_id, seats, state, self.settings, seat_generators(seed, len(seats)))
+        table = _Table(table_id, seats, game, self.settings)
         with self.db.transaction() as cur:
             cur.execute(
                 "INSERT INTO games (id, created, finished, players, seats, record) "
@@ -353,52 +374,39 @@ class _Tables:
 
     # -- playing -------------------------------------------------------------------------------
     async def _run(self, table: _Table) -> None:
-        """Prepare the bots, then play their turns until the game is over; store the game."""
+        """Prepare the bots, then step the table whenever a bot's decision is pending, until the
+        game is over; store the game. A bot's decision runs off the event loop, guarded by the
+        table (:class:`~huescues.agents.ThreadTimer`); persons' actions arrive through
+        :meth:`act` meanwhile."""
+        game = table.game
         try:
-            for bot in table.seats:
-                if bot.agent is not None:
-                    error = await prepare_bot(bot.agent, table.state)
-                    if error is not None:
-                        bot.agent, bot.fault = RandomAgent(), error
-                        table.faults.append(f"{bot.name}: could not start ({error}); random moves")
+            # A bot that cannot be prepared is retired: its decisions are the random agent's.
+            await asyncio.to_thread(game.prepare, table.state)
             table.ready = True
             await self.broadcast(table)
             seen = 0
-            while not table.state.is_terminal:
+            while (pending := game.pending()) is not None:
                 state = table.state
                 if len(state.history) > seen:
                     seen = len(state.history)
                     if table.settings.reveal_pause > 0:
                         await asyncio.sleep(table.settings.reveal_pause)
                     continue
-                seat = state.current_player
-                assert seat is not None
-                agent = table.seats[seat].agent
-                if agent is None:
+                if pending.person:
                     table.changed.clear()
                     if table.state is state:
                         await table.changed.wait()
                     continue
                 if table.settings.bot_delay > 0:
                     await asyncio.sleep(table.settings.bot_delay)
-                spare = np.random.default_rng([table.state.seed, seat, len(state.actions)])
-                after, fault, stalled = await guarded_move(
-                    agent, state, seat, table.rngs[seat], spare, table.settings.bot_time_limit
-                )
-                async with table.lock:
-                    if table.state is not state:  # cannot happen: only this task moves bots
-                        continue
-                    table.state = after
-                    if fault is not None:
-                        name = table.seats[seat].name
-                        table.faults.append(f"{name}: {fault}; played a random move instead")
-                    if stalled:
-                        table.seats[seat].agent = RandomAgent()
+                # Only this task steps the bots, and a person's action is refused while a
+                # bot's decision is pending (not their turn): the step has the table to itself.
+                await asyncio.to_thread(game.step)
                 await self.broadcast(table)
             self.store(table)
             await self.broadcast(table)
         except Exception as e:  # pragma: no cover - a bug; say so at the table
-            table.faults.append(f"the table stopped: {type(e).__name__}: {e}"[:300])
+            table.errors.append(cut_message(f"the table stopped: {type(e).__name__}: {e}"))
             await self.broadcast(table)
 
     def store(self, table: _Table) -> None:
@@ -432,8 +440,7 @@ class _Tables:
             if msg.get("type") == "check":
                 return _check(msg, state, seat)
             try:
-                action = _parse_action(msg, state)
-                table.state = state.apply(action, seat=seat)
+                table.game.act(seat, _parse_action(msg, state))
             except _ActionError as e:
                 return _error(str(e))
             except IllegalAction as e:
