@@ -227,3 +227,26 @@ def test_the_same_guard_in_a_thread_gives_the_same_game() -> None:
         return state.to_json()
 
     assert play(SignalTimer(10.0)) == play(ThreadTimer(10.0))
+
+
+def test_a_table_whose_persons_guess_stops_for_every_guess_and_takes_it() -> None:
+    # The bots give every clue (R8, R9, R11); every guess (R10, R12) is a person's, as in the
+    # learning environment.
+    table = Table([RandomAgent()] * 3, seed=4, persons_guess=True)
+    state = table.start()
+    rng = np.random.default_rng(0)
+    guesses = 0
+    while not state.is_terminal:
+        state = table.run()
+        pending = table.pending()
+        if pending is None:
+            break
+        assert pending.person and state.phase in (Phase.FIRST_GUESS, Phase.SECOND_GUESS)
+        with pytest.raises(ValueError, match="not a person's seat"):
+            table.act((pending.seat + 1) % 3, PlacePawn(state.board.cells()[0]))
+        with pytest.raises(ValueError, match="person"):
+            table.step()
+        view = state.view(pending.seat)
+        state = table.act(pending.seat, RandomAgent().place_pawn(view, rng))
+        guesses += 1
+    assert state.is_terminal and guesses > 0

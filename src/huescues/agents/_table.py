@@ -290,7 +290,12 @@ class Table:
     """
 
     def __init__(
-        self, agents: Sequence[Agent | None], *, seed: int, guard: Timer | None = None
+        self,
+        agents: Sequence[Agent | None],
+        *,
+        seed: int,
+        guard: Timer | None = None,
+        persons_guess: bool = False,
     ) -> None:
         if isinstance(agents, str | bytes) or not isinstance(agents, Iterable):
             raise TypeError(f"agents are a list with one agent per seat, not {agents!r:.60}")
@@ -305,6 +310,9 @@ class Table:
                 )
         self.seed = seed
         self.guard = guard
+        #: Every guess (R10, R12) is a person's decision, whoever the seat's bot is: the bots
+        #: only give clues (a learning environment, a guessing study).
+        self.persons_guess = persons_guess
         self.rngs = seat_generators(seed, len(self.agents))
         #: The game as it stands (``None`` until :meth:`start`, or the first :meth:`run`).
         self.state: GameState | None = None
@@ -354,15 +362,24 @@ class Table:
         seat = state.current_player
         if seat is None:
             return None
-        return Pending(seat, self.agents[seat] is None)
+        return Pending(seat, self._persons(state, seat))
+
+    def _persons(self, state: GameState, seat: int) -> bool:
+        """Whether ``seat``'s decision in ``state`` is a person's."""
+        return self.agents[seat] is None or (
+            self.persons_guess and state.phase in (_FIRST_GUESS, _SECOND_GUESS)
+        )
 
     def act(self, seat: int, action: Action) -> GameState:
         """Apply a person's ``action`` for ``seat``. The engine refuses an illegal one with its
         :class:`~huescues.IllegalAction` (not the seat's turn, against a rule), and the state
         is then unchanged."""
         state = self._require_state()
-        if not 0 <= seat < len(self.agents) or self.agents[seat] is not None:
-            raise ValueError(f"seat {seat} is not a person's seat")
+        if not 0 <= seat < len(self.agents) or not (
+            self.agents[seat] is None
+            or (self.persons_guess and state.current_player == seat and self._persons(state, seat))
+        ):
+            raise ValueError(f"seat {seat} is not a person's seat, or its bot owes this decision")
         self.state = state.apply(action, seat=seat)
         self.last_active = time.monotonic()
         return self.state
@@ -475,14 +492,15 @@ class Table:
             and cls.turn is Table.turn
             and cls.decide is Table.decide
             and self._plain_views
+            and not self.persons_guess
         ):
             return self._run_plain(state, until)
-        turn, agents, asks_persons = self.turn, self.agents, self._asks_persons
+        turn, asks_persons = self.turn, self._asks_persons
         while True:
             seat = state.current_player
             if seat is None or (until is not None and until(state)):
                 return state
-            if agents[seat] is None and not asks_persons:
+            if not asks_persons and self._persons(state, seat):
                 return state
             state = turn(state, seat)
 

@@ -163,7 +163,8 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
         self.game = new_game(self.n_players, seed=seed, rules=self.rules, board=self.board)
         # The giver bot plays every seat's clue-giving turns, with that seat's generator (R27).
         giver: Any = self.giver
-        self._loop = Table([giver] * self.n_players, seed=seed)
+        # Guesses are the learning agents' (persons' decisions at the table), clues the bot's.
+        self._loop = Table([giver] * self.n_players, seed=seed, persons_guess=True)
         self._loop.prepare(self.game)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -190,7 +191,10 @@ class GuessingEnv(_pettingzoo.AECEnv):  # type: ignore[misc]
             raise ValueError(f"action {index} is not a square: use 0-{self.board.size - 1}")
         seat = self.possible_agents.index(agent)
         cell = self.board.cells()[index]
-        state = game.apply(PlacePawn(cell), seat=seat)  # raises before anything changes
+        assert self._loop is not None
+        self._loop.state = game
+        # The table applies it as a person's action: it raises before anything changes.
+        state = self._loop.act(seat, PlacePawn(cell))
         rounds_before = len(game.history)
         self.game = state
         self._cumulative_rewards[agent] = 0.0
