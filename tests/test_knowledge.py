@@ -231,3 +231,54 @@ def test_other_forms_of_a_known_word_read_as_it(model: ObjectColourModel) -> Non
         np.testing.assert_allclose(model.distribution(form), model.distribution(known))
         assert model.evidence(form) == pytest.approx(model.evidence(known))
     assert model.sources("quantumly") == ()
+
+
+@pytest.mark.slow
+def test_second_clues_are_phrases_people_use_and_true_of_the_target() -> None:
+    # Without the rule the giver pairs freely and says phrases no person would (this game has
+    # some); with it every two-word clue is attested, and every word of a second clue, read
+    # alone, puts at least TRUE_SHARE of its best frame's pawns in the target's frame.
+    import dataclasses
+
+    from huescues.agents import EmbeddingGuesser, Player
+    from huescues.agents._players import TRUE_SHARE, _models  # the giver's own listeners
+    from huescues.agents._vocabulary import frame_table  # the readings the giver aims with
+    from huescues.engine import Phase, new_game
+
+    default = default_agent()
+    free = dataclasses.replace(default.giver, attested_only=False)
+    record, _ = play_game([Player(free, default.guesser)] * 4, seed=1)
+    said = [a.text for a in record.actions if isinstance(a, GiveClue)]
+    assert any(len(c.split()) == 2 and not attested(c) for c in said)
+
+    giver = default.giver
+    words, frame = frame_table(_models(giver.model), Board.standard(), giver.words)
+    index = {w: i for i, w in reversed(list(enumerate(words)))}
+    peaks = frame.reshape(len(words), -1).max(axis=1)
+    state = new_game(4, seed=1)
+    rng = np.random.default_rng(0)
+    seconds = 0
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        if state.phase is Phase.SECOND_CLUE:
+            action = giver.give_second_clue(view, rng)
+            if isinstance(action, GiveClue):
+                seconds += 1
+                assert attested(action.text), action.text
+                target = state.target
+                assert target is not None
+                for word in action.text.split():
+                    if word in index:
+                        i = index[word]
+                        assert frame[i, target.row, target.col] >= TRUE_SHARE * peaks[i], word
+        elif state.phase in (Phase.FIRST_GUESS, Phase.SECOND_GUESS):
+            action = EmbeddingGuesser().place_pawn(view, rng)
+        else:
+            action = {
+                Phase.CHOOSE_TARGET: giver.choose_target,
+                Phase.FIRST_CLUE: giver.give_clue,
+            }[state.phase](view, rng)
+        state = state.apply(action)
+    assert seconds > 0
