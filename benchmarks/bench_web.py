@@ -34,7 +34,13 @@ from huescues.web import TableSettings, create_app
 
 #: Every client comes from 127.0.0.1, so the per-address limit is raised for the run.
 SETTINGS = TableSettings(
-    bot_delay=0, reveal_pause=0, connect_burst=10_000, connect_rate=1_000, message_rate=1_000
+    bot_delay=0,
+    reveal_pause=0,
+    connect_burst=10_000,
+    connect_rate=1_000,
+    message_rate=1_000,
+    allow_seed=True,
+    max_tables_per_address=10_000,
 )
 CELLS = [str(c) for c in Board.standard().cells()]
 

@@ -53,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
 
     db = Path(tempfile.mkdtemp()) / "shot.sqlite"
-    settings = TableSettings(bot_delay=0.05, reveal_pause=0.1)
+    settings = TableSettings(bot_delay=0.05, reveal_pause=0.1, allow_seed=True)
     url, server, thread = serve_in_thread(create_app(db, tables=settings))
     seats = [
         {"name": "Ann", "kind": "person"},

@@ -25,7 +25,7 @@ BOARD_JS = Path(__file__).parents[1] / "src" / "huescues" / "web" / "static" / "
 
 def _welcome_board(client: TestClient) -> dict[str, Any]:
     seats = [{"kind": "person"}, {"kind": "random"}, {"kind": "random"}]
-    answer = client.post("/api/tables", json={"seats": seats, "seed": 1}).json()
+    answer = client.post("/api/tables", json={"seats": seats}).json()
     with client.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps({"type": "join", "token": answer["seats"][0]["token"]}))
         welcome: dict[str, Any] = json.loads(ws.receive_text())

@@ -17,7 +17,7 @@ from web_server import browser_page, live_server
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 #: Quick bots, but slow enough that the page shows their moves.
-SETTINGS = TableSettings(bot_delay=0.02, reveal_pause=0.05, bot_time_limit=5)
+SETTINGS = TableSettings(bot_delay=0.02, reveal_pause=0.05, bot_time_limit=5, allow_seed=True)
 #: A name and a clue that would run script if the page parsed them as HTML.
 EVIL_NAME = "<img src=x onerror=f()>"
 EVIL_CLUE = "<img onerror=alert()>"  # two words: a second clue the rules allow (R11)

@@ -453,7 +453,8 @@ def test_stored_games_export_as_the_tidy_round_table(db: Path, tmp_path: Path) -
     conn = sqlite3.connect(db)
     with conn:
         conn.execute(
-            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, created, finished, players, seats, record) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             (
                 "g1",
                 1.0,
@@ -466,7 +467,10 @@ def test_stored_games_export_as_the_tidy_round_table(db: Path, tmp_path: Path) -
                 record.to_json(),
             ),
         )
-        conn.execute("INSERT INTO games VALUES ('g2', 3.0, NULL, 4, '[]', NULL)")  # unfinished
+        conn.execute(  # unfinished
+            "INSERT INTO games (id, created, finished, players, seats, record) "
+            "VALUES ('g2', 3.0, NULL, 4, '[]', NULL)"
+        )
     conn.close()
     out = tmp_path / "rounds.csv"
     assert main(["responses", "export", "--db", str(db), "--games", "--out", str(out)]) == 0

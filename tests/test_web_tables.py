@@ -20,7 +20,7 @@ from huescues.web import TableSettings, create_app
 from huescues.web import _bots as web_bots  # private: bad bots are patched in
 
 #: Tables that play at once: no pauses for people to follow the bots.
-FAST = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5)
+FAST = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5, allow_seed=True)
 
 #: One-word clues the clue rules allow (R19, R20), one per round the person gives.
 CLUES = ("lagoon", "banana", "meadow", "glacier", "velvet", "ember", *RANDOM_CLUE_WORDS)
@@ -211,7 +211,9 @@ def _state_of(app: Any, table: str) -> Any:
 
 
 def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> None:
-    app = _app(tmp_path, TableSettings(bot_delay=0, reveal_pause=0, message_burst=100))
+    app = _app(
+        tmp_path, TableSettings(bot_delay=0, reveal_pause=0, message_burst=100, allow_seed=True)
+    )
     with TestClient(app) as client, ExitStack() as stack:
         answer = _create(client, ["person", "person", "person"])
         giver = stack.enter_context(_join(client, answer["seats"][0]["token"]))
@@ -294,7 +296,9 @@ def test_a_reload_rejoins_the_seat(tmp_path: Path) -> None:
 
 
 def test_messages_and_connections_are_rate_limited(tmp_path: Path) -> None:
-    settings = TableSettings(message_burst=3, message_rate=0.01, connect_burst=3, connect_rate=0.01)
+    settings = TableSettings(
+        message_burst=3, message_rate=0.01, connect_burst=3, connect_rate=0.01, allow_seed=True
+    )
     app = _app(tmp_path, settings)
     with TestClient(app) as client, ExitStack() as stack:
         answer = _create(client, ["person", "random", "random"])  # one take of the bucket
@@ -340,7 +344,7 @@ def test_bots_that_raise_stall_or_cheat_are_replaced_by_the_random_move(
 ) -> None:
     for name, factory in [("raises", _Raises), ("stalls", _Stalls), ("illegal", _Illegal)]:
         monkeypatch.setitem(web_bots.BOT_KINDS, name, factory)
-    settings = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=0.1)
+    settings = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=0.1, allow_seed=True)
     app = _app(tmp_path, settings)
     with TestClient(app) as client:
         answer = _create(client, ["person", "raises", "stalls", "illegal"], seed=4)
@@ -365,7 +369,9 @@ def test_a_bot_that_cannot_be_prepared_plays_random_moves_as_in_tournaments(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(web_bots.BOT_KINDS, "broken", _FailsToPrepare)
-    settings = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5, message_burst=1e4)
+    settings = TableSettings(
+        bot_delay=0, reveal_pause=0, bot_time_limit=5, message_burst=1e4, allow_seed=True
+    )
     app = _app(tmp_path, settings)
     with TestClient(app) as client:
         answer = _create(client, ["person", "broken", "random", "random"], seed=4)

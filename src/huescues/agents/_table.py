@@ -58,6 +58,7 @@ __all__ = [
     "Timer",
     "cut_message",
     "decide",
+    "decision_generator",
     "error_text",
     "fallback_generator",
     "prepare",
@@ -117,6 +118,13 @@ def cut_message(text: str) -> str:
 def error_text(e: BaseException) -> str:
     """An exception as a fault's message: its type and text, cut (:func:`cut_message`)."""
     return cut_message(f"{type(e).__name__}: {e}")
+
+
+def decision_generator(seed: int, seat: int, actions: int) -> np.random.Generator:
+    """The generator of one decision at a table with ``decision_streams``: from the game's
+    ``seed``, the seat and the number of actions played before it, so that a game rebuilt from
+    its actions asks its next decision with the generator it would have had (R27)."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, seat, actions, 1])))
 
 
 def fallback_generator(seed: int, seat: int, decisions: int) -> np.random.Generator:
@@ -296,6 +304,7 @@ class Table:
         seed: int,
         guard: Timer | None = None,
         persons_guess: bool = False,
+        decision_streams: bool = False,
     ) -> None:
         if isinstance(agents, str | bytes) or not isinstance(agents, Iterable):
             raise TypeError(f"agents are a list with one agent per seat, not {agents!r:.60}")
@@ -313,6 +322,11 @@ class Table:
         #: Every guess (R10, R12) is a person's decision, whoever the seat's bot is: the bots
         #: only give clues (a learning environment, a guessing study).
         self.persons_guess = persons_guess
+        #: Each decision draws from a generator of its own (:func:`decision_generator`), not
+        #: from the seat's one stream: a game rebuilt from its stored actions (a server's, after
+        #: a restart) then goes on exactly as it would have. The seat's stream is the default,
+        #: as tournaments and their golden files use it.
+        self.decision_streams = decision_streams
         self.rngs = seat_generators(seed, len(self.agents))
         #: The game as it stands (``None`` until :meth:`start`, or the first :meth:`run`).
         self.state: GameState | None = None
@@ -410,7 +424,15 @@ class Table:
         if agent is None:
             raise ValueError(f"seat {seat} has no agent to ask")
         view = state.view(seat) if self._plain_views else self.view(state, seat)
-        return decide(agent, view, self.rngs[seat])
+        return decide(agent, view, self.generator(state, seat))
+
+    def generator(self, state: GameState, seat: int, fallback: bool = False) -> np.random.Generator:
+        """The generator of ``seat``'s decision in ``state``: the seat's stream, or with
+        :attr:`decision_streams` the decision's own (another one for the random move that
+        replaces a faulty decision, whatever the fault drew)."""
+        if not self.decision_streams:
+            return self.rngs[seat]
+        return decision_generator(self.seed, seat, len(state.actions) * 2 + fallback)
 
     def turn(self, state: GameState, seat: int) -> GameState:
         """One decision of ``seat`` in ``state``, applied (and kept as :attr:`state`).
@@ -433,7 +455,7 @@ class Table:
                 after = after_or_none
             else:
                 self.faults.append(fault)
-                move = decide(_FALLBACK, state.view(seat), self.rngs[seat])
+                move = decide(_FALLBACK, state.view(seat), self.generator(state, seat, True))
                 after = state.apply(move, seat=seat)
         self.state = after
         self.last_active = time.monotonic()
@@ -493,6 +515,7 @@ class Table:
             and cls.decide is Table.decide
             and self._plain_views
             and not self.persons_guess
+            and not self.decision_streams
         ):
             return self._run_plain(state, until)
         turn, asks_persons = self.turn, self._asks_persons

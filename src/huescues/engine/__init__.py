@@ -4,10 +4,18 @@ The engine does not draw: pictures of a board are in :mod:`huescues.render`."""
 
 from typing import TYPE_CHECKING
 
-from ._actions import Action, ChooseTarget, GiveClue, Pass, PlacePawn
+from ._actions import (
+    Action,
+    ChooseTarget,
+    GiveClue,
+    Pass,
+    PlacePawn,
+    action_from_dict,
+    action_to_dict,
+)
 from ._board import STANDARD_BOARD_ID, Board
 from ._cell import ROW_LETTERS, Cell
-from ._clues import MAX_CLUE_LENGTH, common_words, normalise_clue, validate_clue
+from ._clues import MAX_CLUE_LENGTH, common_words, hidden_character, normalise_clue, validate_clue
 from ._deck import STANDARD_DECK_ID, Card, Deck
 from ._errors import (
     GameOver,
@@ -67,9 +75,12 @@ __all__ = [
     "Rules",
     "View",
     "WrongPhase",
+    "action_from_dict",
+    "action_to_dict",
     "common_words",
     "describe_game",
     "giver_points",
+    "hidden_character",
     "new_game",
     "normalise_clue",
     "pawn_points",

@@ -27,6 +27,7 @@ __all__ = [
     "POSITION_WORDS",
     "colour_term_forms",
     "common_words",
+    "hidden_character",
     "normalise_clue",
     "validate_clue",
 ]
@@ -263,6 +264,17 @@ def _hidden_character(text: str) -> str | None:
         if not ch.isprintable() or ch in _INVISIBLE:
             return ch
     return None
+
+
+def hidden_character(text: str) -> str | None:
+    """What R18 refuses in a clue's characters, said of any text a player shows others (a
+    seat's name too): ``None`` if every character prints, else the first that does not,
+    described (``U+202E RIGHT-TO-LEFT OVERRIDE, a format character``). Controls (``\\x00``,
+    an escape), format characters (bidirectional overrides, zero-width spaces), lone
+    surrogates, private-use and unassigned characters are refused; spaces, tabs and newlines
+    separate words."""
+    ch = _hidden_character(text)
+    return None if ch is None else _describe_character(ch)
 
 
 def _describe_character(ch: str) -> str:

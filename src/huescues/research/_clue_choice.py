@@ -120,8 +120,10 @@ def clue_choice_agreement(
         {p.square.row * board.cols + p.square.col for picks in groups.values() for p in picks}
     )
     cells = board.cells()
-    chosen = np.argmax(expected[:, targets], axis=0)
-    best = np.argmax(people[:, targets], axis=0)
+    # Ties go to the first clue; "tie" up to rounding, as one matrix product may round its
+    # rows differently (numpy's kernels block rows by the CPU's vector width).
+    chosen = _first_best(expected[:, targets])
+    best = _first_best(people[:, targets])
     got = people[chosen, targets]
     per_target = tuple(
         TargetChoice(cells[t], clues[int(k)], float(g), clues[int(b)], float(people[int(b), t]))
@@ -174,3 +176,11 @@ def _beliefs_of(
         b = np.exp(np.asarray(log_b, dtype=np.float64)).ravel()
         out.append(b / b.sum())
     return label, np.stack(out)
+
+
+def _first_best(values: np.ndarray) -> np.ndarray:
+    """Per column, the first row within rounding (1e-9, relative) of the column's largest."""
+    top = values.max(axis=0)
+    near: np.ndarray = values >= top - 1e-9 * np.maximum(1.0, np.abs(top))
+    first: np.ndarray = np.argmax(near, axis=0)
+    return first

@@ -14,7 +14,7 @@ from starlette.staticfiles import StaticFiles
 
 from ._db import Database
 from ._study import STUDY_SCHEMA, StudyConfig, study_routes
-from ._tables import GAME_SCHEMA, TableSettings, table_routes
+from ._tables import GAME_SCHEMA, TableService, TableSettings
 
 __all__ = ["create_app"]
 
@@ -33,17 +33,23 @@ def create_app(
     study at ``/study`` (set by ``study``), ``GET /healthz``, and the page's own assets (nothing
     from a CDN)."""
     database = Database(db, schema=(*GAME_SCHEMA, *STUDY_SCHEMA))
+    service = TableService(database, tables)
     routes: list[BaseRoute] = [
         Route("/healthz", _healthz),
         Mount("/static", StaticFiles(packages=[("huescues.web", "static")]), name="static"),
-        *table_routes(database, tables),
+        *service.routes(),
         *study_routes(database, study or StudyConfig()),
     ]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        database.close()
+        # The games in play when the server stopped are rebuilt from their stored actions.
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            database.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.db = database

@@ -3,14 +3,32 @@ tables' connections, the study's requests)."""
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
 
-__all__ = ["ClientLimiter", "TokenBucket"]
+__all__ = ["ClientLimiter", "TokenBucket", "client_key"]
 
 #: Addresses kept before those whose bucket is full again are forgotten (a full bucket is what a
 #: new address gets anyway).
 _MAX_CLIENTS = 10_000
+
+
+def client_key(host: str | None) -> str:
+    """The client a limit counts: its IPv4 address, or its IPv6 address's /64 network (one
+    home, one phone, one server holds a whole /64, so counting single addresses would let one
+    client pass for millions)."""
+    if not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 class TokenBucket:

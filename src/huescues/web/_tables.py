@@ -62,6 +62,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sqlite3
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -86,6 +87,7 @@ from huescues.engine import (
     Phase,
     PlacePawn,
     View,
+    hidden_character,
     new_game,
     validate_clue,
 )
@@ -93,21 +95,10 @@ from huescues.engine import (
 from ._board import board_json
 from ._bots import BOT_KINDS, bot_choices, build_bot
 from ._db import Database
-from ._limits import ClientLimiter, TokenBucket
+from ._limits import ClientLimiter, TokenBucket, client_key
+from ._store import GAME_SCHEMA, StoredGame, TableStore, token_hash
 
-__all__ = ["GAME_SCHEMA", "PAWN_COLOURS", "TableSettings", "table_routes"]
-
-#: The tables' part of the database: every finished game as its record.
-GAME_SCHEMA: tuple[str, ...] = (
-    """CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        created REAL NOT NULL,
-        finished REAL,
-        players INTEGER NOT NULL,
-        seats TEXT NOT NULL,
-        record TEXT
-    )""",
-)
+__all__ = ["GAME_SCHEMA", "PAWN_COLOURS", "TableService", "TableSettings", "table_routes"]
 
 #: One pawn colour per seat: distinct from each other, drawn with a dark and a light ring so
 #: they stand out on any square.
@@ -145,8 +136,30 @@ class TableSettings:
     #: Messages per connection: a burst, then so many per second.
     message_burst: float = 20.0
     message_rate: float = 5.0
-    #: Games in play at once; more are refused until some finish.
+    #: Games in play at once; more are refused until some finish or expire.
     max_tables: int = 500
+    #: Games in play at once created from one client address (an IPv6 address counts by its
+    #: /64 network, as one home or phone holds a whole /64).
+    max_tables_per_address: int = 20
+    #: Seconds a table with no one connected is kept; then it expires (a finished game's record
+    #: stays in the database, an unfinished one is marked abandoned and not rebuilt on restart).
+    idle_timeout: float = 1800.0
+    #: Seconds a new WebSocket has to join a seat before it is closed.
+    join_timeout: float = 10.0
+    #: WebSockets open at once from one client address (a pass-and-play page holds one a seat).
+    max_connections_per_address: int = 64
+    #: Whether ``POST /api/tables`` may choose the game's seed. Off: the server draws it, keeps
+    #: it in the database and sends it to no client before the game ends, as a chosen seed tells
+    #: its chooser every card and the bots' streams. For tests and demonstrations only.
+    allow_seed: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("max_tables", "max_tables_per_address", "max_connections_per_address"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"TableSettings.{name} is at least 1, not {getattr(self, name)}")
+        for name in ("idle_timeout", "join_timeout", "bot_time_limit"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"TableSettings.{name} is a positive number of seconds")
 
 
 @dataclass(slots=True)
@@ -176,6 +189,11 @@ class _Table:
     errors: list[str] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
     finished_at: float | None = None
+    #: Who created the table (:func:`client_key`), for the per-address limit.
+    creator: str = ""
+    #: Since when no one is connected (``time.monotonic``), or None while someone is.
+    idle_since: float | None = field(default_factory=time.monotonic)
+    expired: bool = False
 
     @property
     def state(self) -> GameState:
@@ -300,91 +318,182 @@ def _check(msg: dict[str, Any], state: GameState, seat: int) -> dict[str, Any]:
 
 
 class _Tables:
-    """Every table of this server, by id and by seat token."""
+    """Every table of this server, by id and by seat token (its hash)."""
 
     def __init__(self, db: Database, settings: TableSettings) -> None:
         self.db = db
+        self.store = TableStore(db)
         self.settings = settings
         self.tables: dict[str, _Table] = {}
         self.tokens: dict[str, tuple[_Table, int]] = {}
         self.connects = ClientLimiter(settings.connect_burst, settings.connect_rate)
+        #: Open WebSockets by client address (:func:`client_key`).
+        self.open: dict[str, int] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- the server's life ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild the games in play from the database (after a restart), and start expiring
+        idle tables."""
+        for stored in self.store.in_play():
+            self._rebuild(stored)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def stop(self) -> None:
+        tasks = [t.task for t in self.tables.values() if t.task is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _sweep_forever(self) -> None:
+        every = min(60.0, max(0.05, self.settings.idle_timeout / 4))
+        while True:
+            await asyncio.sleep(every)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Expire the tables no one has been connected to for :attr:`TableSettings.idle_timeout`
+        seconds, and forget finished ones an hour after the end."""
+        now, wall = time.monotonic(), time.time()
+        for table in list(self.tables.values()):
+            idle = table.idle_since is not None and now - table.idle_since >= (
+                self.settings.idle_timeout
+            )
+            old = table.finished_at is not None and wall - table.finished_at >= 3600
+            if idle or old:
+                self._expire(table)
+
+    def _expire(self, table: _Table) -> None:
+        table.expired = True
+        if table.task is not None:
+            table.task.cancel()
+        self.tables.pop(table.id, None)
+        for s in table.seats:
+            if s.token is not None:
+                self.tokens.pop(s.token, None)
+        if not table.stored:
+            with contextlib.suppress(sqlite3.Error):  # then it is rebuilt, and expires again
+                self.store.abandon(table.id)
 
     # -- creating ------------------------------------------------------------------------------
-    def create(self, body: Any) -> _Table:
+    def create(self, body: Any, client: str = "?") -> _Table:
+        """A new table from the request ``body``, created by ``client``; a ``ValueError``
+        (bad request), ``PermissionError`` (a seed where the operator allows none) or
+        ``OverflowError`` (too many tables) names what is wrong, and nothing is stored."""
         if not isinstance(body, dict):
             raise ValueError("the request is a JSON object with 'seats'")
+        unknown = sorted(str(k)[:20] for k in set(body) - {"seats", "seed"})
+        if unknown:
+            raise ValueError(f"unknown fields {unknown}; the fields are ['seats', 'seed']")
         raw = body.get("seats")
         if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
             raise ValueError(f"'seats' is a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats (R2)")
         seed = body.get("seed")
+        if seed is not None and not self.settings.allow_seed:
+            raise PermissionError(
+                "this server draws each game's seed itself ('seed' refused: a chosen seed tells "
+                "its chooser every card)"
+            )
         if seed is None:
-            seed = secrets.randbits(32)
+            seed = secrets.randbits(63)
         if type(seed) is not int or not 0 <= seed < 2**63:
             raise ValueError(f"'seed' is a whole number from 0, not {str(seed)[:20]!r}")
-        seats: list[_Seat] = []
-        for i, s in enumerate(raw):
-            if not isinstance(s, dict):
-                raise ValueError(f"seat {i} is an object with a 'kind' and a 'name'")
-            kind = s.get("kind", "person")
-            if kind != "person" and kind not in BOT_KINDS:
-                kinds = ", ".join(("person", *BOT_KINDS))
-                raise ValueError(f"seat {i}: kind {str(kind)[:20]!r} is not one of {kinds}")
-            name = s.get("name")
-            if name is None or (isinstance(name, str) and not name.strip()):
-                name = f"Player {i + 1}" if kind == "person" else f"{kind.title()} bot {i + 1}"
-            if not isinstance(name, str) or len(name) > _MAX_NAME:
-                raise ValueError(f"seat {i}: a name is text of at most {_MAX_NAME} characters")
-            token = secrets.token_urlsafe(18) if kind == "person" else None
-            agent = None if kind == "person" else build_bot(kind)
-            seats.append(_Seat(" ".join(name.split()), kind, token, agent))
-        if all(s.kind != "person" for s in seats):
+        kinds_names = [_seat_request(i, s) for i, s in enumerate(raw)]
+        if all(kind != "person" for kind, _ in kinds_names):
             raise ValueError("a table needs at least one person")
-        live = sum(1 for t in self.tables.values() if not t.state.is_terminal)
-        if live >= self.settings.max_tables:
+        self.sweep()
+        live = [t for t in self.tables.values() if not t.state.is_terminal]
+        if len(live) >= self.settings.max_tables:
             raise OverflowError("too many games in play; try again later")
-        self._forget_old()
+        if sum(t.creator == client for t in live) >= self.settings.max_tables_per_address:
+            raise OverflowError(
+                f"this address has {self.settings.max_tables_per_address} games in play; "
+                "finish or leave one first"
+            )
+        seats = [
+            _Seat(
+                name,
+                kind,
+                secrets.token_urlsafe(18) if kind == "person" else None,
+                None if kind == "person" else build_bot(kind),
+            )
+            for kind, name in kinds_names
+        ]
+        table_id = secrets.token_urlsafe(9)
+        self.store.create(
+            table_id,
+            _seats_json(seats),
+            seed,
+            [None if s.token is None else token_hash(s.token) for s in seats],
+        )
+        return self._open(table_id, seats, seed, [], client)
+
+    def _rebuild(self, stored: StoredGame) -> None:
+        """A game in play when the server stopped, at the point its stored actions reach."""
+        seats = []
+        for s, token in zip(stored.seats, stored.tokens, strict=True):
+            kind = s["kind"]
+            if kind != "person" and kind not in BOT_KINDS:
+                kind = "random"  # a bot this server no longer offers: its seat plays on
+            seats.append(
+                _Seat(s["name"], kind, token, None if kind == "person" else build_bot(kind))
+            )
+        try:
+            self._open(stored.id, seats, stored.seed, stored.actions, "", hashed=True)
+        except (ValueError, TypeError) as e:  # pragma: no cover - a database edited by hand
+            with contextlib.suppress(sqlite3.Error):
+                self.store.abandon(stored.id)
+            raise ValueError(f"game {stored.id} cannot be rebuilt: {e}") from None
+
+    def _open(
+        self,
+        table_id: str,
+        seats: list[_Seat],
+        seed: int,
+        actions: list[tuple[int, Action, Fault | None]],
+        client: str,
+        *,
+        hashed: bool = False,
+    ) -> _Table:
         game = Table(
-            [s.agent for s in seats], seed=seed, guard=ThreadTimer(self.settings.bot_time_limit)
+            [s.agent for s in seats],
+            seed=seed,
+            guard=ThreadTimer(self.settings.bot_time_limit),
+            decision_streams=True,
         )
         # The bots are prepared by the table's task (off the event loop), before their turns.
-        game.state = new_game(len(seats), seed=seed)
-        table_id = secrets.token_urlsafe(9)
-        table = _Table(table_id, seats, game, self.settings)
-        with self.db.transaction() as cur:
-            cur.execute(
-                "INSERT INTO games (id, created, finished, players, seats, record) "
-                "VALUES (?, ?, NULL, ?, ?, NULL)",
-                (table_id, time.time(), len(seats), json.dumps(_seats_json(seats))),
-            )
+        state = new_game(len(seats), seed=seed)
+        for seat, action, fault in actions:
+            state = state.apply(action, seat=seat)
+            if fault is not None:
+                game.faults.append(fault)
+                if fault.kind == "timeout":
+                    # As when it stalled: its thread may have run on, so it is not asked again.
+                    game.retire(seat, f"{fault.message} earlier: not asked again", "timeout")
+        game.state = state
+        table = _Table(table_id, seats, game, self.settings, creator=client)
         self.tables[table_id] = table
         for i, s in enumerate(seats):
             if s.token is not None:
-                self.tokens[s.token] = (table, i)
+                self.tokens[s.token if hashed else token_hash(s.token)] = (table, i)
         table.task = asyncio.get_running_loop().create_task(self._run(table))
         return table
-
-    def _forget_old(self) -> None:
-        """Drop finished tables an hour after the end (their records are in the database)."""
-        cutoff = time.time() - 3600
-        for t in [t for t in self.tables.values() if t.finished_at and t.finished_at < cutoff]:
-            del self.tables[t.id]
-            for s in t.seats:
-                if s.token is not None:
-                    self.tokens.pop(s.token, None)
 
     # -- playing -------------------------------------------------------------------------------
     async def _run(self, table: _Table) -> None:
         """Prepare the bots, then step the table whenever a bot's decision is pending, until the
         game is over; store the game. A bot's decision runs off the event loop, guarded by the
-        table (:class:`~huescues.agents.ThreadTimer`); persons' actions arrive through
-        :meth:`act` meanwhile."""
+        table (:class:`~huescues.agents.ThreadTimer`), and is stored before anyone is told of
+        it; persons' actions arrive through :meth:`act` meanwhile."""
         game = table.game
         try:
             # A bot that cannot be prepared is retired: its decisions are the random agent's.
             await asyncio.to_thread(game.prepare, table.state)
             table.ready = True
             await self.broadcast(table)
-            seen = 0
+            seen = len(table.state.history)
             while (pending := game.pending()) is not None:
                 state = table.state
                 if len(state.history) > seen:
@@ -401,24 +510,37 @@ class _Tables:
                     await asyncio.sleep(table.settings.bot_delay)
                 # Only this task steps the bots, and a person's action is refused while a
                 # bot's decision is pending (not their turn): the step has the table to itself.
-                await asyncio.to_thread(game.step)
+                faults = len(game.faults)
+                after = await asyncio.to_thread(game.step)
+                if table.expired:
+                    return
+                fault = game.faults[-1] if len(game.faults) > faults else None
+                try:
+                    self.store.action(
+                        table.id, len(state.actions), pending.seat, after.actions[-1], fault
+                    )
+                except sqlite3.Error as e:
+                    # Not kept, so not played: after a restart the decision is asked again,
+                    # with the same generator (the table's decision streams).
+                    game.state = state
+                    del game.faults[faults:]
+                    table.errors.append(_store_failure(e))
+                    await self.broadcast(table)
+                    return
                 await self.broadcast(table)
-            self.store(table)
+            self.finish(table)
             await self.broadcast(table)
+        except asyncio.CancelledError:
+            raise
         except Exception as e:  # pragma: no cover - a bug; say so at the table
             table.errors.append(cut_message(f"the table stopped: {type(e).__name__}: {e}"))
             await self.broadcast(table)
 
-    def store(self, table: _Table) -> None:
+    def finish(self, table: _Table) -> None:
         """Keep the finished game's record (the JSON ``huescues replay`` reads)."""
         if table.stored:
             return
-        record = GameRecord.of(table.state).to_json()
-        with self.db.transaction() as cur:
-            cur.execute(
-                "UPDATE games SET finished = ?, record = ? WHERE id = ?",
-                (time.time(), record, table.id),
-            )
+        self.store.finish(table.id, GameRecord.of(table.state).to_json())
         table.stored = True
         table.finished_at = time.time()
 
@@ -434,47 +556,83 @@ class _Tables:
             await asyncio.gather(*sends)
 
     async def act(self, table: _Table, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
-        """Apply a person's action; an error message if it is refused (nothing changes)."""
+        """Apply a person's action and store it; an error message if it is refused or cannot be
+        stored (then nothing changes)."""
         async with table.lock:
             state = table.state
             if msg.get("type") == "check":
                 return _check(msg, state, seat)
             try:
-                table.game.act(seat, _parse_action(msg, state))
+                after = table.game.act(seat, _parse_action(msg, state))
             except _ActionError as e:
                 return _error(str(e))
             except IllegalAction as e:
                 return _error(str(e), getattr(e, "rule", None))
+            try:
+                self.store.action(table.id, len(state.actions), seat, after.actions[-1], None)
+            except sqlite3.Error as e:
+                table.game.state = state
+                return _error(_store_failure(e))
             table.changed.set()
         await self.broadcast(table)
         return None
 
     # -- the WebSocket -------------------------------------------------------------------------
     async def socket(self, ws: WebSocket) -> None:
-        client = ws.client.host if ws.client else "?"
+        client = client_key(ws.client.host if ws.client else None)
         await ws.accept()
-        if not self.connects.take(client):
-            await ws.send_text(json.dumps(_error("too many connections; wait a little")))
+        if self.open.get(client, 0) >= self.settings.max_connections_per_address:
+            await _send(ws, json.dumps(_error("too many connections from this address")))
             await ws.close(code=1013)
             return
+        if not self.connects.take(client):
+            await _send(ws, json.dumps(_error("too many connections; wait a little")))
+            await ws.close(code=1013)
+            return
+        self.open[client] = self.open.get(client, 0) + 1
+        try:
+            await self._serve(ws)
+        finally:
+            left = self.open.pop(client, 1) - 1
+            if left > 0:
+                self.open[client] = left
+
+    async def _serve(self, ws: WebSocket) -> None:
         bucket = TokenBucket(self.settings.message_burst, self.settings.message_rate)
+        deadline = time.monotonic() + self.settings.join_timeout
         table: _Table | None = None
         seat = -1
         try:
+            while table is None:
+                try:
+                    msg = await asyncio.wait_for(
+                        self._receive(ws, bucket), max(0.0, deadline - time.monotonic())
+                    )
+                except TimeoutError:
+                    await _send(ws, json.dumps(_error(
+                        f"no seat joined within {self.settings.join_timeout:g} s: "
+                        "open the seat's link again")))  # fmt: skip
+                    await ws.close(code=1008)
+                    return
+                if msg is None:
+                    continue
+                token = msg.get("token") if msg.get("type") == "join" else None
+                joined = (
+                    self.tokens.get(token_hash(token))
+                    if isinstance(token, str) and token.isascii() and len(token) <= 64
+                    else None
+                )
+                if joined is None or joined[0].expired:
+                    await _send(ws, json.dumps(_error("first join a seat with its link token")))
+                    continue
+                table, seat = joined
+                table.conns.setdefault(seat, set()).add(ws)
+                table.idle_since = None
+                await _send(ws, json.dumps(_welcome(table, seat)))
+                await _send(ws, json.dumps(_view_message(table, table.state.view(seat))))
             while True:
                 msg = await self._receive(ws, bucket)
                 if msg is None:
-                    continue
-                if table is None:
-                    token = msg.get("token") if msg.get("type") == "join" else None
-                    joined = self.tokens.get(token) if isinstance(token, str) else None
-                    if joined is None:
-                        await _send(ws, json.dumps(_error("first join a seat with its link token")))
-                        continue
-                    table, seat = joined
-                    table.conns.setdefault(seat, set()).add(ws)
-                    await _send(ws, json.dumps(_welcome(table, seat)))
-                    await _send(ws, json.dumps(_view_message(table, table.state.view(seat))))
                     continue
                 if msg.get("type") == "join":
                     await _send(ws, json.dumps(_error("this connection holds a seat already")))
@@ -487,6 +645,8 @@ class _Tables:
         finally:
             if table is not None:
                 table.conns.get(seat, set()).discard(ws)
+                if not any(table.conns.values()):
+                    table.idle_since = time.monotonic()
 
     async def _receive(self, ws: WebSocket, bucket: TokenBucket) -> dict[str, Any] | None:
         """The next message as a dict, or ``None`` after answering a bad one with an error."""
@@ -521,6 +681,34 @@ class _Tables:
         return msg
 
 
+def _seat_request(i: int, seat: object) -> tuple[str, str]:
+    """A requested seat's kind and name, checked: the name prints as it reads (the clue rules'
+    character check, R18: no controls, bidirectional overrides or zero-width characters, so
+    no name passes for another), and fits."""
+    if not isinstance(seat, dict):
+        raise ValueError(f"seat {i} is an object with a 'kind' and a 'name'")
+    unknown = sorted(str(k)[:20] for k in set(seat) - {"kind", "name"})
+    if unknown:
+        raise ValueError(f"seat {i}: unknown fields {unknown}; a seat has 'kind' and 'name'")
+    kind = seat.get("kind", "person")
+    if kind != "person" and kind not in BOT_KINDS:
+        kinds = ", ".join(("person", *BOT_KINDS))
+        raise ValueError(f"seat {i}: kind {str(kind)[:20]!r} is not one of {kinds}")
+    name = seat.get("name")
+    if name is None or (isinstance(name, str) and not name.strip()):
+        name = f"Player {i + 1}" if kind == "person" else f"{kind.title()} bot {i + 1}"
+    if not isinstance(name, str) or len(name) > _MAX_NAME:
+        raise ValueError(f"seat {i}: a name is text of at most {_MAX_NAME} characters")
+    hidden = hidden_character(name)
+    if hidden is not None:
+        raise ValueError(f"seat {i}: a name shows only characters that print, not {hidden} (R18)")
+    return kind, " ".join(name.split())
+
+
+def _store_failure(e: Exception) -> str:
+    return cut_message(f"the server could not store the move ({e}); nothing changed")
+
+
 def _seats_json(seats: list[_Seat]) -> list[dict[str, str]]:
     return [{"name": s.name, "kind": s.kind} for s in seats]
 
@@ -536,9 +724,62 @@ async def _send(ws: WebSocket, text: str) -> None:
         await ws.send_text(text)
 
 
+#: The largest ``POST /api/tables`` body, in bytes.
+MAX_CREATE_BYTES = 16_384
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+async def _create_body(request: Request) -> Any:
+    """The request's JSON, read up to :data:`MAX_CREATE_BYTES`: too large, not UTF-8, not JSON
+    or nested too deep for the parser is refused with one line."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_CREATE_BYTES):
+        raise _Refused(413, f"the request is larger than {MAX_CREATE_BYTES} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_CREATE_BYTES:
+            raise _Refused(413, f"the request is larger than {MAX_CREATE_BYTES} bytes")
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _Refused(400, "the request is not UTF-8 text") from None
+    except json.JSONDecodeError:
+        raise _Refused(400, "the request is not JSON") from None
+    except RecursionError:
+        raise _Refused(400, "the request is JSON nested too deep") from None
+
+
+class TableService:
+    """The game tables of one server: their routes, and the life the application gives them
+    (:meth:`start` rebuilds the games in play and expires idle tables; :meth:`stop`)."""
+
+    def __init__(self, db: Database, settings: TableSettings | None = None) -> None:
+        self.tables = _Tables(db, settings or TableSettings())
+
+    async def start(self) -> None:
+        await self.tables.start()
+
+    async def stop(self) -> None:
+        await self.tables.stop()
+
+    def routes(self) -> list[BaseRoute]:
+        """The routes of the game tables (see the module's docstring for the protocol)."""
+        return _routes(self.tables)
+
+
 def table_routes(db: Database, settings: TableSettings | None = None) -> list[BaseRoute]:
-    """The routes of the game tables (see the module's docstring for the protocol)."""
-    tables = _Tables(db, settings or TableSettings())
+    """The routes of a :class:`TableService` whose games are neither rebuilt nor expired (for
+    an application without a lifespan)."""
+    return TableService(db, settings).routes()
+
+
+def _routes(tables: _Tables) -> list[BaseRoute]:
     from importlib import resources
 
     static = resources.files("huescues.web") / "static"
@@ -550,17 +791,15 @@ def table_routes(db: Database, settings: TableSettings | None = None) -> list[Ba
         return FileResponse(str(static / "play.html"))
 
     async def create(request: Request) -> Response:
-        client = request.client.host if request.client else "?"
+        client = client_key(request.client.host if request.client else None)
         if not tables.connects.take(client):
             return JSONResponse({"error": "too many requests; wait a little"}, status_code=429)
-        body_bytes = await request.body()
-        if len(body_bytes) > 16_384:
-            return JSONResponse({"error": "request too large"}, status_code=413)
         try:
-            body = json.loads(body_bytes)
-            table = tables.create(body)
-        except json.JSONDecodeError:
-            return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+            table = tables.create(await _create_body(request), client)
+        except _Refused as e:
+            return JSONResponse({"error": str(e)}, status_code=e.status)
+        except PermissionError as e:
+            return JSONResponse({"error": str(e)}, status_code=403)
         except OverflowError as e:
             return JSONResponse({"error": str(e)}, status_code=503)
         except ValueError as e:
