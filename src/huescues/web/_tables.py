@@ -340,9 +340,13 @@ class _Tables:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def stop(self) -> None:
+        loop = asyncio.get_running_loop()
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
+        # A test client without a lifespan runs each request in a loop of its own: only this
+        # loop's tasks can be waited for.
+        tasks = [t for t in tasks if t.get_loop() is loop]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
