@@ -11,8 +11,9 @@ HTTP
   one seat, or for several seats on one device (pass-and-play). Tokens travel in the fragment, so
   they never reach the server's logs.
 - ``POST /api/tables`` with JSON ``{"seats": [{"kind": "person"|"default"|"naming"|"random"|...,
-  "name": "Ann"}, ...], "seed": 7}`` (``name`` and ``seed`` optional; 3-10 seats, at least one
-  person; a bot's kind is one of ``GET /api/setup``'s) answers ``{"table": ID, "seats":
+  "name": "Ann"}, ...]}`` (``name`` optional; 3-10 seats, at least one person; a bot's kind is
+  one of ``GET /api/setup``'s; a ``"seed"`` only where :attr:`TableSettings.allow_seed`, else
+  403: the server draws the seed and tells no client before the end) answers ``{"table": ID, "seats":
   [{"seat": 0, "name", "kind", "token"}, ...]}``; a person's seat has its token
   (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
   seat: whoever holds it plays that seat, and nobody else can.
@@ -52,8 +53,12 @@ The server sends:
   too big, too many, not your turn, against a rule): nothing changed.
 
 Connections and messages are rate-limited per client address and per connection (token
-buckets); a finished game is stored as its :class:`~huescues.GameRecord` JSON in the ``games``
-table, inside a transaction, and replays with ``huescues replay DB --game ID``.
+buckets); open connections and tables in play are capped per address, a connection must join a
+seat within :attr:`TableSettings.join_timeout`, and a table no one is connected to expires after
+:attr:`TableSettings.idle_timeout`. Every action is stored as it is played (``_store``), so a
+restart rebuilds the games in play; a finished game is stored as its
+:class:`~huescues.GameRecord` JSON in the ``games`` table and replays with ``huescues replay DB
+--game ID``.
 """
 
 from __future__ import annotations
