@@ -431,6 +431,8 @@ class _Tables:
             for kind, name in kinds_names
         ]
         table_id = secrets.token_urlsafe(9)
+        while table_id.startswith("-"):  # `huescues replay DB --game ID` would read an option
+            table_id = secrets.token_urlsafe(9)
         self.store.create(
             table_id,
             _seats_json(seats),
