@@ -189,3 +189,31 @@ def test_unknown_fields_are_named(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "t.sqlite", tables=QUICK)) as client:
         response = _create(client, {"seats": SEATS, "sneaky": 1})
         assert response.status_code == 400 and "'sneaky'" in response.json()["error"]
+
+
+def test_a_move_that_cannot_be_stored_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """A move is played once stored (a restart must find it): a failed write (a full disk, a
+    database gone read-only) is answered with an error, and the game is as before."""
+    from test_web_tables import _registry
+
+    app = create_app(tmp_path / "t.sqlite", tables=QUICK)
+    with TestClient(app) as client:
+        answer = _create(
+            client, {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}
+        ).json()
+        tables = _registry(app)
+        table = tables.tables[answer["table"]]
+        giver = table.state.current_player
+        before = table.state
+
+        def full_disk(*args: object) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        tables.store.action = full_disk
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": answer["seats"][giver]["token"]}))
+            ws.send_text(json.dumps({"type": "target", "index": 0}))
+            replies = [json.loads(ws.receive_text()) for _ in range(3)]
+        error = next(m for m in replies if m["type"] == "error")
+        assert "could not store the move (database or disk is full)" in error["message"]
+        assert table.state is before

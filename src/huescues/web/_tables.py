@@ -13,8 +13,8 @@ HTTP
 - ``POST /api/tables`` with JSON ``{"seats": [{"kind": "person"|"default"|"naming"|"random"|...,
   "name": "Ann"}, ...]}`` (``name`` optional; 3-10 seats, at least one person; a bot's kind is
   one of ``GET /api/setup``'s; a ``"seed"`` only where :attr:`TableSettings.allow_seed`, else
-  403: the server draws the seed and tells no client before the end) answers ``{"table": ID, "seats":
-  [{"seat": 0, "name", "kind", "token"}, ...]}``; a person's seat has its token
+  403: the server draws the seed and tells no client before the end) answers ``{"table": ID,
+  "seats": [{"seat": 0, "name", "kind", "token"}, ...]}``; a person's seat has its token
   (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
   seat: whoever holds it plays that seat, and nobody else can.
 - ``GET /api/tables/ID``: ``{"table", "seats": [{"seat","name","kind"}], "finished": bool}``
@@ -526,9 +526,15 @@ class _Tables:
                 if table.expired:
                     return
                 fault = game.faults[-1] if len(game.faults) > faults else None
+                game.state = state  # played once stored
                 try:
-                    self.store.action(
-                        table.id, len(state.actions), pending.seat, after.actions[-1], fault
+                    await asyncio.to_thread(
+                        self.store.action,
+                        table.id,
+                        len(state.actions),
+                        pending.seat,
+                        after.actions[-1],
+                        fault,
                     )
                 except sqlite3.Error as e:
                     # Not kept, so not played: after a restart the decision is asked again,
@@ -538,6 +544,7 @@ class _Tables:
                     table.errors.append(_store_failure(e))
                     await self.broadcast(table)
                     return
+                game.state = after
                 await self.broadcast(table)
             self.finish(table)
             await self.broadcast(table)
@@ -579,11 +586,16 @@ class _Tables:
                 return _error(str(e))
             except IllegalAction as e:
                 return _error(str(e), getattr(e, "rule", None))
+            # Played once stored: until then every page, and a page that joins, sees the state
+            # before it (the store's write waits for the disk, off the event loop).
+            table.game.state = state
             try:
-                self.store.action(table.id, len(state.actions), seat, after.actions[-1], None)
+                await asyncio.to_thread(
+                    self.store.action, table.id, len(state.actions), seat, after.actions[-1], None
+                )
             except sqlite3.Error as e:
-                table.game.state = state
                 return _error(_store_failure(e))
+            table.game.state = after
             table.changed.set()
         await self.broadcast(table)
         return None
