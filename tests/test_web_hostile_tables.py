@@ -18,7 +18,7 @@ from huescues.web import TableSettings, create_app
 from huescues.web._limits import client_key
 
 #: Tables that play at once (no pauses), with limits small enough to reach in a test.
-QUICK = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5)
+QUICK = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5, message_burst=1000)
 SEATS = [{"kind": "person", "name": "Ann"}, {"kind": "random"}, {"kind": "random"}]
 
 
