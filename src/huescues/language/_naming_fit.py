@@ -463,9 +463,18 @@ def _solve_affine(
 
 
 def _weighted_median(values: FloatArray, weight: FloatArray) -> float:
+    """The weighted median: the value where the cumulative weight passes half, and where it
+    reaches half exactly (a tie, up to rounding) the mean of the two middle values. "Up to
+    rounding" matters: whether a sum of weights lands on half exactly depends on the CPU's
+    arithmetic, and the fit must not (the shipped model is checked against a fresh fit)."""
     order = np.argsort(values)
+    ordered = values[order]
     cum = np.cumsum(weight[order])
-    return float(values[order][np.searchsorted(cum, 0.5 * cum[-1])])
+    half = 0.5 * cum[-1]
+    i = int(np.searchsorted(cum, half * (1.0 - 1e-9)))
+    if i + 1 < len(ordered) and abs(cum[i] - half) <= 1e-9 * cum[-1]:
+        return float(0.5 * (ordered[i] + ordered[i + 1]))
+    return float(ordered[i])
 
 
 def _apply_params(params: FloatArray, lab: FloatArray) -> FloatArray:
