@@ -10,7 +10,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from huescues.engine import Board, GameRecord
+from huescues.engine import Board, GameRecord, safe_row
 from huescues.export import save_rounds
 
 from ._db import Database
@@ -66,7 +66,7 @@ def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) ->
         for r in rows:
             values = list(r)
             values[4] = datetime.fromtimestamp(r["time"], UTC).isoformat(timespec="milliseconds")
-            w.writerow(["" if v is None else v for v in values])
+            w.writerow(safe_row("" if v is None else v for v in values))
     return len(rows)
 
 
