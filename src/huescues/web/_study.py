@@ -49,10 +49,11 @@ __all__ = [
     "STUDY_SCHEMA",
     "StudyConfig",
     "study_routes",
+    "upgrade_study_tables",
 ]
 
-#: The study's part of the database: one row per participant (what they chose to tell, and the
-#: clues planned for them) and one row per click.
+#: The study's part of the database: one row per participant (what they chose to tell, the
+#: clues planned for them and whose list they came from) and one row per click.
 STUDY_SCHEMA: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS participants (
         id TEXT PRIMARY KEY,
@@ -62,7 +63,8 @@ STUDY_SCHEMA: tuple[str, ...] = (
         plan TEXT NOT NULL,
         language TEXT,
         colour_blindness TEXT,
-        age_range TEXT
+        age_range TEXT,
+        clue_source TEXT NOT NULL DEFAULT 'researcher'
     )""",
     """CREATE TABLE IF NOT EXISTS responses (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -150,6 +152,9 @@ class StudyConfig:
     :data:`GIVERS`). ``consent`` is a text file whose paragraphs (separated by blank lines)
     replace :data:`DEFAULT_CONSENT`. ``rate`` and ``burst`` limit the requests one address
     may make (per second, and at once); ``starts_per_minute`` the participants it may start.
+    ``allow_visitor_clues`` lets a visitor bring their own clue list (``/study?clues=...``);
+    off, only the researcher's clues are asked, and on, those participants' rows say
+    ``clue_source`` ``visitor`` in the export.
     """
 
     clues: tuple[str, ...] | None = None
@@ -160,6 +165,7 @@ class StudyConfig:
     rate: float = 5.0
     burst: int = 30
     starts_per_minute: int = 10
+    allow_visitor_clues: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.clues_per_person <= MAX_CLUES_PER_PERSON:
@@ -216,6 +222,7 @@ class _Study:
     def __init__(self, db: Database, config: StudyConfig) -> None:
         self.db = db
         self.config = config
+        upgrade_study_tables(db)
         self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
         self.clues = config.clues if config.clues is not None else DEFAULT_CLUES
         self.consent = _consent_text(config.consent)
@@ -261,6 +268,18 @@ class _Study:
             clue = giver.give_clue(view, np.random.default_rng(game_seed))  # type: ignore[attr-defined]
             items.append(_Item(normalise_clue(clue.text), self.config.giver, str(state.target)))
         return items
+
+
+def upgrade_study_tables(db: Database) -> None:
+    """Bring a database written by an older server up to :data:`STUDY_SCHEMA`: add the
+    ``clue_source`` column, under which its participants read as ``researcher`` (before it,
+    every clue list a visitor sent was taken, untold; the default is the likelier truth)."""
+    with db.transaction() as cur:
+        columns = {row[1] for row in cur.execute("PRAGMA table_info(participants)")}
+        if "clue_source" not in columns:
+            cur.execute(
+                "ALTER TABLE participants ADD COLUMN clue_source TEXT NOT NULL DEFAULT 'researcher'"
+            )
 
 
 def _consent_text(path: str | None) -> tuple[str, ...]:
@@ -383,6 +402,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 "consent": list(study.consent),
                 "clues_per_person": config.clues_per_person,
                 "giver": config.giver is not None,
+                # The page sends the clues of its address only when they are taken.
+                "visitor_clues": config.allow_visitor_clues,
                 "colour_blindness": list(COLOUR_BLINDNESS),
                 "age_range": list(AGE_RANGES),
             }
@@ -401,6 +422,9 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         if data.get("clues") not in (None, ""):
             if config.giver is not None:
                 raise _Refused(400, "this study shows the clue giver's clues; no clue list")
+            if not config.allow_visitor_clues:
+                # Else anyone's list would land in the researcher's data, untold apart.
+                raise _Refused(403, "this study asks only its own clues; no clue list is taken")
             raw = data["clues"]
             if not isinstance(raw, str):
                 raise _Refused(400, "clues are one text, separated by commas")
@@ -419,7 +443,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         plan_json = json.dumps([[i.clue, i.giver, i.target] for i in plan])
         with db.transaction() as cur:
             cur.execute(
-                "INSERT INTO participants VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO participants (id, created, board, seed, plan, language, "
+                "colour_blindness, age_range, clue_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     participant,
                     time.time(),
@@ -429,6 +454,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                     language,
                     colour_blindness,
                     age_range,
+                    "researcher" if clues is None else "visitor",
                 ),
             )
         return JSONResponse(

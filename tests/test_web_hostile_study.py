@@ -1,0 +1,175 @@
+"""Issue 20 (a server you can put on the internet), the study: a visitor's own clue list only
+when the operator allows it, and marked in the export (defect 1); hostile requests are refused
+with a one-line 4xx and leave the database as it was (defects 3 and 4, and other probes).
+In-process with Starlette's TestClient; every request is small and bounded."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+import huescues.web
+from huescues.cli import main
+from huescues.web import RESPONSE_COLUMNS, StudyConfig, create_app, export_responses
+
+STATIC = Path(__file__).parents[1] / "src" / "huescues" / "web" / "static"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "study.sqlite"
+
+
+def client_for(db: Path, **config: Any) -> TestClient:
+    return TestClient(create_app(db, study=StudyConfig(**config)))
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with client_for(db, clues=("banana", "lagoon"), clues_per_person=2) as c:
+        yield c
+
+
+@pytest.fixture
+def open_client(db: Path) -> Iterator[TestClient]:
+    """A server that takes visitors' clue lists."""
+    with client_for(db, allow_visitor_clues=True) as c:
+        yield c
+
+
+def count(db: Path, table: str) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        n: int = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        return n
+    finally:
+        conn.close()
+
+
+def participants(db: Path) -> list[sqlite3.Row]:
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        return conn.execute("SELECT * FROM participants ORDER BY created").fetchall()
+    finally:
+        conn.close()
+
+
+def start(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/study/api/start", json={"consent": True, **body})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def answer(client: TestClient, session: dict[str, Any], square: str = "F12") -> None:
+    r = client.post(
+        "/study/api/answer",
+        json={"participant": session["participant"], "item": 0, "square": square},
+    )
+    assert r.status_code == 200, r.text
+
+
+def one_line_refusal(r: Any, *statuses: int) -> str:
+    """The response is a refusal with one of ``statuses`` and a one-line reason."""
+    assert r.status_code in statuses, (r.status_code, r.text)
+    message: str = r.json()["error"]
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+# -- defect 1: visitors' clue lists -----------------------------------------------------------
+def test_by_default_a_visitors_clue_list_is_refused_and_nothing_is_stored(
+    client: TestClient, db: Path
+) -> None:
+    """Defect 1: any visitor could send their own clues, mixed untold into the researcher's."""
+    before = count(db, "participants")
+    for clues in ("sky,grass", "=hyperlink(1)"):
+        r = client.post("/study/api/start", json={"consent": True, "clues": clues})
+        assert "only its own clues" in one_line_refusal(r, 403)
+    assert count(db, "participants") == before
+    assert client.get("/study/api/info").json()["visitor_clues"] is False
+    # The researcher's clues still start, and say so.
+    session = start(client)
+    assert session["item"]["clue"] in ("banana", "lagoon")
+    assert [p["clue_source"] for p in participants(db)] == ["researcher"]
+
+
+def test_allowed_visitor_clues_are_marked_in_the_export(
+    open_client: TestClient, db: Path, tmp_path: Path
+) -> None:
+    """Defect 1: with allow_visitor_clues the rows of a visitor's list say clue_source visitor;
+    the export's older columns keep their order, the new one is last."""
+    assert open_client.get("/study/api/info").json()["visitor_clues"] is True
+    theirs = start(open_client, clues="sky")
+    answer(open_client, theirs)
+    ours = start(open_client)
+    answer(open_client, ours)
+    assert RESPONSE_COLUMNS[:3] == ("participant", "clue", "square")
+    assert RESPONSE_COLUMNS[-2:] == ("age_range", "clue_source")
+    out = tmp_path / "responses.csv"
+    assert export_responses(db, out) == 2
+    with out.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert tuple(rows[0]) == RESPONSE_COLUMNS
+    source = {r["participant"]: (r["clue"], r["clue_source"]) for r in rows}
+    assert source[theirs["participant"]] == ("sky", "visitor")
+    assert source[ours["participant"]][1] == "researcher"
+
+
+def test_a_database_from_before_the_column_reads_as_the_researchers(
+    db: Path, tmp_path: Path
+) -> None:
+    """Defect 1: an older database (no clue_source column) is upgraded in place; its
+    participants read as researcher, and new ones are stored with their source."""
+    conn = sqlite3.connect(db)
+    conn.executescript(
+        """
+        CREATE TABLE participants (id TEXT PRIMARY KEY, created REAL NOT NULL,
+            board TEXT NOT NULL, seed INTEGER NOT NULL, plan TEXT NOT NULL, language TEXT,
+            colour_blindness TEXT, age_range TEXT);
+        CREATE TABLE responses (id INTEGER PRIMARY KEY AUTOINCREMENT,
+            participant TEXT NOT NULL REFERENCES participants(id), item INTEGER NOT NULL,
+            clue TEXT NOT NULL, square TEXT NOT NULL, board TEXT NOT NULL, time REAL NOT NULL,
+            response_ms INTEGER, giver TEXT, target TEXT, UNIQUE (participant, item));
+        INSERT INTO participants VALUES
+            ('old-participant-0001', 1.0, 'b', 1, '[["sky", null, null]]', NULL, NULL, NULL);
+        INSERT INTO responses (participant, item, clue, square, board, time)
+            VALUES ('old-participant-0001', 0, 'sky', 'A1', 'b', 1.0);
+        """
+    )
+    conn.close()
+    out = tmp_path / "responses.csv"
+    assert export_responses(db, out) == 1  # the export alone upgrades it
+    with out.open(newline="", encoding="utf-8") as f:
+        (row,) = list(csv.DictReader(f))
+    assert row["clue_source"] == "researcher"
+    with client_for(db, allow_visitor_clues=True) as c:
+        start(c, clues="grass")
+    assert [p["clue_source"] for p in participants(db)] == ["researcher", "visitor"]
+
+
+def test_serve_takes_allow_visitor_clues(monkeypatch: pytest.MonkeyPatch, db: Path) -> None:
+    """Defect 1: huescues serve --allow-visitor-clues; without it, StudyConfig's default (off)."""
+    seen: list[StudyConfig] = []
+
+    def fake_serve(host: str, port: int, path: str, *, study: StudyConfig) -> None:
+        seen.append(study)
+
+    monkeypatch.setattr(huescues.web, "serve", fake_serve)
+    assert main(["serve", "--db", str(db)]) == 0
+    assert main(["serve", "--db", str(db), "--allow-visitor-clues"]) == 0
+    assert [s.allow_visitor_clues for s in seen] == [False, True]
+
+
+def test_the_page_sends_the_addresss_clues_only_to_a_server_that_takes_them() -> None:
+    """Defect 1: study.js reads info.visitor_clues and sends ?clues= only when it is true."""
+    js = (STATIC / "study.js").read_text(encoding="utf-8")
+    assert "state.visitorClues = info.visitor_clues === true" in js
+    assert "if (clues && state.visitorClues) body.clues = clues;" in js
