@@ -173,3 +173,176 @@ def test_the_page_sends_the_addresss_clues_only_to_a_server_that_takes_them() ->
     js = (STATIC / "study.js").read_text(encoding="utf-8")
     assert "state.visitorClues = info.visitor_clues === true" in js
     assert "if (clues && state.visitorClues) body.clues = clues;" in js
+
+
+# -- defects 3 and 4, and other hostile requests ---------------------------------------------
+ENDPOINTS = ("/study/api/start", "/study/api/answer", "/study/api/resume")
+
+
+@pytest.fixture
+def hostile(db: Path) -> Iterator[TestClient]:
+    """A server that takes visitors' clues, with room for many requests from one address; a
+    server error is answered as a 500, not raised, as a real server would."""
+    config = StudyConfig(allow_visitor_clues=True, rate=1000.0, burst=1000)
+    with TestClient(create_app(db, study=config), raise_server_exceptions=False) as c:
+        yield c
+
+
+def send(client: TestClient, url: str, body: bytes) -> Any:
+    return client.post(url, content=body, headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("url", ENDPOINTS)
+def test_deeply_nested_json_is_refused_not_a_server_error(
+    hostile: TestClient, db: Path, url: str
+) -> None:
+    """Defect 3: 4 KB of "[" was a RecursionError and a 500."""
+    for body in (b"[" * 4000, b"[" * 2000 + b"]" * 2000, b'{"participant":' + b"[" * 4000):
+        assert len(body) <= 4096
+        assert "nested too deeply" in one_line_refusal(send(hostile, url, body), 400)
+    assert count(db, "participants") == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # The JSON text holds the escape: backslash, u, d, 8, 0, 0.
+        b'{"consent": true, "clues": "\\ud800"}',
+        b'{"consent": true, "clues": "sky,\\udfff grass"}',
+        b'{"consent": true, "language": "\\ud800"}',
+        b'{"consent": true, "colour_blindness": "\\ud800"}',
+        b'{"consent": true, "age_range": "\\udc00"}',
+        b'{"consent": true, "\\ud800": 1}',
+    ],
+)
+def test_a_lone_surrogate_is_refused_before_anything_is_stored(
+    hostile: TestClient, db: Path, body: bytes
+) -> None:
+    """Defect 4: a lone surrogate in a clue list was stored, then the answer failed to encode:
+    a 500 and an orphan participant."""
+    assert b"\\ud" in body  # the escape itself, not an encoded character
+    assert "lone surrogate" in one_line_refusal(send(hostile, "/study/api/start", body), 400)
+    assert count(db, "participants") == 0
+
+
+def test_a_lone_surrogate_in_an_answer_or_a_resume_is_refused(
+    hostile: TestClient, db: Path
+) -> None:
+    """Defect 4: every text field of every study request is checked."""
+    session = start(hostile)
+    p = session["participant"].encode()
+    for url, body in [
+        ("/study/api/answer", b'{"participant": "%s", "item": 0, "square": "\\ud800"}' % p),
+        ("/study/api/answer", b'{"participant": "\\ud800", "item": 0, "square": "A1"}'),
+        ("/study/api/resume", b'{"participant": "\\udbff"}'),
+    ]:
+        one_line_refusal(send(hostile, url, body), 400)
+    assert count(db, "responses") == 0 and count(db, "participants") == 1
+
+
+@pytest.mark.parametrize("url", ENDPOINTS)
+@pytest.mark.parametrize(
+    "body",
+    [b"\xff\xfe{}", b'{"consent": true, "clues": "\xff"}', b'{"participant": "\xc3("}', b"\x80"],
+)
+def test_a_body_that_is_not_utf8_is_refused(
+    hostile: TestClient, db: Path, url: str, body: bytes
+) -> None:
+    """Defect 4: a body of invalid UTF-8 is a 400, and stores nothing."""
+    assert "not JSON in UTF-8" in one_line_refusal(send(hostile, url, body), 400)
+    assert count(db, "participants") == 0
+
+
+def test_control_characters_in_a_visitors_clues_are_refused(hostile: TestClient, db: Path) -> None:
+    """A NUL or an escape sequence is no clue; it would be shown, stored and exported."""
+    for clues in ("a\x00b", "\x1b[31mred", "sky,\x7f"):
+        r = hostile.post("/study/api/start", json={"consent": True, "clues": clues})
+        assert "control character" in one_line_refusal(r, 400)
+    assert count(db, "participants") == 0
+    with pytest.raises(ValueError, match="control character"):
+        StudyConfig(clues=("sky", "\udcff"))  # a command line of bad UTF-8
+
+
+@pytest.mark.parametrize(
+    ("fields", "status"),
+    [
+        (b'"item": 1e400, "square": "A1"', 400),  # infinity
+        (b'"item": NaN, "square": "A1"', 400),
+        (b'"item": -1, "square": "A1"', 400),
+        (b'"item": 0.0, "square": "A1"', 400),
+        (b'"item": true, "square": "A1"', 400),
+        (b'"item": 99999999999999999999999, "square": "A1"', 409),  # past SQLite's INTEGER
+        (b'"item": -99999999999999999999999, "square": "A1"', 400),
+        (b'"item": 0, "square": "A1", "ms": 99999999999999999999999', 400),
+        (b'"item": 0, "square": "A1", "ms": 1e400', 400),
+        (b'"item": 0, "square": "A1", "ms": -1', 400),
+        (b'"item": 0, "square": ["A1"]', 400),
+        (b'"item": 0, "square": "A99999999999999999999"', 400),
+        (b'"item": 0, "square": "Z1"', 400),
+        (b'"item": 0, "square": "' + b"A1" * 1000 + b'"', 400),
+    ],
+)
+def test_hostile_numbers_and_squares_in_an_answer_are_refused(
+    hostile: TestClient, db: Path, fields: bytes, status: int
+) -> None:
+    """Numbers past any integer column and squares off the board never reach the database."""
+    session = start(hostile)
+    body = b'{"participant": "%s", %s}' % (session["participant"].encode(), fields)
+    one_line_refusal(send(hostile, "/study/api/answer", body), status)
+    assert count(db, "responses") == 0
+    answer(hostile, session)  # the session is unharmed
+    assert count(db, "responses") == 1
+
+
+@pytest.mark.parametrize("url", ["/study/api/answer", "/study/api/resume"])
+def test_a_participant_of_the_right_shape_that_does_not_exist_is_not_found(
+    hostile: TestClient, db: Path, url: str
+) -> None:
+    body = {"participant": "A" * 24, "item": 0, "square": "A1"}
+    if url.endswith("resume"):
+        del body["item"], body["square"]
+    assert "no such participant" in one_line_refusal(hostile.post(url, json=body), 404)
+    assert count(db, "responses") == 0 and count(db, "participants") == 0
+
+
+@pytest.mark.parametrize("url", ENDPOINTS)
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"null", b"[]", b'"text"', b"1" * 4000, b"{" * 4000, b'{"consent": true,}', b"NaN"],
+)
+def test_json_that_is_not_an_object_is_refused(
+    hostile: TestClient, db: Path, url: str, body: bytes
+) -> None:
+    one_line_refusal(send(hostile, url, body), 400)
+    assert count(db, "participants") == 0
+
+
+@pytest.mark.parametrize("length", [b"-1", b" 5", b"\xb2", b"5e3", b"0x10"])
+def test_a_content_length_that_is_not_a_number_is_refused(
+    hostile: TestClient, length: bytes
+) -> None:
+    r = hostile.post(
+        "/study/api/resume",
+        content=b"{}",
+        headers={"content-type": "application/json", "content-length": length},
+    )
+    one_line_refusal(r, 400, 413)
+
+
+def test_oversized_and_odd_fields_at_the_start_are_refused(hostile: TestClient, db: Path) -> None:
+    for body in [
+        {"consent": "true"},
+        {"consent": 1},
+        {"consent": True, "clues": ",".join(["x"] * 51)},
+        {"consent": True, "clues": "x" * 61},
+        {"consent": True, "clues": ["sky"]},
+        {"consent": True, "clues": {"sky": 1}},
+        {"consent": True, "language": "x" * 41},
+        {"consent": True, "language": ["English"]},
+        {"consent": True, "language": "=cmd|' /C calc'!A0"},
+        {"consent": True, "colour_blindness": ["no"]},
+        {"consent": True, "age_range": 30},
+        {"consent": True, "participant": "A" * 24},
+    ]:
+        one_line_refusal(hostile.post("/study/api/start", json=body), 400)
+    assert count(db, "participants") == 0

@@ -16,6 +16,7 @@ import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,6 +200,10 @@ def _check_clues(clues: object, what: str) -> tuple[str, ...]:
         text = normalise_clue(c) if isinstance(c, str) else ""
         if not text:
             raise ValueError(f"{what}: {c!r:.40} is not a clue (an empty text)")
+        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+            # Control characters (an escape, a NUL) and lone surrogates (from a command line of
+            # bad UTF-8) are no words; the study would show them, store them and export them.
+            raise ValueError(f"{what}: {text[:20]!r} holds a control character or a lone surrogate")
         if len(text) > MAX_STUDY_CLUE_LENGTH:
             raise ValueError(
                 f"{what}: {text[:20]!r}... is longer than {MAX_STUDY_CLUE_LENGTH} characters"
@@ -304,9 +309,12 @@ def _error(status: int, message: str) -> JSONResponse:
 
 async def _json_body(request: Request, allowed: set[str]) -> dict[str, Any]:
     """The request's JSON object, read up to :data:`MAX_BODY_BYTES`; refused if larger, not
-    JSON, not an object or with keys not in ``allowed``."""
+    UTF-8 JSON, nested too deeply, holding text that is not Unicode, not an object or with keys
+    not in ``allowed``. Every refusal comes before anything is stored."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+    if length is not None and not (length.isascii() and length.isdigit()):
+        raise _Refused(400, f"Content-Length {length[:20]!r} is not a number of bytes")
+    if length is not None and int(length) > MAX_BODY_BYTES:
         raise _Refused(413, f"the request is larger than {MAX_BODY_BYTES} bytes")
     body = b""
     async for chunk in request.stream():
@@ -315,8 +323,16 @@ async def _json_body(request: Request, allowed: set[str]) -> dict[str, Any]:
             raise _Refused(413, f"the request is larger than {MAX_BODY_BYTES} bytes")
     try:
         data = json.loads(body)
+        # A lone surrogate ("\ud800") is valid JSON but no text: it would fail only when the
+        # answer is encoded, after the participant was stored.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise _Refused(400, "the request is not JSON") from None
+        raise _Refused(400, "the request is not JSON in UTF-8") from None
+    except RecursionError:
+        # 4 KB of "[" is within the size bound but past the parser's recursion limit.
+        raise _Refused(400, "the request is nested too deeply") from None
+    except UnicodeEncodeError:
+        raise _Refused(400, "the request holds a lone surrogate, which is not text") from None
     if not isinstance(data, dict):
         raise _Refused(400, "the request is not a JSON object")
     unknown = sorted(set(data) - allowed)
