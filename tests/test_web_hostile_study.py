@@ -6,6 +6,7 @@ In-process with Starlette's TestClient; every request is small and bounded."""
 from __future__ import annotations
 
 import csv
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -346,3 +347,20 @@ def test_oversized_and_odd_fields_at_the_start_are_refused(hostile: TestClient, 
     ]:
         one_line_refusal(hostile.post("/study/api/start", json=body), 400)
     assert count(db, "participants") == 0
+
+
+def test_participant_ids_never_start_with_a_dash(
+    hostile: TestClient, db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20, defect 2: the export quotes a cell starting with "-"; an id (1 in 64 of
+    token_urlsafe's) would read back quoted by any tool but huescues'. Such a draw is redrawn."""
+    draws = iter(["-" + "a" * 23, "b" * 24])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(draws))
+    session = start(hostile)
+    assert session["participant"] == "b" * 24
+    answer(hostile, session)
+    out = tmp_path / "responses.csv"
+    export_responses(db, out)
+    with out.open(newline="", encoding="utf-8") as f:
+        (row,) = list(csv.DictReader(f))
+    assert row["participant"] == "b" * 24

@@ -454,6 +454,10 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         if not study.starts.take(_client(request)):
             raise _Refused(429, "too many new sessions from this address: try again later")
         participant = secrets.token_urlsafe(18)
+        while participant.startswith("-"):
+            # A leading "-" would be quoted in the CSV export (a spreadsheet formula's start),
+            # and the id is the key researchers join on: draw again (1 in 64).
+            participant = secrets.token_urlsafe(18)
         seed = _seed_of(participant)
         plan = await run_in_threadpool(study.plan, seed, clues)
         plan_json = json.dumps([[i.clue, i.giver, i.target] for i in plan])
