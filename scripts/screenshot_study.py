@@ -26,7 +26,7 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.out)
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(Path(tmp) / "study.sqlite", study=StudyConfig())
+        app = create_app(Path(tmp) / "study.sqlite", study=StudyConfig(allow_visitor_clues=True))
         url, server, thread = serve_in_thread(app)
         try:
             with sync_playwright() as pw:

@@ -43,7 +43,8 @@ def client_for(db: Path, **config: Any) -> TestClient:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with client_for(db) as c:
+    # Most tests bring their clue list with the request, as a visitor may when allowed.
+    with client_for(db, allow_visitor_clues=True) as c:
         yield c
 
 
@@ -398,8 +399,8 @@ def test_any_board_csv_is_the_study_board(db: Path, tmp_path: Path) -> None:
     rgb = np.arange(4 * 5 * 3).reshape(4, 5, 3) * 4
     board = Board.from_rgb(rgb, id="tiny")
     board.to_csv(tmp_path / "tiny.csv")
-    with client_for(db, board=str(tmp_path / "tiny.csv")) as c:
-        session = start(c, clues="sky")
+    with client_for(db, board=str(tmp_path / "tiny.csv"), clues=("sky",)) as c:
+        session = start(c)
         assert session["board"] == board_json(Board.from_csv(tmp_path / "tiny.csv"))
         assert session["board"]["rows"] == 4 and session["board"]["row_letters"] == list("ABCD")
         assert session["board"]["colours"][0][1] == board.hex(Cell(0, 1))

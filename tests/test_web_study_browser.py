@@ -21,7 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_a_study_session_in_chromium_exports_for_the_research(tmp_path: Path) -> None:
     db = tmp_path / "study.sqlite"
     squares = ["F12", "B20"]
-    with live_server(db, study=StudyConfig()) as url, browser_page(1000, 800) as page:
+    # The address carries the clues: the server takes a visitor's list.
+    study = StudyConfig(allow_visitor_clues=True)
+    with live_server(db, study=study) as url, browser_page(1000, 800) as page:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{url}/study?clues=banana,lagoon")
@@ -65,3 +67,18 @@ def test_a_study_session_in_chromium_exports_for_the_research(tmp_path: Path) ->
     assert {r.extra["age_range"] for r in loaded.rows} == {"25-34"}
     assert all(int(r.extra["response_ms"]) >= 0 for r in loaded.rows)
     assert len(loaded.participants()) == 1
+
+
+def test_a_server_without_visitor_clues_starts_its_own_clues_from_an_address_with_clues(
+    tmp_path: Path,
+) -> None:
+    """Issue 20, defect 1: the page does not send the address's clues to a server that refuses
+    them (which would refuse the start), says they are not used, and asks the study's own."""
+    db = tmp_path / "study.sqlite"
+    study = StudyConfig(clues=("tomato",), clues_per_person=1)
+    with live_server(db, study=study) as url, browser_page(1000, 800) as page:
+        page.goto(f"{url}/study?clues=banana,lagoon")
+        sync_api.expect(page.locator("#error")).to_contain_text("clues in the address are not used")
+        page.click('[data-action="consent"]')
+        sync_api.expect(page.locator("#clue")).to_have_text("tomato")
+        sync_api.expect(page.locator("#error")).to_be_hidden()

@@ -295,6 +295,7 @@ def _serve(args: argparse.Namespace) -> int:
         clues_per_person=args.clues_per_person,
         giver=args.giver,
         consent=args.consent,
+        allow_visitor_clues=args.allow_visitor_clues,
     )
     serve(args.host, args.port, args.db, study=study)
     return 0
@@ -496,6 +497,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     web.add_argument(
         "--consent", help="a text file whose paragraphs replace the built-in consent text"
+    )
+    web.add_argument(
+        "--allow-visitor-clues",
+        action="store_true",
+        help="let visitors bring their own clue list (/study?clues=a,b); their rows say "
+        "clue_source visitor in the export (default: only the study's clues)",
     )
     web.set_defaults(run=_serve)
 

@@ -22,6 +22,8 @@ from huescues.engine import (
     GameState,
     Rules,
     pawn_points,
+    safe_cell,
+    unescape_cell,
 )
 
 __all__ = ["COLUMNS", "load_rounds", "rounds_table", "save_rounds", "to_dataframe"]
@@ -274,7 +276,8 @@ def save_rounds(
             w = csv.DictWriter(f, fieldnames=_NAMES)
             w.writeheader()
             for row in rows:
-                w.writerow({k: _csv_text(v) for k, v in row.items()})
+                # Text a spreadsheet would run as a formula is quoted (huescues.engine.safe_cell).
+                w.writerow({k: _csv_text(safe_cell(v)) for k, v in row.items()})
         return p
     pa = _extra("pyarrow")
     pq = _extra("pyarrow.parquet")
@@ -297,7 +300,7 @@ def _csv_text(value: Any) -> str:
 def _from_text(name: str, text: str) -> Any:
     kind = _TYPES[name]
     if kind is str:
-        return text or None
+        return unescape_cell(text) or None
     if kind is bool:
         if text not in ("true", "false"):
             raise ValueError(f"column {name}: {text!r} is not true or false")

@@ -16,6 +16,7 @@ from ._actions import (
 from ._board import STANDARD_BOARD_ID, Board
 from ._cell import ROW_LETTERS, Cell
 from ._clues import MAX_CLUE_LENGTH, common_words, hidden_character, normalise_clue, validate_clue
+from ._csv import FORMULA_STARTS, safe_cell, safe_row, unescape_cell
 from ._deck import STANDARD_DECK_ID, Card, Deck
 from ._errors import (
     GameOver,
@@ -40,6 +41,7 @@ from ._text import describe_game
 __all__ = [
     "BASIC_COLOUR_TERMS",
     "ENGINE_VERSION",
+    "FORMULA_STARTS",
     "MAX_CLUE_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -87,7 +89,10 @@ __all__ = [
     "points_array",
     "points_map",
     "round_points",
+    "safe_cell",
+    "safe_row",
     "seat_generators",
+    "unescape_cell",
     "validate_clue",
 ]
 

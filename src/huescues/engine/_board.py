@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._cell import ROW_LETTERS, STANDARD_COLS, STANDARD_ROWS, Cell, all_cells
+from ._csv import safe_row, unescape_cell
 
 __all__ = ["STANDARD_BOARD_ID", "Board"]
 
@@ -113,7 +114,7 @@ class Board:
         """
         try:
             with open(path, newline="", encoding="utf-8") as f:
-                lines = list(csv.reader(f))
+                lines = [[unescape_cell(v) for v in line] for line in csv.reader(f)]
         except UnicodeDecodeError as e:
             raise ValueError(
                 f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
@@ -202,7 +203,8 @@ class Board:
             w.writerow(["row", "column", "red", "green", "blue"])
             rgb = np.round(self.srgb * 255.0).astype(int)
             for cell in self.cells():
-                w.writerow([ROW_LETTERS[cell.row], cell.col + 1, *rgb[cell.row, cell.col].tolist()])
+                row = [ROW_LETTERS[cell.row], cell.col + 1, *rgb[cell.row, cell.col].tolist()]
+                w.writerow(safe_row(row))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.id == self.id

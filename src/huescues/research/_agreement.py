@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from huescues.agents import expected_points
-from huescues.engine import Board, Cell, Rules
+from huescues.engine import Board, Cell, Rules, safe_cell
 from huescues.language import ColourTermModel
 from huescues.stats import Estimate, ratio_interval, resample
 
@@ -129,7 +129,7 @@ class Agreement:
             for r in self.per_clue:
                 w.writerow(
                     [
-                        r.clue,
+                        safe_cell(r.clue),
                         r.n,
                         str(r.model_square),
                         repr(r.model_points),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from huescues.agents import catalogue_entry
-from huescues.engine import Cell, Rules, pawn_points
+from huescues.engine import Cell, Rules, pawn_points, safe_cell
 from huescues.stats import Estimate
 
 from ._agreement import _Bootstrap, _reader
@@ -88,8 +88,8 @@ class GiverReport:
                 for name, e in measures:
                     w.writerow(
                         [
-                            r.giver,
-                            name,
+                            safe_cell(r.giver),
+                            safe_cell(name),
                             *("" if v is None else repr(v) for v in (e.mean, e.low, e.high)),
                             r.clues,
                             r.picks,

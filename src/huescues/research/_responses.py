@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Self
 
-from huescues.engine import Board, Cell, normalise_clue
+from huescues.engine import Board, Cell, normalise_clue, unescape_cell
 
 __all__ = ["SYNTHETIC_RESPONSES", "HumanResponses", "Response", "synthetic_responses"]
 
@@ -75,7 +75,8 @@ class HumanResponses:
         try:
             with open(path, newline="", encoding="utf-8-sig") as f:
                 reader = csv.reader(f)
-                lines = [(reader.line_num, row) for row in reader]
+                # Cells the export quoted against spreadsheet formulas read back as written.
+                lines = [(reader.line_num, [unescape_cell(v) for v in row]) for row in reader]
         except UnicodeDecodeError as e:
             # Name the file (the decoder's error does not); Latin-1 exports are the usual cause.
             raise ValueError(

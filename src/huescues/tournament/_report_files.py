@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from huescues.engine import safe_row
 from huescues.stats import Estimate
 
 from ._report import (
@@ -230,7 +231,7 @@ def write_csv(report: Report, directory: str | os.PathLike[str]) -> list[Path]:
         with path.open("w", encoding="utf-8", newline="") as f:
             writer = csv.writer(f, lineterminator="\n")
             writer.writerow(header)
-            writer.writerows([["" if v is None else v for v in row] for row in rows])
+            writer.writerows([safe_row("" if v is None else v for v in row) for row in rows])
         paths.append(path)
     return paths
 

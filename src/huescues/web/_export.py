@@ -10,11 +10,11 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from huescues.engine import Board, GameRecord
+from huescues.engine import Board, GameRecord, safe_row
 from huescues.export import save_rounds
 
 from ._db import Database
-from ._study import STUDY_SCHEMA
+from ._study import STUDY_SCHEMA, upgrade_study_tables
 from ._tables import GAME_SCHEMA
 
 __all__ = ["RESPONSE_COLUMNS", "export_games", "export_responses"]
@@ -22,8 +22,9 @@ __all__ = ["RESPONSE_COLUMNS", "export_games", "export_responses"]
 #: The columns of the responses file, in order: ``clue`` and ``square`` (what
 #: ``HumanResponses.from_csv`` reads), the ``participant``, the board's id, the time (ISO 8601,
 #: UTC), the response time in milliseconds, the clue's place in the participant's list, the
-#: clue giver and hidden target of a giver study, and the optional answers (empty when not
-#: given).
+#: clue giver and hidden target of a giver study, the optional answers (empty when not
+#: given), and whose clue list the clue came from: ``researcher`` or ``visitor`` (a list the
+#: visitor brought, with ``huescues serve --allow-visitor-clues``).
 RESPONSE_COLUMNS: tuple[str, ...] = (
     "participant",
     "clue",
@@ -37,6 +38,7 @@ RESPONSE_COLUMNS: tuple[str, ...] = (
     "language",
     "colour_blindness",
     "age_range",
+    "clue_source",
 )
 
 
@@ -44,7 +46,9 @@ def _open(db: str | os.PathLike[str]) -> Database:
     path = Path(db)
     if not path.is_file():
         raise ValueError(f"{path}: no such database (the --db file huescues serve wrote)")
-    return Database(path, schema=(*GAME_SCHEMA, *STUDY_SCHEMA))
+    database = Database(path, schema=(*GAME_SCHEMA, *STUDY_SCHEMA))
+    upgrade_study_tables(database)
+    return database
 
 
 def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
@@ -55,7 +59,7 @@ def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) ->
     try:
         rows = database.query(
             "SELECT r.participant, r.clue, r.square, r.board, r.time, r.response_ms, r.item, "
-            "r.giver, r.target, p.language, p.colour_blindness, p.age_range "
+            "r.giver, r.target, p.language, p.colour_blindness, p.age_range, p.clue_source "
             "FROM responses r LEFT JOIN participants p ON p.id = r.participant ORDER BY r.id"
         )
     finally:
@@ -66,7 +70,7 @@ def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) ->
         for r in rows:
             values = list(r)
             values[4] = datetime.fromtimestamp(r["time"], UTC).isoformat(timespec="milliseconds")
-            w.writerow(["" if v is None else v for v in values])
+            w.writerow(safe_row("" if v is None else v for v in values))
     return len(rows)
 
 

@@ -16,6 +16,7 @@ import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,10 +50,11 @@ __all__ = [
     "STUDY_SCHEMA",
     "StudyConfig",
     "study_routes",
+    "upgrade_study_tables",
 ]
 
-#: The study's part of the database: one row per participant (what they chose to tell, and the
-#: clues planned for them) and one row per click.
+#: The study's part of the database: one row per participant (what they chose to tell, the
+#: clues planned for them and whose list they came from) and one row per click.
 STUDY_SCHEMA: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS participants (
         id TEXT PRIMARY KEY,
@@ -62,7 +64,8 @@ STUDY_SCHEMA: tuple[str, ...] = (
         plan TEXT NOT NULL,
         language TEXT,
         colour_blindness TEXT,
-        age_range TEXT
+        age_range TEXT,
+        clue_source TEXT NOT NULL DEFAULT 'researcher'
     )""",
     """CREATE TABLE IF NOT EXISTS responses (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -150,6 +153,9 @@ class StudyConfig:
     :data:`GIVERS`). ``consent`` is a text file whose paragraphs (separated by blank lines)
     replace :data:`DEFAULT_CONSENT`. ``rate`` and ``burst`` limit the requests one address
     may make (per second, and at once); ``starts_per_minute`` the participants it may start.
+    ``allow_visitor_clues`` lets a visitor bring their own clue list (``/study?clues=...``);
+    off, only the researcher's clues are asked, and on, those participants' rows say
+    ``clue_source`` ``visitor`` in the export.
     """
 
     clues: tuple[str, ...] | None = None
@@ -160,6 +166,7 @@ class StudyConfig:
     rate: float = 5.0
     burst: int = 30
     starts_per_minute: int = 10
+    allow_visitor_clues: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.clues_per_person <= MAX_CLUES_PER_PERSON:
@@ -193,6 +200,10 @@ def _check_clues(clues: object, what: str) -> tuple[str, ...]:
         text = normalise_clue(c) if isinstance(c, str) else ""
         if not text:
             raise ValueError(f"{what}: {c!r:.40} is not a clue (an empty text)")
+        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+            # Control characters (an escape, a NUL) and lone surrogates (from a command line of
+            # bad UTF-8) are no words; the study would show them, store them and export them.
+            raise ValueError(f"{what}: {text[:20]!r} holds a control character or a lone surrogate")
         if len(text) > MAX_STUDY_CLUE_LENGTH:
             raise ValueError(
                 f"{what}: {text[:20]!r}... is longer than {MAX_STUDY_CLUE_LENGTH} characters"
@@ -216,6 +227,7 @@ class _Study:
     def __init__(self, db: Database, config: StudyConfig) -> None:
         self.db = db
         self.config = config
+        upgrade_study_tables(db)
         self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
         self.clues = config.clues if config.clues is not None else DEFAULT_CLUES
         self.consent = _consent_text(config.consent)
@@ -263,6 +275,18 @@ class _Study:
         return items
 
 
+def upgrade_study_tables(db: Database) -> None:
+    """Bring a database written by an older server up to :data:`STUDY_SCHEMA`: add the
+    ``clue_source`` column, under which its participants read as ``researcher`` (before it,
+    every clue list a visitor sent was taken, untold; the default is the likelier truth)."""
+    with db.transaction() as cur:
+        columns = {row[1] for row in cur.execute("PRAGMA table_info(participants)")}
+        if "clue_source" not in columns:
+            cur.execute(
+                "ALTER TABLE participants ADD COLUMN clue_source TEXT NOT NULL DEFAULT 'researcher'"
+            )
+
+
 def _consent_text(path: str | None) -> tuple[str, ...]:
     if path is None:
         return DEFAULT_CONSENT
@@ -285,9 +309,12 @@ def _error(status: int, message: str) -> JSONResponse:
 
 async def _json_body(request: Request, allowed: set[str]) -> dict[str, Any]:
     """The request's JSON object, read up to :data:`MAX_BODY_BYTES`; refused if larger, not
-    JSON, not an object or with keys not in ``allowed``."""
+    UTF-8 JSON, nested too deeply, holding text that is not Unicode, not an object or with keys
+    not in ``allowed``. Every refusal comes before anything is stored."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+    if length is not None and not (length.isascii() and length.isdigit()):
+        raise _Refused(400, f"Content-Length {length[:20]!r} is not a number of bytes")
+    if length is not None and int(length) > MAX_BODY_BYTES:
         raise _Refused(413, f"the request is larger than {MAX_BODY_BYTES} bytes")
     body = b""
     async for chunk in request.stream():
@@ -296,8 +323,16 @@ async def _json_body(request: Request, allowed: set[str]) -> dict[str, Any]:
             raise _Refused(413, f"the request is larger than {MAX_BODY_BYTES} bytes")
     try:
         data = json.loads(body)
+        # A lone surrogate ("\ud800") is valid JSON but no text: it would fail only when the
+        # answer is encoded, after the participant was stored.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise _Refused(400, "the request is not JSON") from None
+        raise _Refused(400, "the request is not JSON in UTF-8") from None
+    except RecursionError:
+        # 4 KB of "[" is within the size bound but past the parser's recursion limit.
+        raise _Refused(400, "the request is nested too deeply") from None
+    except UnicodeEncodeError:
+        raise _Refused(400, "the request holds a lone surrogate, which is not text") from None
     if not isinstance(data, dict):
         raise _Refused(400, "the request is not a JSON object")
     unknown = sorted(set(data) - allowed)
@@ -383,6 +418,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 "consent": list(study.consent),
                 "clues_per_person": config.clues_per_person,
                 "giver": config.giver is not None,
+                # The page sends the clues of its address only when they are taken.
+                "visitor_clues": config.allow_visitor_clues,
                 "colour_blindness": list(COLOUR_BLINDNESS),
                 "age_range": list(AGE_RANGES),
             }
@@ -401,6 +438,9 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         if data.get("clues") not in (None, ""):
             if config.giver is not None:
                 raise _Refused(400, "this study shows the clue giver's clues; no clue list")
+            if not config.allow_visitor_clues:
+                # Else anyone's list would land in the researcher's data, untold apart.
+                raise _Refused(403, "this study asks only its own clues; no clue list is taken")
             raw = data["clues"]
             if not isinstance(raw, str):
                 raise _Refused(400, "clues are one text, separated by commas")
@@ -414,12 +454,17 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         if not study.starts.take(_client(request)):
             raise _Refused(429, "too many new sessions from this address: try again later")
         participant = secrets.token_urlsafe(18)
+        while participant.startswith("-"):
+            # A leading "-" would be quoted in the CSV export (a spreadsheet formula's start),
+            # and the id is the key researchers join on: draw again (1 in 64).
+            participant = secrets.token_urlsafe(18)
         seed = _seed_of(participant)
         plan = await run_in_threadpool(study.plan, seed, clues)
         plan_json = json.dumps([[i.clue, i.giver, i.target] for i in plan])
         with db.transaction() as cur:
             cur.execute(
-                "INSERT INTO participants VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO participants (id, created, board, seed, plan, language, "
+                "colour_blindness, age_range, clue_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     participant,
                     time.time(),
@@ -429,6 +474,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                     language,
                     colour_blindness,
                     age_range,
+                    "researcher" if clues is None else "visitor",
                 ),
             )
         return JSONResponse(

@@ -5,7 +5,9 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const consentButton = document.querySelector('[data-action="consent"]');
-  const state = { participant: null, item: null, total: 0, shownAt: 0, busy: false };
+  const state = {
+    participant: null, item: null, total: 0, shownAt: 0, busy: false, visitorClues: false,
+  };
   // The participant's code is the secret that lets its holder answer, so it lives in
   // sessionStorage: it survives a reload of this tab, but not closing it, it is not shared with
   // other tabs (two people on one browser stay two participants) and, unlike a cookie, it is
@@ -122,8 +124,10 @@
       const value = form.elements[key].value.trim();
       if (value) body[key] = value;
     }
+    // The address's clues go only to a server that takes them (serve --allow-visitor-clues);
+    // another refuses the whole start.
     const clues = new URLSearchParams(window.location.search).get("clues");
-    if (clues) body.clues = clues;
+    if (clues && state.visitorClues) body.clues = clues;
     try {
       const data = await call("POST", "/study/api/start", body);
       storage.set(data.participant);
@@ -148,6 +152,10 @@
       const form = $("about");
       fillChoices(form.elements.colour_blindness, info.colour_blindness);
       fillChoices(form.elements.age_range, info.age_range);
+      state.visitorClues = info.visitor_clues === true;
+      if (new URLSearchParams(window.location.search).get("clues") && !state.visitorClues) {
+        showError("This study asks its own clues: the clues in the address are not used.");
+      }
       consentButton.disabled = false;
     } catch (e) {
       showError(e.message);
