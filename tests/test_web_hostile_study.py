@@ -364,3 +364,14 @@ def test_participant_ids_never_start_with_a_dash(
     with out.open(newline="", encoding="utf-8") as f:
         (row,) = list(csv.DictReader(f))
     assert row["participant"] == "b" * 24
+
+
+def test_an_ipv6_visitor_cannot_pass_for_many_by_changing_address(tmp_path: Path) -> None:
+    """The study's start limit counts an IPv6 client by its /64 network, as a home or phone
+    holds a whole /64 and could start sessions from a new address each time."""
+    app = create_app(tmp_path / "s.sqlite", study=StudyConfig(starts_per_minute=2))
+    started = []
+    for i in range(3):
+        client = TestClient(app, client=(f"2001:db8:5:6::{i + 1:x}", 5000))
+        started.append(client.post("/study/api/start", json={"consent": True}).status_code)
+    assert started == [201, 201, 429]

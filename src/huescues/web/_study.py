@@ -39,7 +39,7 @@ from huescues.engine import (
 
 from ._board import board_json
 from ._db import Database
-from ._limits import ClientLimiter
+from ._limits import ClientLimiter, client_key
 
 __all__ = [
     "AGE_RANGES",
@@ -375,7 +375,8 @@ def _participant(value: object) -> str:
 
 
 def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """Who a rate limit counts: the address, an IPv6 one by its /64 (:func:`client_key`)."""
+    return client_key(request.client.host if request.client else None)
 
 
 def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
