@@ -5,9 +5,9 @@ tables=TableSettings(...))``, its resident memory read from ``/proc/PID/status``
 1. warm-up: a table of a person and every bot the server offers (``GET /api/setup``), played to
    the end by a scripted person over a WebSocket; the models loaded stay loaded;
 2. ``--tables`` abandoned tables, created by ``POST /api/tables`` from many loopback addresses
-   (127.0.1.x, at most ``max_tables_per_address`` each), in waves of at most ``max_tables``
+   (127.0.10.x, at most ``max_tables_per_address`` each), in waves of at most ``max_tables``
    (the total cap) with the idle expiry awaited between waves; nobody ever joins them;
-3. ``--connections`` WebSockets from loopback addresses (127.0.2.x, 20 each) that complete the
+3. ``--connections`` WebSockets from loopback addresses (127.0.11.x, 20 each) that complete the
    handshake and never join a seat: each must be closed by the server after the join deadline;
 4. a new person, from an address of its own, creates a table and plays it to the end;
 5. the memory after every abandoned table expired, against the memory after the warm-up.
@@ -243,13 +243,19 @@ class Abandoned:
 
 
 def abandon(
-    port: int, n: int, per_address: int, max_tables: int, kinds: list[str], idle: float
+    port: int,
+    n: int,
+    per_address: int,
+    max_tables: int,
+    kinds: list[str],
+    idle: float,
+    block: int = 1,
 ) -> Abandoned:
-    """Create ``n`` tables from 127.0.1.x, ``per_address`` each, in waves of ``max_tables``;
+    """Create ``n`` tables from 127.0.BLOCK.x, ``per_address`` each, in waves of ``max_tables``;
     after a full wave, one creation more (from an address of its own) must meet the total cap,
     then the wave's idle expiry is awaited."""
     out = Abandoned()
-    sources = [a for a in addresses(1, -(-n // per_address)) for _ in range(per_address)][:n]
+    sources = [a for a in addresses(block, -(-n // per_address)) for _ in range(per_address)][:n]
     jobs = [
         (sources[i], [{"kind": "person"}, {"kind": kinds[i % len(kinds)]},
                       {"kind": kinds[(i + 1) % len(kinds)]}])
@@ -285,11 +291,13 @@ class Idle:
     not_closed: int = 0
 
 
-async def idle_connections(port: int, n: int, per_address: int, wait: float) -> Idle:
-    """Open ``n`` WebSockets from 127.0.2.x (``per_address`` each) at once and wait until
+async def idle_connections(
+    port: int, n: int, per_address: int, wait: float, block: int = 2
+) -> Idle:
+    """Open ``n`` WebSockets from 127.0.BLOCK.x (``per_address`` each) at once and wait until
     ``wait`` seconds after each one's start for the server to close it."""
     out = Idle()
-    sources = [a for a in addresses(2, -(-n // per_address)) for _ in range(per_address)][:n]
+    sources = [a for a in addresses(block, -(-n // per_address)) for _ in range(per_address)][:n]
 
     async def one(source: str) -> None:
         began = time.perf_counter()
@@ -327,6 +335,9 @@ def main() -> int:
     parser.add_argument("--idle-timeout", type=float, default=5.0)
     parser.add_argument("--join-timeout", type=float, default=3.0)
     parser.add_argument("--slack", type=float, default=2.0, help="seconds past the deadline")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of abandoned tables and idle WebSockets"
+    )
     parser.add_argument("--rss-tolerance", type=float, default=0.20)
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument(
@@ -391,42 +402,55 @@ def run(args: argparse.Namespace, folder: Path) -> list[str]:
         if args.tracemalloc:
             proc.send_signal(signal.SIGUSR1)  # the baseline
 
-        # 2. Abandoned tables.
-        began = time.perf_counter()
-        ab = abandon(port, args.tables, 20, 500, kinds, args.idle_timeout)
-        rss_tables = memory(proc.pid)["VmRSS"]
-        print(
-            f"abandoned tables: {len(ab.ids)} created from {-(-args.tables // 20)} addresses "
-            f"in {len(ab.waves)} waves (creation {', '.join(f'{w:.1f}' for w in ab.waves)} s); "
-            f"refused: {ab.refused or 'none'}; one more past the total cap answered "
-            f"{ab.cap_probe or '-'}; {time.perf_counter() - began:.1f} s with the expiry waits"
-        )
-        if ab.refused:
-            failures.append(f"table creations refused: {ab.refused}")
-        if len(ab.ids) != args.tables:
-            failures.append(f"{len(ab.ids)} of {args.tables} tables created")
-        if args.tables >= 500 and ab.cap_probe != 503:
-            failures.append(f"a creation past the total cap answered {ab.cap_probe}, not 503")
+        # 2-3. Abandoned tables and idle WebSockets, --repeat times (from fresh addresses).
+        ids: list[str] = []
+        for r in range(args.repeat):
+            # 2. Abandoned tables.
+            began = time.perf_counter()
+            ab = abandon(port, args.tables, 20, 500, kinds, args.idle_timeout, block=10 + 2 * r)
+            ids += ab.ids
+            rss_tables = memory(proc.pid)["VmRSS"]
+            waves = ", ".join(f"{w:.1f}" for w in ab.waves)
+            print(
+                f"round {r + 1}: abandoned tables: {len(ab.ids)} created from "
+                f"{-(-args.tables // 20)} addresses in {len(ab.waves)} waves (creation "
+                f"{waves} s); refused: {ab.refused or 'none'}; one more past the total cap "
+                f"answered {ab.cap_probe or '-'}; {time.perf_counter() - began:.1f} s with the "
+                "expiry waits"
+            )
+            if ab.refused:
+                failures.append(f"table creations refused: {ab.refused}")
+            if len(ab.ids) != args.tables:
+                failures.append(f"{len(ab.ids)} of {args.tables} tables created")
+            if args.tables >= 500 and ab.cap_probe != 503:
+                failures.append(f"a creation past the total cap answered {ab.cap_probe}, not 503")
 
-        # 3. Idle WebSockets.
-        wait = args.join_timeout + args.slack
-        idle = asyncio.run(idle_connections(port, args.connections, 20, wait))
-        rss_conns = memory(proc.pid)["VmRSS"]
-        closed, after = len(idle.closed_after), sorted(idle.closed_after) or [0.0]
-        handshake = max(idle.handshakes, default=0.0)
-        print(
-            f"idle WebSockets: {idle.opened} opened from {-(-args.connections // 20)} "
-            f"addresses, {len(idle.failed)} failed to open; {closed} closed by the server "
-            f"within {wait:g} s (join deadline + {args.slack:g} s), "
-            f"{after[0]:.2f}-{after[-1]:.2f} s after their start (handshakes took up to "
-            f"{handshake:.2f} s), close codes {idle.codes}; {idle.not_closed} still open"
-        )
-        if idle.failed:
-            failures.append(f"{len(idle.failed)} WebSockets failed to open: {idle.failed[0]}")
-        if closed != args.connections or set(idle.codes) != {1008}:
-            failures.append(f"{closed} of {args.connections} idle WebSockets closed with 1008")
-        if after[0] < args.join_timeout:
-            failures.append(f"an idle WebSocket was closed before the deadline ({after[0]:.2f})")
+            # 3. Idle WebSockets.
+            wait = args.join_timeout + args.slack
+            idle = asyncio.run(idle_connections(port, args.connections, 20, wait, block=11 + 2 * r))
+            rss_conns = memory(proc.pid)["VmRSS"]
+            closed, after = len(idle.closed_after), sorted(idle.closed_after) or [0.0]
+            handshake = max(idle.handshakes, default=0.0)
+            print(
+                f"round {r + 1}: idle WebSockets: {idle.opened} opened from "
+                f"{-(-args.connections // 20)} addresses, {len(idle.failed)} failed to open; "
+                f"{closed} closed by the server within {wait:g} s (join deadline + "
+                f"{args.slack:g} s), {after[0]:.2f}-{after[-1]:.2f} s after their start "
+                f"(handshakes took up to {handshake:.2f} s), close codes {idle.codes}; "
+                f"{idle.not_closed} still open"
+            )
+            print(
+                f"round {r + 1}: RSS after the tables expired {mib(rss_tables)}, after the "
+                f"connections closed {mib(rss_conns)}"
+            )
+            if idle.failed:
+                failures.append(f"{len(idle.failed)} WebSockets failed to open: {idle.failed[0]}")
+            if closed != args.connections or set(idle.codes) != {1008}:
+                failures.append(f"{closed} of {args.connections} idle WebSockets closed with 1008")
+            if after[0] < args.join_timeout:
+                failures.append(
+                    f"an idle WebSocket was closed before the deadline ({after[0]:.2f})"
+                )
 
         # 4. A new person, from an address of its own.
         began = time.perf_counter()
@@ -443,22 +467,21 @@ def run(args: argparse.Namespace, folder: Path) -> list[str]:
 
         # 5. Every abandoned table expired; the memory.
         time.sleep(args.idle_timeout * 1.25 + 1.0)
-        gone = sum(request(port, "GET", f"/api/tables/{t}")[0] == 404 for t in ab.ids)
+        gone = sum(request(port, "GET", f"/api/tables/{t}")[0] == 404 for t in ids)
         with sqlite3.connect(folder / "abuse.sqlite") as db:
             marked = db.execute("SELECT count(*) FROM games WHERE abandoned IS NOT NULL")
             abandoned = marked.fetchone()[0]
         print(
-            f"expired: {gone} of {len(ab.ids)} abandoned tables answer 404, "
+            f"expired: {gone} of {len(ids)} abandoned tables answer 404, "
             f"{abandoned} marked abandoned in the database"
         )
-        if gone != len(ab.ids) or abandoned != len(ab.ids):
+        if gone != len(ids) or abandoned != len(ids):
             failures.append("not every abandoned table expired")
         end = memory(proc.pid)
         rss_end, peak, ratio = end["VmRSS"], end["VmHWM"], end["VmRSS"] / rss_warm
         print(
-            f"RSS: before warm-up {mib(rss_before)}; RSS_warm {mib(rss_warm)}; after the "
-            f"tables expired {mib(rss_tables)}; after the connections {mib(rss_conns)}; "
-            f"RSS_end {mib(rss_end)}, RSS_end / RSS_warm = {ratio:.3f}; peak (VmHWM) {mib(peak)}"
+            f"RSS: before warm-up {mib(rss_before)}; RSS_warm {mib(rss_warm)}; RSS_end "
+            f"{mib(rss_end)}, RSS_end / RSS_warm = {ratio:.3f}; peak (VmHWM) {mib(peak)}"
         )
         if ratio > 1 + args.rss_tolerance:
             failures.append(
