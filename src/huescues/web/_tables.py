@@ -381,7 +381,9 @@ class _Tables:
         self.tables.pop(table.id, None)
         for s in table.seats:
             if s.token is not None:
+                # Indexed by the token's hash (a rebuilt table's seats hold the hash itself).
                 self.tokens.pop(s.token, None)
+                self.tokens.pop(token_hash(s.token), None)
         if not table.stored:
             with contextlib.suppress(sqlite3.Error):  # then it is rebuilt, and expires again
                 self.store.abandon(table.id)

@@ -1,0 +1,515 @@
+"""Abuse on ``huescues serve``: abandoned tables and idle connections from many addresses, and the
+server's memory. One real server process on loopback (uvicorn on ``create_app(db,
+tables=TableSettings(...))``, its resident memory read from ``/proc/PID/status``):
+
+1. warm-up: a table of a person and every bot the server offers (``GET /api/setup``), played to
+   the end by a scripted person over a WebSocket; the models loaded stay loaded;
+2. ``--tables`` abandoned tables, created by ``POST /api/tables`` from many loopback addresses
+   (127.0.10.x, at most ``max_tables_per_address`` each), in waves of at most ``max_tables``
+   (the total cap) with the idle expiry awaited between waves; nobody ever joins them;
+3. ``--connections`` WebSockets from loopback addresses (127.0.11.x, 20 each) that complete the
+   handshake and never join a seat: each must be closed by the server after the join deadline;
+4. a new person, from an address of its own, creates a table and plays it to the end;
+5. the memory after every abandoned table expired, against the memory after the warm-up.
+
+    python benchmarks/bench_web_abuse.py [--tables 1000] [--connections 1000]
+        [--idle-timeout 5] [--join-timeout 3] [--time-limit 600] [--tracemalloc FILE]
+
+Bounded: every wait has a deadline, and the whole run stops at ``--time-limit`` seconds. Exits
+with status 1 when a check fails: a refusal other than the total cap's, a table that did not
+expire, an idle connection not closed by the server in time, the last game not finished, or the
+resident memory at the end more than ``--rss-tolerance`` (20 %) above the warm-up's.
+
+Linux only (the whole of 127/8 is the loopback there, and ``/proc`` gives the memory). With
+``--tracemalloc FILE`` the server traces its allocations (slower, and more memory) and writes to
+FILE, when sent SIGUSR1, the top-10 growth since its first SIGUSR1 (after the warm-up) and the
+object types whose counts grew most.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from typing import Any
+
+import websockets
+from websockets.sync.client import connect
+
+from huescues.agents import RANDOM_CLUE_WORDS
+from huescues.engine import Board
+
+#: The server: its settings come as JSON. SIGUSR2 collects garbage and hands free memory back to
+#: the system (``malloc_trim``), then writes ``trimmed`` in $BENCH_DIR: a diagnostic of how much
+#: of the resident memory is only kept by the allocator. With $BENCH_TRACEMALLOC set, SIGUSR1
+#: writes $BENCH_DIR/tracemalloc.txt: what grew since the first SIGUSR1.
+SERVER = """
+import collections, ctypes, gc, json, os, signal, sys
+where = os.environ["BENCH_DIR"]
+def trim(signum, frame):
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    open(os.path.join(where, "trimmed"), "w").close()
+signal.signal(signal.SIGUSR2, trim)
+if os.environ.get("BENCH_TRACEMALLOC"):
+    import tracemalloc
+    tracemalloc.start(12)
+    marks = []
+    def counts():
+        return collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+    def report(signum, frame):
+        gc.collect()
+        snap, objects = tracemalloc.take_snapshot(), counts()
+        if not marks:
+            marks.append((snap, objects))
+            return
+        (base, before), = marks
+        with open(os.path.join(where, "tracemalloc.part"), "w") as out:
+            total = sum(s.size_diff for s in snap.compare_to(base, "filename"))
+            print(f"traced memory grown since the warm-up: {total / 1024:+.1f} KiB", file=out)
+            print("top-10 growth by place (tracemalloc):", file=out)
+            for stat in snap.compare_to(base, "traceback")[:10]:
+                print(f"{stat.size_diff / 1024:+10.1f} KiB {stat.count_diff:+7d} blocks", file=out)
+                for line in stat.traceback.format()[-8:]:
+                    print("      " + line, file=out)
+            print("object types whose count grew most:", file=out)
+            growth = {k: objects[k] - before.get(k, 0) for k in objects}
+            for name, n in sorted(growth.items(), key=lambda kv: -kv[1])[:10]:
+                print(f"  {n:+8d} {name}", file=out)
+        os.replace(os.path.join(where, "tracemalloc.part"), os.path.join(where, "tracemalloc.txt"))
+    signal.signal(signal.SIGUSR1, report)
+import uvicorn
+from huescues.web import TableSettings, create_app
+settings = TableSettings(**json.loads(sys.argv[3]))
+uvicorn.run(create_app(sys.argv[1], tables=settings), host="127.0.0.1", port=int(sys.argv[2]),
+            log_level="warning")
+"""
+
+#: The server processes started, for the watchdog to end.
+_SERVERS: list[subprocess.Popen[bytes]] = []
+CELLS = [str(c) for c in Board.standard().cells()]
+CLUES = [w for w in RANDOM_CLUE_WORDS if w.isalpha()]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def memory(pid: int) -> dict[str, int]:
+    """The process's VmRSS and VmHWM (peak), in KiB."""
+    found = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            found[key] = int(value.split()[0])
+    return found
+
+
+def mib(kib: int) -> str:
+    return f"{kib / 1024:.1f} MiB"
+
+
+@contextmanager
+def server(
+    folder: Path, settings: dict[str, Any], tracemalloc: bool
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """The server process (its database and reports in ``folder``) on a free loopback port,
+    once it answers."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "BENCH_DIR": str(folder)}
+    if tracemalloc:
+        env["BENCH_TRACEMALLOC"] = "1"
+    db = folder / "abuse.sqlite"
+    cmd = [sys.executable, "-c", SERVER, str(db), str(port), json.dumps(settings)]
+    proc = subprocess.Popen(cmd, env=env)
+    _SERVERS.append(proc)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if request(port, "GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+        yield port, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+
+
+def signal_and_wait(
+    proc: subprocess.Popen[bytes], signum: int, done: Path, timeout: float = 30
+) -> bool:
+    """Send the server ``signum`` and wait (``timeout`` seconds at most) for it to write
+    ``done``."""
+    done.unlink(missing_ok=True)
+    proc.send_signal(signum)
+    deadline = time.monotonic() + timeout
+    while not done.exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def request(
+    port: int, method: str, path: str, body: Any = None, source: str = "127.0.0.1"
+) -> tuple[int, Any]:
+    """One HTTP request from the loopback address ``source``: its status and JSON answer."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def create(port: int, seats: list[dict[str, str]], source: str) -> tuple[int, Any]:
+    return request(port, "POST", "/api/tables", {"seats": seats}, source)
+
+
+def play(port: int, token: str, source: str, timeout: float) -> dict[str, Any]:
+    """Play seat 0 as a simple person, from the address ``source``, until the game is over; the
+    last state."""
+    done: set[tuple[int, str, int]] = set()
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
+    deadline = time.monotonic() + timeout
+    with connect(f"ws://127.0.0.1:{port}/ws", sock=sock, open_timeout=30) as ws:
+        ws.send(json.dumps({"type": "join", "token": token}))
+        while True:
+            msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            if msg["type"] == "error":
+                raise RuntimeError(f"the server refused a move: {msg['message']}")
+            if msg["type"] != "state" or not msg["ready"]:
+                continue
+            if msg["phase"] == "game_over":
+                return msg
+            key = (msg["round"], msg["phase"], len(msg["pawns"]))
+            if msg["current"] != 0 or key in done:
+                continue
+            done.add(key)
+            phase = msg["phase"]
+            if phase == "choose_target":
+                move: dict[str, Any] = {"type": "target", "index": msg["round"] % 4}
+            elif phase == "first_clue":
+                given = {c.lower() for r in msg["history"] for c in r["clues"]}  # R22
+                move = {"type": "clue", "text": next(c for c in CLUES if c not in given)}
+            elif phase == "second_clue":
+                move = {"type": "pass"}
+            else:
+                taken = {c for _, c in msg["pawns"]}
+                free = [c for c in CELLS if c not in taken]
+                move = {"type": "pawn", "cell": free[(msg["round"] * 37 + len(taken)) % len(free)]}
+            ws.send(json.dumps(move))
+
+
+def addresses(block: int, n: int) -> list[str]:
+    """``n`` loopback addresses 127.0.BLOCK.1, 127.0.BLOCK.2, ... (then 127.0.BLOCK+1.1, ...)."""
+    return [f"127.0.{block + i // 250}.{1 + i % 250}" for i in range(n)]
+
+
+@dataclass
+class Abandoned:
+    """The tables created and never joined."""
+
+    ids: list[str] = field(default_factory=list)
+    refused: dict[int, int] = field(default_factory=dict)  # status -> count, past the cap probe
+    cap_probe: int = 0  # the answer to one creation past the total cap
+    waves: list[float] = field(default_factory=list)  # seconds each wave took
+
+
+def abandon(
+    port: int,
+    n: int,
+    per_address: int,
+    max_tables: int,
+    kinds: list[str],
+    idle: float,
+    block: int = 1,
+) -> Abandoned:
+    """Create ``n`` tables from 127.0.BLOCK.x, ``per_address`` each, in waves of ``max_tables``;
+    after a full wave, one creation more (from an address of its own) must meet the total cap,
+    then the wave's idle expiry is awaited."""
+    out = Abandoned()
+    sources = [a for a in addresses(block, -(-n // per_address)) for _ in range(per_address)][:n]
+    jobs = [
+        (sources[i], [{"kind": "person"}, {"kind": kinds[i % len(kinds)]},
+                      {"kind": kinds[(i + 1) % len(kinds)]}])
+        for i in range(n)
+    ]  # fmt: skip
+    with ThreadPoolExecutor(16) as pool:
+        for start in range(0, n, max_tables):
+            wave = jobs[start : start + max_tables]
+            began = time.perf_counter()
+            for status, body in pool.map(lambda job: create(port, job[1], job[0]), wave):
+                if status == 200:
+                    out.ids.append(body["table"])
+                else:
+                    out.refused[status] = out.refused.get(status, 0) + 1
+            out.waves.append(time.perf_counter() - began)
+            if len(wave) == max_tables and not out.cap_probe:
+                out.cap_probe = create(port, wave[0][1], "127.0.3.250")[0]
+            time.sleep(idle * 1.25 + 1.0)  # the expiry, and a sweep (every idle/4 s)
+    return out
+
+
+@dataclass
+class Idle:
+    """The WebSockets that never joined: when each was closed, by whom, with what code."""
+
+    opened: int = 0
+    failed: list[str] = field(default_factory=list)
+    #: Seconds from the start of the connection to its handshake's end, and to its close by the
+    #: server (the join deadline runs from a time between the two starts).
+    handshakes: list[float] = field(default_factory=list)
+    closed_after: list[float] = field(default_factory=list)
+    codes: dict[int | None, int] = field(default_factory=dict)
+    not_closed: int = 0
+
+
+async def idle_connections(
+    port: int, n: int, per_address: int, wait: float, block: int = 2
+) -> Idle:
+    """Open ``n`` WebSockets from 127.0.BLOCK.x (``per_address`` each) at once and wait until
+    ``wait`` seconds after each one's start for the server to close it."""
+    out = Idle()
+    sources = [a for a in addresses(block, -(-n // per_address)) for _ in range(per_address)][:n]
+
+    async def one(source: str) -> None:
+        began = time.perf_counter()
+        try:
+            ws = await websockets.connect(
+                f"ws://127.0.0.1:{port}/ws", local_addr=(source, 0), open_timeout=30
+            )
+        except Exception as e:
+            out.failed.append(f"{type(e).__name__}: {e}")
+            return
+        out.handshakes.append(time.perf_counter() - began)
+        out.opened += 1
+        try:
+            async with asyncio.timeout(max(0.0, began + wait - time.perf_counter())):
+                async for _ in ws:  # the server's error message, then its close
+                    pass
+        except TimeoutError:
+            out.not_closed += 1
+            await ws.close()
+            return
+        except websockets.ConnectionClosed:
+            pass
+        out.closed_after.append(time.perf_counter() - began)
+        code = ws.close_code
+        out.codes[code] = out.codes.get(code, 0) + 1
+
+    await asyncio.gather(*(one(s) for s in sources))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="abandoned tables and idle connections")
+    parser.add_argument("--tables", type=int, default=1000, help="abandoned tables")
+    parser.add_argument("--connections", type=int, default=1000, help="idle WebSockets")
+    parser.add_argument("--idle-timeout", type=float, default=5.0)
+    parser.add_argument("--join-timeout", type=float, default=3.0)
+    parser.add_argument("--slack", type=float, default=2.0, help="seconds past the deadline")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of abandoned tables and idle WebSockets"
+    )
+    parser.add_argument("--rss-tolerance", type=float, default=0.20)
+    parser.add_argument("--time-limit", type=float, default=600.0)
+    parser.add_argument(
+        "--tracemalloc", action="store_true", help="print the server's allocation growth"
+    )
+    args = parser.parse_args()
+    if not sys.platform.startswith("linux"):
+        print("FAILED: Linux only (loopback 127/8 and /proc)", file=sys.stderr)
+        return 1
+    watchdog = threading.Timer(args.time_limit, _timed_out, (args.time_limit,))
+    watchdog.daemon = True
+    watchdog.start()
+    started = time.perf_counter()
+    with TemporaryDirectory() as tmp:
+        failures = run(args, Path(tmp))
+    print(f"wall: {time.perf_counter() - started:.1f} s", flush=True)
+    for failure in failures:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def run(args: argparse.Namespace, folder: Path) -> list[str]:
+    """The five steps against one server; what failed."""
+    settings: dict[str, Any] = {
+        "bot_delay": 0,
+        "reveal_pause": 0,
+        "message_burst": 1000,
+        "message_rate": 1000,
+        "idle_timeout": args.idle_timeout,
+        "join_timeout": args.join_timeout,
+    }
+    failures: list[str] = []
+    with server(folder, settings, args.tracemalloc) as (port, proc):
+        kinds = [b["kind"] for b in request(port, "GET", "/api/setup")[1]["bots"]]
+        rss_before = memory(proc.pid)["VmRSS"]
+        print(
+            f"settings: idle_timeout {args.idle_timeout:g} s, join_timeout "
+            f"{args.join_timeout:g} s; max_tables 500, max_tables_per_address 20, "
+            "max_connections_per_address 64, connect_burst 30 (the defaults)"
+        )
+        print(f"RSS before warm-up: {mib(rss_before)}")
+
+        # 1. Warm-up: every bot kind at a table (at most 9 bots a table), played to the end.
+        began, rounds, faults = time.perf_counter(), 0, []
+        for at in range(0, len(kinds), 9):
+            seats = [{"kind": "person"}, *({"kind": k} for k in kinds[at : at + 9])]
+            status, body = create(port, seats, "127.0.0.1")
+            if status != 200:
+                failures.append(f"warm-up table refused: {status} {body}")
+                continue
+            last = play(port, body["seats"][0]["token"], "127.0.0.1", args.time_limit)
+            rounds += len(last["history"])
+            faults += last["faults"]
+        rss_warm = memory(proc.pid)["VmRSS"]
+        print(
+            f"warm-up: a person and {len(kinds)} bots ({', '.join(kinds)}), played to the end "
+            f"in {time.perf_counter() - began:.1f} s ({rounds} rounds, bots' faults: "
+            f"{len(faults)}); RSS_warm {mib(rss_warm)}"
+        )
+        if faults:
+            failures.append(f"a bot's fault in the warm-up: {faults[0]}")
+        if args.tracemalloc:
+            proc.send_signal(signal.SIGUSR1)  # the baseline
+
+        # 2-3. Abandoned tables and idle WebSockets, --repeat times (from fresh addresses).
+        ids: list[str] = []
+        for r in range(args.repeat):
+            # 2. Abandoned tables.
+            began = time.perf_counter()
+            ab = abandon(port, args.tables, 20, 500, kinds, args.idle_timeout, block=10 + 2 * r)
+            ids += ab.ids
+            rss_tables = memory(proc.pid)["VmRSS"]
+            waves = ", ".join(f"{w:.1f}" for w in ab.waves)
+            print(
+                f"round {r + 1}: abandoned tables: {len(ab.ids)} created from "
+                f"{-(-args.tables // 20)} addresses in {len(ab.waves)} waves (creation "
+                f"{waves} s); refused: {ab.refused or 'none'}; one more past the total cap "
+                f"answered {ab.cap_probe or '-'}; {time.perf_counter() - began:.1f} s with the "
+                "expiry waits"
+            )
+            if ab.refused:
+                failures.append(f"table creations refused: {ab.refused}")
+            if len(ab.ids) != args.tables:
+                failures.append(f"{len(ab.ids)} of {args.tables} tables created")
+            if args.tables >= 500 and ab.cap_probe != 503:
+                failures.append(f"a creation past the total cap answered {ab.cap_probe}, not 503")
+
+            # 3. Idle WebSockets.
+            wait = args.join_timeout + args.slack
+            idle = asyncio.run(idle_connections(port, args.connections, 20, wait, block=11 + 2 * r))
+            rss_conns = memory(proc.pid)["VmRSS"]
+            closed, after = len(idle.closed_after), sorted(idle.closed_after) or [0.0]
+            handshake = max(idle.handshakes, default=0.0)
+            print(
+                f"round {r + 1}: idle WebSockets: {idle.opened} opened from "
+                f"{-(-args.connections // 20)} addresses, {len(idle.failed)} failed to open; "
+                f"{closed} closed by the server within {wait:g} s (join deadline + "
+                f"{args.slack:g} s), {after[0]:.2f}-{after[-1]:.2f} s after their start "
+                f"(handshakes took up to {handshake:.2f} s), close codes {idle.codes}; "
+                f"{idle.not_closed} still open"
+            )
+            print(
+                f"round {r + 1}: RSS after the tables expired {mib(rss_tables)}, after the "
+                f"connections closed {mib(rss_conns)}"
+            )
+            if idle.failed:
+                failures.append(f"{len(idle.failed)} WebSockets failed to open: {idle.failed[0]}")
+            if closed != args.connections or set(idle.codes) != {1008}:
+                failures.append(f"{closed} of {args.connections} idle WebSockets closed with 1008")
+            if closed and after[0] < args.join_timeout:
+                failures.append(
+                    f"an idle WebSocket was closed before the deadline ({after[0]:.2f})"
+                )
+
+        # 4. A new person, from an address of its own.
+        began = time.perf_counter()
+        seats = [{"kind": "person"}, *({"kind": k} for k in kinds[:2])]
+        status, body = create(port, seats, "127.0.3.1")
+        if status == 200:
+            last = play(port, body["seats"][0]["token"], "127.0.3.1", 120)
+            print(
+                f"a new person's game ({', '.join(kinds[:2])}): over in "
+                f"{time.perf_counter() - began:.1f} s, scores {last['result']['scores']}"
+            )
+        else:
+            failures.append(f"a new person's table refused: {status} {body}")
+
+        # 5. Every abandoned table expired; the memory.
+        time.sleep(args.idle_timeout * 1.25 + 1.0)
+        gone = sum(request(port, "GET", f"/api/tables/{t}")[0] == 404 for t in ids)
+        with sqlite3.connect(folder / "abuse.sqlite") as db:
+            marked = db.execute("SELECT count(*) FROM games WHERE abandoned IS NOT NULL")
+            abandoned = marked.fetchone()[0]
+        print(
+            f"expired: {gone} of {len(ids)} abandoned tables answer 404, "
+            f"{abandoned} marked abandoned in the database"
+        )
+        if gone != len(ids) or abandoned != len(ids):
+            failures.append("not every abandoned table expired")
+        end = memory(proc.pid)
+        rss_end, peak, ratio = end["VmRSS"], end["VmHWM"], end["VmRSS"] / rss_warm
+        print(
+            f"RSS: before warm-up {mib(rss_before)}; RSS_warm {mib(rss_warm)}; RSS_end "
+            f"{mib(rss_end)}, RSS_end / RSS_warm = {ratio:.3f}; peak (VmHWM) {mib(peak)}"
+        )
+        if ratio > 1 + args.rss_tolerance:
+            failures.append(
+                f"RSS_end is {(ratio - 1) * 100:.0f} % above RSS_warm "
+                f"(at most {args.rss_tolerance * 100:g} %)"
+            )
+        if signal_and_wait(proc, signal.SIGUSR2, folder / "trimmed"):
+            trimmed = memory(proc.pid)["VmRSS"]
+            print(
+                f"diagnostic: after gc.collect() and malloc_trim(0) in the server, RSS "
+                f"{mib(trimmed)} ({trimmed / rss_warm:.3f} of RSS_warm)"
+            )
+        if args.tracemalloc:
+            report = folder / "tracemalloc.txt"
+            if signal_and_wait(proc, signal.SIGUSR1, report, 300):
+                print(report.read_text(), end="")
+    return failures
+
+
+def _timed_out(limit: float) -> None:
+    print(f"FAILED: not done within {limit:g} s", file=sys.stderr, flush=True)
+    for proc in _SERVERS:
+        proc.kill()
+    os._exit(1)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
