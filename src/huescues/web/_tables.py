@@ -101,6 +101,7 @@ from ._board import board_json
 from ._bots import BOT_KINDS, bot_choices, build_bot
 from ._db import Database
 from ._limits import ClientLimiter, TokenBucket, client_key
+from ._memory import release_memory
 from ._store import GAME_SCHEMA, StoredGame, TableStore, token_hash
 
 __all__ = ["GAME_SCHEMA", "PAWN_COLOURS", "TableService", "TableSettings", "table_routes"]
@@ -199,6 +200,8 @@ class _Table:
     #: Since when no one is connected (``time.monotonic``), or None while someone is.
     idle_since: float | None = field(default_factory=time.monotonic)
     expired: bool = False
+    #: The seats' keys in the server's index of tokens (their hashes).
+    keys: list[str] = field(default_factory=list)
 
     @property
     def state(self) -> GameState:
@@ -334,6 +337,8 @@ class _Tables:
         self.connects = ClientLimiter(settings.connect_burst, settings.connect_rate)
         #: Open WebSockets by client address (:func:`client_key`).
         self.open: dict[str, int] = {}
+        #: Tables expired and connections closed since memory was last given back.
+        self.freed = 0
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- the server's life ---------------------------------------------------------------------
@@ -361,6 +366,11 @@ class _Tables:
         while True:
             await asyncio.sleep(every)
             self.sweep()
+            if self.freed:
+                # Expired tables and closed connections leave their pages in the allocator's
+                # arenas: hand them back, so that a burst of abuse does not stay in the RSS.
+                self.freed = 0
+                await asyncio.to_thread(release_memory)
 
     def sweep(self) -> None:
         """Expire the tables no one has been connected to for :attr:`TableSettings.idle_timeout`
@@ -376,14 +386,12 @@ class _Tables:
 
     def _expire(self, table: _Table) -> None:
         table.expired = True
+        self.freed += 1
         if table.task is not None:
             table.task.cancel()
         self.tables.pop(table.id, None)
-        for s in table.seats:
-            if s.token is not None:
-                # Indexed by the token's hash (a rebuilt table's seats hold the hash itself).
-                self.tokens.pop(s.token, None)
-                self.tokens.pop(token_hash(s.token), None)
+        for key in table.keys:
+            self.tokens.pop(key, None)
         if not table.stored:
             with contextlib.suppress(sqlite3.Error):  # then it is rebuilt, and expires again
                 self.store.abandon(table.id)
@@ -490,7 +498,9 @@ class _Tables:
         self.tables[table_id] = table
         for i, s in enumerate(seats):
             if s.token is not None:
-                self.tokens[s.token if hashed else token_hash(s.token)] = (table, i)
+                key = s.token if hashed else token_hash(s.token)
+                self.tokens[key] = (table, i)
+                table.keys.append(key)
         table.task = asyncio.get_running_loop().create_task(self._run(table))
         return table
 
@@ -618,6 +628,7 @@ class _Tables:
         try:
             await self._serve(ws)
         finally:
+            self.freed += 1
             left = self.open.pop(client, 1) - 1
             if left > 0:
                 self.open[client] = left
@@ -637,7 +648,8 @@ class _Tables:
                     await _send(ws, json.dumps(_error(
                         f"no seat joined within {self.settings.join_timeout:g} s: "
                         "open the seat's link again")))  # fmt: skip
-                    await ws.close(code=1008)
+                    with contextlib.suppress(Exception):  # the client may be gone already
+                        await ws.close(code=1008)
                     return
                 if msg is None:
                     continue
