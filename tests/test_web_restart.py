@@ -187,3 +187,55 @@ def test_decision_streams_are_not_the_seat_streams() -> None:
     a = Table([RandomAgent() for _ in range(4)], seed=5)
     b = Table([RandomAgent() for _ in range(4)], seed=5, decision_streams=True)
     assert a.run(a.start()).actions != b.run(b.start()).actions
+
+
+def test_a_rebuilt_table_keeps_its_bots_faults_and_retires_a_stalled_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Faults are stored with the actions: after a restart the table still lists them, and a
+    bot that stalled (its thread may have run on) is still not asked."""
+    from starlette.testclient import TestClient
+
+    from huescues.web import TableSettings, create_app
+    from huescues.web import _bots as web_bots
+    from test_web_tables import _Raises, _registry, _Stalls
+
+    monkeypatch.setitem(web_bots.BOT_KINDS, "raises", _Raises)
+    monkeypatch.setitem(web_bots.BOT_KINDS, "stalls", _Stalls)
+    settings = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=0.1, allow_seed=True)
+    db = tmp_path / "f.sqlite"
+    seats = [{"kind": "person"}, {"kind": "raises"}, {"kind": "stalls"}]
+    first = create_app(db, tables=settings)
+    with TestClient(first) as client:
+        answer = client.post("/api/tables", json={"seats": seats, "seed": 4}).json()
+        table = _registry(first).tables[answer["table"]]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": answer["seats"][0]["token"]}))
+            for _ in range(500):
+                msg = json.loads(ws.receive_text())
+                if 2 in table.game.retired and msg["type"] == "state" and msg["current"] == 0:
+                    break
+                if msg["type"] == "state" and msg["current"] == 0:
+                    ws.send_text(json.dumps(_person_move(msg)))
+        faults = list(table.game.faults)
+        assert {f.seat for f in faults} == {1, 2}
+    second = create_app(db, tables=settings)
+    with TestClient(second) as client:
+        rebuilt = _registry(second).tables[answer["table"]]
+        assert rebuilt.game.faults == faults
+        assert rebuilt.game.retired[2][0] == "timeout"
+        assert rebuilt.state.actions == table.state.actions
+
+
+def _person_move(msg: dict[str, Any]) -> dict[str, Any]:
+    """A simple person's move for the state message ``msg`` of their turn."""
+    phase = msg["phase"]
+    if phase == "choose_target":
+        return {"type": "target", "index": 0}
+    if phase == "first_clue":
+        given = {c.lower() for r in msg["history"] for c in r["clues"]}
+        return {"type": "clue", "text": next(c for c in CLUES if c not in given)}
+    if phase == "second_clue":
+        return {"type": "pass"}
+    taken = {c for _, c in msg["pawns"]}
+    return {"type": "pawn", "cell": next(c for c in CELLS if c not in taken)}
