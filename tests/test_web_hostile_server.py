@@ -152,3 +152,52 @@ def test_a_db_that_stops_taking_writes_turns_healthz_and_writes_into_503(
         assert created.headers["content-type"] == "application/json"
         message = created.json()["error"]
         assert "cannot be written" in message and reason in message and "\n" not in message
+
+
+ROUTES = [
+    ("GET", "/"),
+    ("GET", "/play"),
+    ("GET", "/study"),
+    ("GET", "/static/play.js"),
+    ("GET", "/static/game.css"),
+    ("GET", "/api/setup"),
+    ("GET", "/study/api/info"),
+    ("POST", "/api/tables"),
+    ("GET", "/healthz"),
+    ("GET", "/no/such/page"),
+    ("GET", "/static/no-such-file.js"),
+    ("DELETE", "/api/setup"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+def test_every_response_carries_the_security_headers(method: str, path: str, db: Path) -> None:
+    with TestClient(create_app(db)) as client:
+        response = client.request(method, path, json=SEATS if method == "POST" else None)
+    headers = response.headers
+    csp = headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert "object-src 'none'" in csp and "base-uri 'none'" in csp
+    assert "unsafe" not in csp
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "no-referrer"
+    assert len(headers.get_list("content-security-policy")) == 1  # one policy, not two
+
+
+def test_the_pages_need_nothing_the_policy_refuses() -> None:
+    """No inline script or style and no ``style=`` attribute: the policy allows none."""
+    import re
+    from importlib import resources
+
+    static = resources.files("huescues.web") / "static"
+    for page in ("index.html", "play.html", "study.html"):
+        html = (static / page).read_text(encoding="utf-8")
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), page
+        assert "<style" not in html and " style=" not in html, page
+        assert not re.search(r"\son[a-z]+=", html), page  # no inline event handlers
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "h.sqlite"

@@ -9,12 +9,14 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ._db import Database
+from ._headers import SecurityHeaders
 from ._study import STUDY_SCHEMA, StudyConfig, study_routes
 from ._tables import GAME_SCHEMA, TableSettings, table_routes
 
@@ -73,6 +75,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
         exception_handlers={sqlite3.Error: _database_error},
     )
     app.state.db = database
