@@ -5,14 +5,20 @@ a busy port. Everything stays on loopback and every probe is bounded in time."""
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
-from collections.abc import Callable
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+import huescues
 from huescues.cli import main
 from huescues.web import (
     Database,
@@ -201,3 +207,183 @@ def test_the_pages_need_nothing_the_policy_refuses() -> None:
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "h.sqlite"
+
+
+# -- the real server: slow heads and connection floods ------------------------------------------
+
+HEADER_TIMEOUT = 1.0
+PER_ADDRESS = 3
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _serve_command(port: int, db: Path, *options: str) -> tuple[list[str], dict[str, str]]:
+    # The checkout under test, not whatever huescues the interpreter would find.
+    src = str(Path(huescues.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src}
+    command = [sys.executable, "-m", "huescues", "serve", "--port", str(port), "--db", str(db)]
+    return [*command, *options], env
+
+
+@contextmanager
+def _server(db: Path, *options: str) -> Iterator[int]:
+    """``huescues serve`` in a subprocess on a free loopback port; yields the port."""
+    port = _free_port()
+    command, env = _serve_command(port, db, *options)
+    proc = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start: {proc.communicate()}") from None
+                time.sleep(0.05)
+        time.sleep(0.2)  # the probe's connection is counted until the server sees it close
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    db = tmp_path_factory.mktemp("hostile") / "s.sqlite"
+    options = ("--header-timeout", str(HEADER_TIMEOUT))
+    with _server(db, *options, "--connections-per-address", str(PER_ADDRESS)) as port:
+        yield port
+
+
+def _connect(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.settimeout(5)
+    return sock
+
+
+def _closed_after(sock: socket.socket) -> float:
+    """Seconds until the server closes ``sock`` (reading and dropping what it sends)."""
+    start = time.monotonic()
+    try:
+        while sock.recv(4096):
+            pass
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - start
+
+
+def _get(sock: socket.socket, path: str = "/healthz") -> bytes:
+    """One keep-alive request on ``sock``; the response's head and body."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        assert chunk, f"closed before a response: {data!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += sock.recv(4096)
+    return head + b"\r\n\r\n" + body
+
+
+def _settle() -> None:
+    time.sleep(0.3)  # the server hears of a closed connection on its next loop turn
+
+
+@pytest.mark.slow
+def test_a_request_head_that_never_ends_is_cut_off(server: int) -> None:
+    with _connect(server) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        assert _closed_after(sock) < HEADER_TIMEOUT + 2
+    _settle()
+
+
+@pytest.mark.slow
+def test_a_connection_that_sends_nothing_is_cut_off(server: int) -> None:
+    with _connect(server) as sock:
+        assert _closed_after(sock) < HEADER_TIMEOUT + 2
+    _settle()
+
+
+@pytest.mark.slow
+def test_a_slow_head_after_a_kept_alive_request_is_cut_off(server: int) -> None:
+    with _connect(server) as sock:
+        assert b" 200 " in _get(sock)
+        # uvicorn stops its keep-alive timer at the first byte of the next request.
+        sock.sendall(b"GET / HTTP/1.1\r\n")
+        assert _closed_after(sock) < HEADER_TIMEOUT + 2
+    _settle()
+
+
+@pytest.mark.slow
+def test_a_head_sent_in_time_is_served(server: int) -> None:
+    with _connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        time.sleep(HEADER_TIMEOUT / 3)
+        sock.sendall(b"Host: x\r\n\r\n")
+        assert b" 200 " in sock.recv(4096)
+    _settle()
+
+
+@pytest.mark.slow
+def test_connections_past_the_cap_for_one_address_are_refused(server: int) -> None:
+    with ExitStack() as stack:
+        held = [stack.enter_context(_connect(server)) for _ in range(PER_ADDRESS)]
+        with _connect(server) as extra:
+            refused = extra.recv(4096)
+            assert refused.startswith(b"HTTP/1.1 503 "), refused
+            assert _closed_after(extra) < 1
+        assert b" 200 " in _get(held[0])  # the held ones still work
+        held[1].close()
+        _settle()
+        with _connect(server) as again:  # a closed connection frees its place
+            assert b" 200 " in _get(again)
+    _settle()
+
+
+@pytest.mark.slow
+def test_websockets_count_while_open_and_free_their_place_when_closed(server: int) -> None:
+    from websockets.sync.client import connect
+
+    url = f"ws://127.0.0.1:{server}/ws"
+    for _ in range(PER_ADDRESS + 2):  # more than the cap, one after another
+        with connect(url, open_timeout=5, close_timeout=5) as ws:
+            ws.send('{"type": "join", "token": "nobody"}')
+            assert "error" in str(ws.recv(timeout=5))
+        _settle()
+    with ExitStack() as stack:
+        for _ in range(PER_ADDRESS - 1):
+            stack.enter_context(connect(url, open_timeout=5, close_timeout=5))
+        with _connect(server) as last:  # the cap's last place
+            assert b" 200 " in _get(last)
+            with _connect(server) as extra:
+                assert extra.recv(4096).startswith(b"HTTP/1.1 503 ")
+    _settle()
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--header-timeout", "0"), ("--connections-per-address", "0")]
+)
+def test_guard_settings_that_would_refuse_everyone_are_refused(
+    option: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--db", str(tmp_path / "s.sqlite"), option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{option} {value}: " in err, err

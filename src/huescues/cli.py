@@ -296,7 +296,20 @@ def _serve(args: argparse.Namespace) -> int:
         giver=args.giver,
         consent=args.consent,
     )
-    serve(args.host, args.port, args.db, study=study)
+    if not args.header_timeout > 0:
+        raise ValueError(f"--header-timeout {args.header_timeout:g}: give seconds above 0")
+    if args.connections_per_address < 1:
+        raise ValueError(
+            f"--connections-per-address {args.connections_per_address}: allow 1 or more"
+        )
+    serve(
+        args.host,
+        args.port,
+        args.db,
+        study=study,
+        header_timeout=args.header_timeout,
+        connections_per_address=args.connections_per_address,
+    )
     return 0
 
 
@@ -496,6 +509,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     web.add_argument(
         "--consent", help="a text file whose paragraphs replace the built-in consent text"
+    )
+    web.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a client has to send a request's head before it is cut off (default 10)",
+    )
+    web.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        help="connections one client address may hold open (default 64)",
     )
     web.set_defaults(run=_serve)
 
