@@ -387,3 +387,34 @@ def test_guard_settings_that_would_refuse_everyone_are_refused(
     assert main(["serve", "--db", str(tmp_path / "s.sqlite"), option, value]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{option} {value}: " in err, err
+
+
+@pytest.mark.slow
+def test_a_busy_port_is_one_line_and_status_2_before_any_serving_line(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        command, env = _serve_command(port, tmp_path / "s.sqlite")
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    assert done.stdout == ""  # no "serving at" line for a port it does not hold
+    assert done.stderr == (
+        f"huescues serve: error: port {port} on 127.0.0.1 is in use (another server?): "
+        "stop it or give --port\n"
+    )
+
+
+@pytest.mark.slow
+def test_the_serving_line_names_the_port_it_holds(tmp_path: Path) -> None:
+    command, env = _serve_command(0, tmp_path / "s.sqlite")
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed only once the port is bound
+        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+        assert port > 0
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
