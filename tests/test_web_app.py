@@ -47,3 +47,9 @@ def test_a_client_limiter_forgets_only_addresses_whose_bucket_is_full(
     # Many new addresses: the flooder's empty bucket is kept, so it stays refused.
     assert all(limiter.take(f"10.0.0.{i}") for i in range(5))
     assert not limiter.take("flooder")
+
+
+def test_every_commit_is_synced_so_a_power_cut_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    db = Database(tmp_path / "d.sqlite")
+    assert db.query("PRAGMA synchronous")[0][0] == 2  # FULL (NORMAL, 1, can lose the last)
+    db.close()

@@ -160,13 +160,27 @@ def test_serve_takes_allow_visitor_clues(monkeypatch: pytest.MonkeyPatch, db: Pa
     """Defect 1: huescues serve --allow-visitor-clues; without it, StudyConfig's default (off)."""
     seen: list[StudyConfig] = []
 
-    def fake_serve(host: str, port: int, path: str, *, study: StudyConfig) -> None:
+    def fake_serve(host: str, port: int, path: str, *, study: StudyConfig, **kw: object) -> None:
         seen.append(study)
 
     monkeypatch.setattr(huescues.web, "serve", fake_serve)
     assert main(["serve", "--db", str(db)]) == 0
     assert main(["serve", "--db", str(db), "--allow-visitor-clues"]) == 0
     assert [s.allow_visitor_clues for s in seen] == [False, True]
+
+
+def test_serve_takes_allow_seed_and_idle_timeout(monkeypatch: pytest.MonkeyPatch, db: Path) -> None:
+    """Issue 20, defect 3: a chosen seed only where the operator allows it (--allow-seed);
+    defect 1: the idle time after which a table expires (--idle-timeout)."""
+    seen: list[Any] = []
+
+    def fake_serve(host: str, port: int, path: str, *, tables: Any, **kw: object) -> None:
+        seen.append(tables)
+
+    monkeypatch.setattr(huescues.web, "serve", fake_serve)
+    assert main(["serve", "--db", str(db)]) == 0
+    assert main(["serve", "--db", str(db), "--allow-seed", "--idle-timeout", "60"]) == 0
+    assert [(t.allow_seed, t.idle_timeout) for t in seen] == [(False, 1800.0), (True, 60.0)]
 
 
 def test_the_page_sends_the_addresss_clues_only_to_a_server_that_takes_them() -> None:

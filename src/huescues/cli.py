@@ -282,7 +282,7 @@ def _clue(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        from huescues.web import StudyConfig, serve
+        from huescues.web import StudyConfig, TableSettings, serve
     except ImportError as e:
         raise ImportError(
             f"{e.name or e}: huescues serve needs the web extra: pip install 'huescues[web]'"
@@ -297,7 +297,24 @@ def _serve(args: argparse.Namespace) -> int:
         consent=args.consent,
         allow_visitor_clues=args.allow_visitor_clues,
     )
-    serve(args.host, args.port, args.db, study=study)
+    if not args.header_timeout > 0:
+        raise ValueError(f"--header-timeout {args.header_timeout:g}: give seconds above 0")
+    if args.connections_per_address < 1:
+        raise ValueError(
+            f"--connections-per-address {args.connections_per_address}: allow 1 or more"
+        )
+    if not args.idle_timeout > 0:
+        raise ValueError(f"--idle-timeout {args.idle_timeout:g}: give seconds above 0")
+    tables = TableSettings(allow_seed=args.allow_seed, idle_timeout=args.idle_timeout)
+    serve(
+        args.host,
+        args.port,
+        args.db,
+        study=study,
+        tables=tables,
+        header_timeout=args.header_timeout,
+        connections_per_address=args.connections_per_address,
+    )
     return 0
 
 
@@ -503,6 +520,30 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let visitors bring their own clue list (/study?clues=a,b); their rows say "
         "clue_source visitor in the export (default: only the study's clues)",
+    )
+    web.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=1800.0,
+        help="seconds a table no one is connected to is kept before it expires (default 1800)",
+    )
+    web.add_argument(
+        "--allow-seed",
+        action="store_true",
+        help="let POST /api/tables choose a game's seed (for tests and demonstrations: a chosen "
+        "seed tells its chooser every card; default: the server draws it)",
+    )
+    web.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a client has to send a request's head before it is cut off (default 10)",
+    )
+    web.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        help="connections one client address may hold open (default 64)",
     )
     web.set_defaults(run=_serve)
 

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ._db import Database
+from ._headers import SecurityHeaders
 from ._study import STUDY_SCHEMA, StudyConfig, study_routes
 from ._tables import GAME_SCHEMA, TableService, TableSettings
 
@@ -20,7 +24,23 @@ __all__ = ["create_app"]
 
 
 async def _healthz(request: Request) -> JSONResponse:
+    database: Database = request.app.state.db
+    # In a thread: the probe may wait for another process's lock (busy_timeout).
+    problem = await run_in_threadpool(database.write_problem)
+    if problem is not None:
+        return JSONResponse({"status": "error", "database": problem}, status_code=503)
     return JSONResponse({"status": "ok"})
+
+
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    # A write the database refused (read-only, full disk, locked): the server is up but cannot
+    # keep anything, which is the server's state, not the request's fault.
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    return JSONResponse(
+        {"error": f"the database cannot be written now ({reason}); try again later"},
+        status_code=503,
+        headers={"Retry-After": "30"},
+    )
 
 
 def create_app(
@@ -31,8 +51,15 @@ def create_app(
 ) -> Starlette:
     """The ASGI application behind ``huescues serve``: tables at ``/`` (set by ``tables``), the
     study at ``/study`` (set by ``study``), ``GET /healthz``, and the page's own assets (nothing
-    from a CDN)."""
+    from a CDN).
+
+    A ``db`` that is not a sound SQLite database, or that cannot be written, is a ``ValueError``
+    naming it: the server refuses to start rather than lose what people do."""
     database = Database(db, schema=(*GAME_SCHEMA, *STUDY_SCHEMA))
+    problem = database.write_problem()
+    if problem is not None:
+        database.close()
+        raise ValueError(f"{database.path}: {problem}")
     service = TableService(database, tables)
     routes: list[BaseRoute] = [
         Route("/healthz", _healthz),
@@ -51,6 +78,11 @@ def create_app(
             await service.stop()
             database.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={sqlite3.Error: _database_error},
+    )
     app.state.db = database
     return app

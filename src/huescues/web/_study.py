@@ -404,13 +404,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         return FileResponse(
             page,
             media_type="text/html",
-            headers={
-                # The page runs only its own scripts; clue text is set with textContent.
-                "Content-Security-Policy": "default-src 'self'; object-src 'none'; "
-                "base-uri 'none'; frame-ancestors 'none'",
-                "X-Content-Type-Options": "nosniff",
-                "Cache-Control": "no-store",
-            },
+            # The security headers are every response's (_headers.SecurityHeaders).
+            headers={"Cache-Control": "no-store"},
         )
 
     async def info(request: Request) -> Response:
