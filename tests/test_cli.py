@@ -142,3 +142,22 @@ def test_python_dash_m_huescues_help_lists_the_commands() -> None:
         check=False,
     )
     assert done.returncode == 0 and "tournament" in done.stdout  # the commands, not game's help
+
+
+def test_clue_out_without_matplotlib_is_one_line_naming_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from huescues import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+    assert cli.main(["clue", "pumpkin", "--out", str(tmp_path / "p.png")]) == 2
+    out, err = capsys.readouterr()
+    # Refused before the reading is printed, in one line that says what to install.
+    assert out == ""
+    assert err == "huescues clue: error: --out needs matplotlib: pip install 'huescues[plot]'\n"
+    assert not (tmp_path / "p.png").exists()
