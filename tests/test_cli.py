@@ -101,7 +101,7 @@ def test_play_and_game_show_their_defaults(command: str) -> None:
     assert "(default: 4)" in text and "(default: 0)" in text
 
 
-def test_quit_in_play_says_goodbye_and_succeeds() -> None:
+def test_quit_in_play_says_goodbye_with_status_1_as_the_docs_say() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "huescues.cli", "play", "--players", "3", "--opponents", "random"],
         input="quit\n",
@@ -111,7 +111,8 @@ def test_quit_in_play_says_goodbye_and_succeeds() -> None:
         check=False,
         env={**os.environ, "NO_COLOR": "1"},
     )
-    assert done.returncode == 0, done.stderr
+    # docs/errors.md: 1 is "play: the game was abandoned (you quit, or the input ended)".
+    assert done.returncode == 1, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.") and done.stderr == ""
 
 

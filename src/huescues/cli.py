@@ -252,10 +252,12 @@ def _play(args: argparse.Namespace) -> int:
             players=args.players, seat=args.seat, seed=args.seed, opponents=args.opponents
         )
     except GameAbandoned as e:
-        if e.chosen:  # quitting is not a failure
+        # Status 1 either way (docs/errors.md): a script can tell an abandoned game from a
+        # finished one. Quitting is the person's choice, so it is a goodbye, not an error line.
+        if e.chosen:
             print("Goodbye.")
-            return 0
-        print(f"huescues play: {e}", file=sys.stderr)
+        else:
+            print(f"huescues play: {e}", file=sys.stderr)
         return 1
     return 0
 
