@@ -101,7 +101,7 @@ def test_play_and_game_show_their_defaults(command: str) -> None:
     assert "(default: 4)" in text and "(default: 0)" in text
 
 
-def test_quit_in_play_says_goodbye_and_succeeds() -> None:
+def test_quit_in_play_says_goodbye_with_status_1_as_the_docs_say() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "huescues.cli", "play", "--players", "3", "--opponents", "random"],
         input="quit\n",
@@ -111,7 +111,8 @@ def test_quit_in_play_says_goodbye_and_succeeds() -> None:
         check=False,
         env={**os.environ, "NO_COLOR": "1"},
     )
-    assert done.returncode == 0, done.stderr
+    # docs/errors.md: 1 is "play: the game was abandoned (you quit, or the input ended)".
+    assert done.returncode == 1, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.") and done.stderr == ""
 
 
@@ -142,3 +143,22 @@ def test_python_dash_m_huescues_help_lists_the_commands() -> None:
         check=False,
     )
     assert done.returncode == 0 and "tournament" in done.stdout  # the commands, not game's help
+
+
+def test_clue_out_without_matplotlib_is_one_line_naming_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from huescues import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+    assert cli.main(["clue", "pumpkin", "--out", str(tmp_path / "p.png")]) == 2
+    out, err = capsys.readouterr()
+    # Refused before the reading is printed, in one line that says what to install.
+    assert out == ""
+    assert err == "huescues clue: error: --out needs matplotlib: pip install 'huescues[plot]'\n"
+    assert not (tmp_path / "p.png").exists()

@@ -167,3 +167,23 @@ def test_agent_names_may_differ_from_game_to_game() -> None:
     assert names[(0, 2)] == "c" and names[(1, 3)] == "z"
     with pytest.raises(ValueError, match="3 agent names for a 4-player game"):
         rounds_table(games, agents=[["a", "b", "c"], ["a", "b", "c"]])
+
+
+def test_rotating_seats_are_labelled_per_game_in_the_dataframe() -> None:
+    pytest.importorskip("pandas")
+    # The same three players, seated differently in each game (as a tournament rotates them).
+    seatings = [["ann", "bob", "cy"], ["cy", "ann", "bob"]]
+    games = [played(seed=1, n=3).record, played(seed=2, n=3).record]
+    frame = to_dataframe(games, agents=seatings)
+    for game, seating in enumerate(seatings):
+        rows = frame[frame["game"] == game]
+        assert all(rows["pawn_agent"] == [seating[s] for s in rows["pawn_seat"]])
+        assert all(rows["giver_agent"] == [seating[s] for s in rows["giver_seat"]])
+    # The old form, one list for every game, still names the seats alike in each.
+    same = to_dataframe(games, agents=seatings[0])
+    assert set(same[same["pawn_seat"] == 0]["pawn_agent"]) == {"ann"}
+    # One list per game, no more and no fewer.
+    with pytest.raises(ValueError, match=r"1 lists of names \(one per game\) for more games"):
+        to_dataframe(games, agents=[seatings[0]])
+    with pytest.raises(ValueError, match=r"3 lists of names \(one per game\) for 2 games"):
+        to_dataframe(games, agents=[*seatings, seatings[0]])

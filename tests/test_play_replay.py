@@ -190,6 +190,60 @@ def test_replay_prints_every_round_and_the_same_scores(tmp_path: Path) -> None:
     assert text.rstrip().splitlines()[-2:][0] == f"final scores: {final}"
 
 
+def _serve_db(path: Path, record: GameRecord, seats: object) -> None:
+    """A database as huescues serve writes it, reduced to what replay reads: one finished game."""
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, finished REAL, "
+            "players INTEGER NOT NULL, seats TEXT NOT NULL, record TEXT)"
+        )
+        conn.execute(
+            "INSERT INTO games VALUES ('t1', 1.0, 2.0, 3, ?, ?)",
+            (json.dumps(seats), record.to_json()),
+        )
+    conn.close()
+
+
+def test_replay_of_a_stored_game_names_its_players(tmp_path: Path) -> None:
+    record, played = _played(11)
+    seats = [
+        {"name": "Ann", "kind": "person"},
+        {"name": "Default bot 2", "kind": "default"},
+        {"name": "Bo", "kind": "person"},
+    ]
+    _serve_db(tmp_path / "games.sqlite", record, seats)
+    out = io.StringIO()
+    assert replay_file(tmp_path / "games.sqlite", output=out, colour=False) == played
+    text = out.getvalue()
+    # A person by their name, a bot by its kind; the seat stays, as the board marks pawns by it.
+    assert "seats: 0 Ann, 1 default, 2 Bo" in text
+    final = ", ".join(
+        f"{who} (seat {s}) {v}"
+        for s, (who, v) in enumerate(zip(["Ann", "default", "Bo"], played.scores, strict=True))
+    )
+    assert f"final scores: {final}" in text
+    first = played.history[0]
+    giver = ["Ann", "default", "Bo"][first.giver]
+    assert f"{giver} (seat {first.giver}) gave " in text
+    assert "seat 0 " not in text.replace("(seat 0)", "")
+
+
+@pytest.mark.parametrize(
+    "seats", ["not json", [{"name": "Ann"}], [{"name": "A", "kind": "person"}]]
+)
+def test_replay_of_a_stored_game_with_unreadable_seats_numbers_them(
+    tmp_path: Path, seats: object
+) -> None:
+    record, played = _played(11)
+    _serve_db(tmp_path / "games.sqlite", record, seats)
+    out = io.StringIO()
+    assert replay_file(tmp_path / "games.sqlite", output=out, colour=False) == played
+    final = ", ".join(f"seat {s} {v}" for s, v in enumerate(played.scores))
+    assert f"final scores: {final}" in out.getvalue()
+
+
 def test_replay_in_colour_and_under_no_color(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -327,3 +381,12 @@ def test_replay_of_a_killed_runs_results_skips_only_the_cut_last_line(
     path.write_text(lines[0] + "\n" + lines[1][:57] + "\n" + lines[2] + "\n")
     with pytest.raises(ValueError, match="line 2: not JSON"):
         load_record(path, game=0)
+
+
+def test_replay_shows_a_stored_name_that_does_not_print_as_its_repr(tmp_path: Path) -> None:
+    record, _ = _played(11)
+    seats = [{"name": "\x1b[2JEve", "kind": "person"}] + [{"name": "b", "kind": "random"}] * 2
+    _serve_db(tmp_path / "games.sqlite", record, seats)
+    out = io.StringIO()
+    replay_file(tmp_path / "games.sqlite", output=out, colour=False)
+    assert "\x1b" not in out.getvalue() and "seats: 0 '\\x1b[2JEve', 1 random" in out.getvalue()

@@ -187,12 +187,11 @@ def _clock(seconds: float) -> str:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse report files that cannot be written, and a plot without matplotlib, at once."""
-    import importlib.util
     import tempfile
     from pathlib import Path
 
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise ImportError("--plot needs matplotlib: pip install 'huescues[plot]'")
+    if args.plot:
+        _check_plot("--plot")
     for option, name in (("--report-json", args.report_json), ("--plot", args.plot)):
         if not name:
             continue
@@ -213,6 +212,14 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise OSError(
                 f"--report-csv {args.report_csv}: cannot write there ({e.strerror or e})"
             ) from None
+
+
+def _check_plot(option: str) -> None:
+    """Refuse a picture without matplotlib before any work, in one line naming the extra."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise ImportError(f"{option} needs matplotlib: pip install 'huescues[plot]'")
 
 
 def _interrupted_run(args: argparse.Namespace, total: int) -> str:
@@ -245,10 +252,12 @@ def _play(args: argparse.Namespace) -> int:
             players=args.players, seat=args.seat, seed=args.seed, opponents=args.opponents
         )
     except GameAbandoned as e:
-        if e.chosen:  # quitting is not a failure
+        # Status 1 either way (docs/errors.md): a script can tell an abandoned game from a
+        # finished one. Quitting is the person's choice, so it is a goodbye, not an error line.
+        if e.chosen:
             print("Goodbye.")
-            return 0
-        print(f"huescues play: {e}", file=sys.stderr)
+        else:
+            print(f"huescues play: {e}", file=sys.stderr)
         return 1
     return 0
 
@@ -265,6 +274,8 @@ def _clue(args: argparse.Namespace) -> int:
     from huescues.language import default_model
     from huescues.render import render_clue
 
+    if args.out:
+        _check_plot("--out")  # before the reading is printed, not after
     board = _board(args.board)
     model = default_model()
     best = top_squares(model, args.text, board, args.top)
@@ -481,11 +492,14 @@ def _parser() -> argparse.ArgumentParser:
         "clue",
         help="where the default model reads a clue on the board",
         description="Show where the default colour model reads a clue: its colour, and the "
-        "board's most likely squares.",
+        "board's most likely squares. --out also draws them as a heat map, which needs the plot "
+        "extra: pip install 'huescues[plot]'.",
     )
     clue.add_argument("text", help="the clue, e.g. 'banana' or 'pale sky'")
     clue.add_argument("--top", type=int, default=5, help="how many squares to list (default 5)")
-    clue.add_argument("--out", help="write a heat map PNG here (needs huescues[plot])")
+    clue.add_argument(
+        "--out", help="write a heat map PNG here (needs the plot extra: huescues[plot])"
+    )
     clue.add_argument("--board", help="a board CSV (row, column, red, green, blue)")
     clue.set_defaults(run=_clue)
 

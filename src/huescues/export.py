@@ -205,7 +205,9 @@ def rounds_table(
     else:
         games = source
     rows: list[dict[str, Any]] = []
+    count = 0
     for i, game in enumerate(games):
+        count = i + 1
         if isinstance(game, GameRecord):
             the_board = boards(game.board_id)
             game = game.replay(board=the_board)
@@ -237,6 +239,9 @@ def rounds_table(
                 f"not a game: {type(game).__name__} (give GameRecord, GameState, results-file "
                 "dicts, a TournamentResults or a results file's path)"
             )
+    if agents and not isinstance(agents[0], str) and len(agents) != count:
+        # More lists than games: the names were likely meant for other games.
+        raise ValueError(f"agents: {len(agents)} lists of names (one per game) for {count} games")
     return rows
 
 
@@ -244,7 +249,12 @@ def _names(agents: _AgentsArg, game: int, n: int) -> Sequence[str | None]:
     """The names by seat of game ``game`` (``n`` players): one list for all games, or per game."""
     if agents is None:
         return [None] * n
-    names = agents if not agents or isinstance(agents[0], str) else agents[game]
+    if not agents or isinstance(agents[0], str):
+        names = agents
+    elif game < len(agents):
+        names = agents[game]
+    else:
+        raise ValueError(f"agents: {len(agents)} lists of names (one per game) for more games")
     if len(names) != n:
         raise ValueError(f"{len(names)} agent names for a {n}-player game")
     return [str(name) for name in names]

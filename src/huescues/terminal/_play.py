@@ -71,8 +71,16 @@ def _seat_name(seat: int, you: int) -> str:
     return f"seat {seat} (you)" if seat == you else f"seat {seat}"
 
 
-def _scores_line(scores: Sequence[int], you: int | None) -> str:
-    parts = [f"{'you' if s == you else f'seat {s}'} {v}" for s, v in enumerate(scores)]
+def _who(seat: int, you: int | None, names: Sequence[str] | None) -> str:
+    """A seat as the text calls it: "you", its player's name with the seat (the board marks
+    pawns by seat), or the bare seat when no names are known."""
+    if seat == you:
+        return "you"
+    return f"{names[seat]} (seat {seat})" if names else f"seat {seat}"
+
+
+def _scores_line(scores: Sequence[int], you: int | None, names: Sequence[str] | None = None) -> str:
+    parts = [f"{_who(s, you, names)} {v}" for s, v in enumerate(scores)]
     return "scores: " + ", ".join(parts)
 
 
@@ -87,11 +95,13 @@ def show_reveal(
     *,
     you: int | None = None,
     colour: bool = True,
+    names: Sequence[str] | None = None,
 ) -> str:
     """The reveal of a finished round (R14-R17): clues, the board with the pawns, the target
-    (``*``) and its frame, each seat's points and the totals after the round."""
+    (``*``) and its frame, each seat's points and the totals after the round. ``names``: the
+    players' names by seat, when known (a replay of a stored game)."""
     kind = "tie-breaker round" if result.tiebreak else "round"
-    giver = "you" if result.giver == you else f"seat {result.giver}"
+    giver = _who(result.giver, you, names)
     lines = [f"--- {kind} {result.round + 1}: the reveal (R14) ---"]
     clues = " / ".join(repr(c) for c in result.clues)
     lines.append(f"{giver} gave {clues}" + (", then passed (R11)" if result.passed else ""))
@@ -100,26 +110,27 @@ def show_reveal(
     lines.append(board_text(board, marks=marks, frame=result.target, colour=colour))
     lines.append(f"target: {result.target} {board.hex(result.target)}")
     pawns = ", ".join(
-        f"{_seat_name(seat, you) if you is not None else f'seat {seat}'} on {cell} "
+        f"{_seat_name(seat, you) if you is not None else _who(seat, None, names)} on {cell} "
         f"(distance {cell.distance(result.target)})"
         for seat, cell in result.pawns
     )
     lines.append(f"pawns: {pawns}")
-    gains = ", ".join(
-        f"{'you' if s == you else f'seat {s}'} +{p}" for s, p in enumerate(result.points) if p
-    )
+    gains = ", ".join(f"{_who(s, you, names)} +{p}" for s, p in enumerate(result.points) if p)
     lines.append(f"points: {gains or 'nobody scored'}")
-    lines.append(_scores_line(scores, you))
+    lines.append(_scores_line(scores, you, names))
     return "\n".join(lines)
 
 
-def show_result(state: GameState, *, you: int | None = None) -> str:
-    """The final scores and the winners (R24-R26)."""
+def show_result(
+    state: GameState, *, you: int | None = None, names: Sequence[str] | None = None
+) -> str:
+    """The final scores and the winners (R24-R26); ``names`` as for :func:`show_reveal`."""
     result = state.result
     if result is None:
-        return _scores_line(state.scores, you) + f" (the game is not over: {state.phase.value})"
-    lines = ["=== game over ===", "final " + _scores_line(result.scores, you)]
-    who = " and ".join("you" if w == you else f"seat {w}" for w in result.winners)
+        scores = _scores_line(state.scores, you, names)
+        return scores + f" (the game is not over: {state.phase.value})"
+    lines = ["=== game over ===", "final " + _scores_line(result.scores, you, names)]
+    who = " and ".join(_who(w, you, names) for w in result.winners)
     verdict = f"shared win (R26): {who}" if result.shared else f"winner (R24): {who}"
     if result.tiebreak_rounds:
         n = result.tiebreak_rounds

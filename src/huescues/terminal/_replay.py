@@ -98,8 +98,11 @@ def load_record(path: str | os.PathLike[str], *, game: int | str | None = None) 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-def _load_from_db(path: str | os.PathLike[str], game: int | str | None) -> GameRecord:
-    """A finished game of the ``games`` table of ``huescues serve``'s database."""
+def _load_from_db(
+    path: str | os.PathLike[str], game: int | str | None
+) -> tuple[GameRecord, list[str] | None]:
+    """A finished game of the ``games`` table of ``huescues serve``'s database, and its
+    players' names by seat (``None`` when they cannot be read)."""
     name = str(path)
     # Read-only, through a URI, so that replaying never writes to a server's database.
     uri = Path(path).resolve().as_uri() + "?mode=ro"
@@ -107,12 +110,12 @@ def _load_from_db(path: str | os.PathLike[str], game: int | str | None) -> GameR
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
             if game is None:
                 row = conn.execute(
-                    "SELECT id, record FROM games WHERE record IS NOT NULL "
+                    "SELECT id, record, seats FROM games WHERE record IS NOT NULL "
                     "ORDER BY finished DESC LIMIT 1"
                 ).fetchone()
             else:
                 row = conn.execute(
-                    "SELECT id, record FROM games WHERE record IS NOT NULL AND id = ?",
+                    "SELECT id, record, seats FROM games WHERE record IS NOT NULL AND id = ?",
                     (str(game),),
                 ).fetchone()
     except sqlite3.Error as e:
@@ -120,11 +123,32 @@ def _load_from_db(path: str | os.PathLike[str], game: int | str | None) -> GameR
     if row is None:
         which = "no finished game" if game is None else f"no finished game {str(game)!r}"
         raise ValueError(f"{name}: {which} in the database")
-    return _record_of({"record": row[1], "game": row[0]}, f"{name}, game {row[0]}")
+    record = _record_of({"record": row[1], "game": row[0]}, f"{name}, game {row[0]}")
+    return record, _seat_names(row[2], record.rules.n_players)
 
 
-def _load(path: str | os.PathLike[str], game: int | str | None) -> tuple[GameRecord, str | None]:
-    """The record, and a note about a cut last line that was left out (or ``None``)."""
+def _seat_names(seats: Any, n: int) -> list[str] | None:
+    """Who sat where in a stored game (``games.seats``: ``[{"name", "kind"}, ...]``): a person
+    by their name, a bot by its kind. ``None`` when the column does not say, so a damaged
+    label never stops a replay: the seats are then shown by number."""
+    try:
+        loaded = json.loads(seats)
+        names = [
+            str(seat["name"]) if seat["kind"] == "person" else str(seat["kind"]) for seat in loaded
+        ]
+    except (TypeError, KeyError, ValueError):
+        return None
+    # The server refuses names that do not print; a database from elsewhere may hold them, and
+    # a terminal would run their control characters.
+    names = [name if name.isprintable() else repr(name) for name in names]
+    return names if len(names) == n else None
+
+
+def _load(
+    path: str | os.PathLike[str], game: int | str | None
+) -> tuple[GameRecord, str | None, list[str] | None]:
+    """The record, a note about a cut last line that was left out (or ``None``), and the
+    players' names by seat when the file keeps them (a ``huescues serve`` database)."""
     name = str(path)
     try:
         with open(path, "rb") as f:
@@ -132,7 +156,8 @@ def _load(path: str | os.PathLike[str], game: int | str | None) -> tuple[GameRec
     except OSError:
         is_db = False
     if is_db:
-        return _load_from_db(path, game), None
+        record, names = _load_from_db(path, game)
+        return record, None, names
     if isinstance(game, str):
         try:
             game = int(game)
@@ -168,10 +193,10 @@ def _load(path: str | os.PathLike[str], game: int | str | None) -> tuple[GameRec
                 note = f"{name}, line {last_no} is cut short (a killed run?): left out"
         entries = [(n, _loads(line, f"{name}, line {n}")) for n, line in lines]
         entry, where = _pick(entries, game, name)
-        return _record_of(entry, where), note
+        return _record_of(entry, where), note, None
     if game is not None and isinstance(whole, dict) and whole.get("game", game) != game:
         raise ValueError(f"{name}: holds game {whole.get('game')!r}, not game {game}")
-    return _record_of(whole, name), None
+    return _record_of(whole, name), None, None
 
 
 def _board_for(record: GameRecord, board_csv: str | None, name: str) -> Board:
@@ -213,7 +238,7 @@ def replay_file(
     stopped. Errors are ``ValueError`` with a one-line message.
     """
     name = str(path)
-    record, note = _load(path, game)
+    record, note, names = _load(path, game)
     if note is not None:
         print(f"huescues replay: warning: {note}", file=sys.stderr)
     board = _board_for(record, board_csv, name)
@@ -233,6 +258,8 @@ def replay_file(
         f"Replay of {name}: {rules.n_players} players, seed {record.seed}, board {board.id}, "
         f"{len(record.actions)} actions"
     )
+    if names is not None:
+        say("seats: " + ", ".join(f"{seat} {who}" for seat, who in enumerate(names)))
     seen = 0
     for number, action in enumerate(record.actions, start=1):
         try:
@@ -242,7 +269,7 @@ def replay_file(
         if len(state.history) == seen:
             continue
         seen = len(state.history)
-        say(show_reveal(state.history[-1], board, state.scores, colour=paint))
+        say(show_reveal(state.history[-1], board, state.scores, colour=paint, names=names))
         if step and number < len(record.actions):
             try:
                 answer = input_fn("Enter for the next round, q to quit: ")
@@ -251,10 +278,10 @@ def replay_file(
             if answer.strip().lower() in ("q", "quit"):
                 return state
     if state.is_terminal:
-        say(show_result(state))
+        say(show_result(state, names=names))
     else:
         say(
             f"the record stops in round {state.round + 1} at {state.phase.value}; "
-            + show_result(state)
+            + show_result(state, names=names)
         )
     return state

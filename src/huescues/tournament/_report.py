@@ -224,6 +224,13 @@ class Report:
         return write_csv(self, directory)
 
     # -- the terminal and the picture (``_report_render``) -------------------------------------
+    def verdict(self) -> str:
+        """The report in one line: who beats every other entrant, by how much and with what
+        interval, or "No clear winner: ..." and which comparison leaves it open."""
+        from ._report_words import verdict
+
+        return verdict(self)
+
     def print(self, console: Any = None) -> None:
         """Print the report as tables with ``rich`` (to ``console``, or a new one on stdout)."""
         from ._report_render import print_report

@@ -29,6 +29,13 @@ def print_report(report: Report, console: Console | None = None) -> None:
         if not console.is_terminal:
             # A file or a pipe has no width: 80 columns would wrap the rows and cut the headers.
             console = Console(width=max(console.width, _WIDE))
+    from ._report_words import LEGEND, verdict, who_is_who
+
+    # The answer first, in words; the tables below are its evidence.
+    # soft_wrap: a line stays one line in a file or a pipe, for grep and for scripts.
+    console.print(f"[bold]{verdict(report)}[/bold]", highlight=False, soft_wrap=True)
+    for player in who_is_who(report):
+        console.print(f"  {player}", highlight=False, soft_wrap=True, markup=False)
     console.print(
         f"[bold]{report.n_games} games[/bold], {report.n_finished} finished, "
         f"{report.n_blocks} blocks; 95% bootstrap intervals over blocks "
@@ -114,6 +121,9 @@ def print_report(report: Report, console: Console | None = None) -> None:
         console.print(t)
     else:
         console.print("Every game finished.")
+    console.print("What the columns mean:", highlight=False)
+    for line in LEGEND:
+        console.print(f"  {line}", highlight=False, soft_wrap=True)
 
 
 def plot_report(report: Report, path: str | os.PathLike[str], *, dpi: int = 120) -> None:

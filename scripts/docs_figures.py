@@ -1,0 +1,182 @@
+"""The docs' deterministic figures, computed: they cannot go stale.
+
+A page holds each figure between ``<!-- figures:NAME -->`` and ``<!-- /figures -->``. This script
+computes every figure in :data:`FIGURES` and writes it there, or with ``--check`` says which
+regions differ from what the code gives now (exit 1), without writing. The test suite runs the
+check (tests/test_docs_figures.py), so a change that moves a figure fails until the page is
+regenerated, and the prose next to it is re-read.
+
+Only figures that are deterministic (fixed data, fixed seeds) and quick (a few seconds in all)
+belong here; timings keep the command and machine they were measured with, and slow evaluations
+(scripts/evaluate_*.py) keep their commands.
+
+    python scripts/docs_figures.py            # rewrite the regions
+    python scripts/docs_figures.py --check    # exit 1 and name the stale regions
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import textwrap
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@cache
+def _worked_example() -> dict[str, Any]:
+    """docs/research.md's worked example on the synthetic responses."""
+    from huescues import Board
+    from huescues.agents import default_agent
+    from huescues.language import MeanColourModel, NamingModel
+    from huescues.research import human_agreement, synthetic_responses
+
+    responses = synthetic_responses()
+    board = Board.standard()
+    blind = responses.where(lambda r: r.extra["colour_blind"] == "yes")
+    return {
+        "responses": responses,
+        "player": human_agreement(default_agent(), responses),
+        "naming": human_agreement(NamingModel.default(), responses),
+        "baseline": human_agreement(MeanColourModel(board.lab), responses),
+        "blind": human_agreement(default_agent(), blind),
+        "blind_picks": len(blind.rows),
+        "mean_lab": board.lab.reshape(-1, 3).mean(axis=0),
+    }
+
+
+def _research_skips() -> str:
+    return "```text\n" + _worked_example()["responses"].skip_report().rstrip() + "\n```"
+
+
+def _research_player() -> str:
+    return str(_worked_example()["player"].table(max_rows=8)).rstrip()
+
+
+def _row(name: str, result: Any) -> str:
+    cells = [result.model_points, result.gap, result.log_likelihood, result.top_k]
+    return f"| {name} | " + " | ".join(c.format(".3f") for c in cells) + " |"
+
+
+def _against_people(who: str, gap: Any) -> str:
+    """How ``who`` does against a simulated person, in words that follow the interval."""
+    shown = gap.format(".3f")
+    if gap.low is None:
+        return f"{who}: {shown}"
+    if gap.low > 0:
+        return f"{who} is clearly ahead, {shown} (the interval is above zero)"
+    if gap.high < 0:
+        return f"{who} is clearly behind, {shown} (the interval is below zero)"
+    return f"{who} is not clearly ahead, {shown} (the interval covers zero)"
+
+
+def _research_comparison() -> str:
+    ex = _worked_example()
+    player, naming, baseline = ex["player"], ex["naming"], ex["baseline"]
+    lightness, a, b = ex["mean_lab"]
+    blind = ex["blind"]
+    prose = (
+        f"The human reference is the same for all three: {player.human_points.format('.3f')} "
+        f"points. Against a single simulated person, "
+        f"{_against_people('the default player', player.gap)}; "
+        f"{_against_people('the naming model alone', naming.gap)}; "
+        f"{_against_people('the baseline', baseline.gap)}, and worse than uniform in "
+        f"likelihood ({baseline.log_likelihood.mean:.3f} against "
+        f"{baseline.uniform_log_likelihood:.3f}): the board's mean colour, a muted greyish pink "
+        f"at L* {lightness:.0f}, a* {a:.0f}, b* {b:.0f}, suits few clues. A measure on the "
+        f'{ex["blind_picks"]} picks of the "colour-blind" participant alone is possible with '
+        '`responses.where(lambda r: r.extra["colour_blind"] == "yes")` (default player: '
+        f"{blind.model_points.format('.3f')} points, log-likelihood "
+        f"{blind.log_likelihood.mean:.3f}), but its human reference is n/a: with one "
+        "participant no clue has two picks."
+    )
+    return "\n".join(
+        [
+            "| model | model points | model \u2212 human | log-likelihood | top-5 |",
+            "|---|---|---|---|---|",
+            _row("default player", player),
+            _row("`NamingModel.default()`", naming),
+            _row("mean colour (baseline)", baseline),
+            "",
+            textwrap.fill(prose, width=100, break_long_words=False, break_on_hyphens=False),
+        ]
+    )
+
+
+def _research_clue_choice() -> str:
+    from huescues.research import clue_choice_agreement, dev_picks
+
+    responses, _ = dev_picks()
+    return str(clue_choice_agreement(responses).table()).rstrip()
+
+
+#: Every figure: its page and how to compute its text.
+FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
+    "research-clue-choice": ("docs/research.md", _research_clue_choice),
+    "research-skips": ("docs/research.md", _research_skips),
+    "research-player": ("docs/research.md", _research_player),
+    "research-comparison": ("docs/research.md", _research_comparison),
+}
+
+# A region's body holds no other marker, so that a region left empty cannot swallow the next.
+_REGION = re.compile(
+    r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>(?:(?!<!-- /?figures).)*?)\n?<!-- /figures -->",
+    re.S,
+)
+
+
+def regions(text: str) -> dict[str, str]:
+    """The figures' regions of a page: name to the text between the markers."""
+    return {m.group("name"): m.group("body") for m in _REGION.finditer(text)}
+
+
+def update(check: bool, root: Path = ROOT) -> list[str]:
+    """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names.
+    A figure whose page lacks its region, or a region no figure fills, is an error."""
+    stale = []
+    pages = sorted({page for page, _ in FIGURES.values()})
+    for page in pages:
+        path = root / page
+        text = path.read_text(encoding="utf-8")
+        found = regions(text)
+        for name in found:
+            if name not in FIGURES or FIGURES[name][0] != page:
+                raise SystemExit(f"{page}: region {name!r} is no figure of this script")
+        wanted = {}
+        for name, (where, compute) in FIGURES.items():
+            if where != page:
+                continue
+            if name not in found:
+                raise SystemExit(f"{page}: no region <!-- figures:{name} --> for figure {name!r}")
+            wanted[name] = compute()
+            if found[name] != wanted[name]:
+                stale.append(f"{page}: {name}")
+
+        def fill(m: re.Match[str], wanted: dict[str, str] = wanted) -> str:
+            return m.group(1) + wanted[m.group("name")] + "\n<!-- /figures -->"
+
+        if not check:
+            new = _REGION.sub(fill, text)
+            if new != text:
+                path.write_text(new, encoding="utf-8")
+    return stale
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare only; exit 1 if stale")
+    args = parser.parse_args(argv)
+    stale = update(args.check)
+    verb = "stale (run python scripts/docs_figures.py)" if args.check else "rewritten"
+    for name in stale:
+        print(f"{name}: {verb}", file=sys.stderr if args.check else sys.stdout)
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

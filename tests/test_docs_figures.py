@@ -1,0 +1,56 @@
+"""The docs' deterministic figures are what the code gives now (scripts/docs_figures.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script() -> ModuleType:
+    # A script, not a module of the package: loaded from its file, once (its figures are cached).
+    if "docs_figures" in sys.modules:
+        return sys.modules["docs_figures"]
+    spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "scripts/docs_figures.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules["docs_figures"] = module
+    return module
+
+
+def test_the_docs_figures_are_current() -> None:
+    stale = _script().update(check=True)
+    assert not stale, (
+        f"stale figures {stale}: run python scripts/docs_figures.py, re-read the prose"
+    )
+
+
+def test_a_stale_figure_is_found_and_rewritten(tmp_path: Path) -> None:
+    script = _script()
+    pages = {page for page, _ in script.FIGURES.values()}
+    for page in pages:
+        (tmp_path / page).parent.mkdir(parents=True, exist_ok=True)
+        text = (ROOT / page).read_text(encoding="utf-8")
+        (tmp_path / page).write_text(text.replace("<!-- /figures -->", "9.999\n<!-- /figures -->"))
+    assert len(script.update(check=True, root=tmp_path)) == len(script.FIGURES)
+    script.update(check=False, root=tmp_path)
+    assert script.update(check=True, root=tmp_path) == []
+    for page in pages:
+        assert (tmp_path / page).read_text() == (ROOT / page).read_text()
+
+
+def test_a_region_without_a_figure_is_an_error(tmp_path: Path) -> None:
+    script = _script()
+    (tmp_path / "docs").mkdir()
+    text = (ROOT / "docs/research.md").read_text(encoding="utf-8")
+    (tmp_path / "docs/research.md").write_text(
+        text + "\n<!-- figures:nope -->\nx\n<!-- /figures -->\n"
+    )
+    with pytest.raises(SystemExit, match="region 'nope' is no figure"):
+        script.update(check=True, root=tmp_path)
