@@ -264,8 +264,8 @@
     }
     // The address's clues go only to a server that takes them (serve --allow-visitor-clues);
     // another refuses the whole start.
-    const clues = new URLSearchParams(window.location.search).get("clues");
-    if (clues && state.visitorClues && MODE === "guess") body.clues = clues;
+    const clues = MODE === "guess" ? params.get("clues") : null;
+    if (clues && state.visitorClues) body.clues = clues;
     try {
       const data = await call("POST", "/study/api/start", body);
       storage.set(data.participant);
