@@ -1,6 +1,6 @@
 """Draw the study page for the docs: the server on a free loopback port, Debian's chromium driven
-by Playwright, screenshots of the consent screen and of a clue with the board
-(``docs/images/study-consent.png``, ``study.png``, ``study-phone.png``).
+by Playwright, screenshots of the consent screen, a clue with the board, the confirm step, the
+phone, a colour plate, an attention check and the clue-giving page (``docs/images/study-*.png``).
 
     python scripts/screenshot_study.py [--out docs/images]
 """
@@ -39,7 +39,10 @@ def main() -> None:
                 page.locator("#clue").wait_for()
                 page.hover('[data-cell="H19"]')
                 page.screenshot(path=out / "study.png")
-                # The same on a phone: the board scrolls sideways under fixed labels.
+                # A click chooses, Confirm answers.
+                page.click('[data-cell="H19"]')
+                page.screenshot(path=out / "study-confirm.png")
+                # The same on a phone: the whole board fits the width.
                 phone = browser.new_page(viewport={"width": 390, "height": 760})
                 phone.goto(f"{url}/study?clues=banana")
                 phone.click('[data-action="consent"]')
@@ -49,7 +52,46 @@ def main() -> None:
         finally:
             server.should_exit = True
             thread.join(timeout=10)
-    print(f"written: {out}/study-consent.png, study.png, study-phone.png")
+    with tempfile.TemporaryDirectory() as tmp:
+        # A panel's study: a colour plate, an attention check, and the clue-giving page.
+        config = StudyConfig(
+            clues=("lagoon", "banana"),
+            clues_per_person=2,
+            colour_plates=1,
+            attention_checks=1,
+            targets_per_person=3,
+        )
+        url, server, thread = serve_in_thread(create_app(Path(tmp) / "s.sqlite", study=config))
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=args.chromium, args=ARGS)
+                page = browser.new_page(viewport=VIEWPORT)
+                page.goto(f"{url}/study?PROLIFIC_PID=5f0c5f0c5f0c5f0c5f0c5f0c")
+                page.click('[data-action="consent"]:enabled')
+                page.locator("[data-swatch]").first.wait_for()
+                page.screenshot(path=out / "study-colour.png")
+                page.click('[data-swatch="0"]')
+                page.locator("#clue").wait_for()
+                page.click('[data-cell="A1"]')
+                page.click('[data-action="confirm"]')
+                page.locator(".hc-cell.shown").wait_for()
+                page.screenshot(path=out / "study-attention.png")
+                give = browser.new_page(viewport=VIEWPORT)
+                give.goto(f"{url}/study/give")
+                give.click('[data-action="consent"]:enabled')
+                give.click('[data-swatch="0"]')  # the plate comes first in both studies
+                give.locator(".hc-cell.shown").wait_for()
+                give.fill('[data-field="clue"]', "ripe banana")
+                give.locator("#clue-check.bad").wait_for()
+                give.screenshot(path=out / "study-give.png")
+                browser.close()
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+    print(
+        f"written: {out}/study-consent.png, study.png, study-confirm.png, study-phone.png, "
+        "study-colour.png, study-attention.png, study-give.png"
+    )
 
 
 if __name__ == "__main__":

@@ -106,14 +106,15 @@ def test_allowed_visitor_clues_are_marked_in_the_export(
     open_client: TestClient, db: Path, tmp_path: Path
 ) -> None:
     """Defect 1: with allow_visitor_clues the rows of a visitor's list say clue_source visitor;
-    the export's older columns keep their order, the new one is last."""
+    the export's older columns keep their order, the new one after them (issue 21 appends the
+    participant's columns after it)."""
     assert open_client.get("/study/api/info").json()["visitor_clues"] is True
     theirs = start(open_client, clues="sky")
     answer(open_client, theirs)
     ours = start(open_client)
     answer(open_client, ours)
     assert RESPONSE_COLUMNS[:3] == ("participant", "clue", "square")
-    assert RESPONSE_COLUMNS[-2:] == ("age_range", "clue_source")
+    assert RESPONSE_COLUMNS[11:13] == ("age_range", "clue_source")
     out = tmp_path / "responses.csv"
     assert export_responses(db, out) == 2
     with out.open(newline="", encoding="utf-8") as f:

@@ -40,6 +40,8 @@ def test_a_study_session_in_chromium_exports_for_the_research(tmp_path: Path) ->
             r, g, b = (int(x) for x in colour[4:-1].split(","))
             assert f"#{r:02x}{g:02x}{b:02x}" == Board.standard().hex(Board.standard().cell(square))
             cell.click()
+            # A click chooses; Confirm answers (issue 21: a mis-click can be undone).
+            page.click('[data-action="confirm"]')
             if n == 1:
                 # A reload mid-session resumes the same participant at the next clue, not at
                 # the consent screen.

@@ -307,6 +307,14 @@ def _serve(args: argparse.Namespace) -> int:
         giver=args.giver,
         consent=args.consent,
         allow_visitor_clues=args.allow_visitor_clues,
+        targets_per_person=args.targets_per_person,
+        practice=args.practice,
+        attention_checks=args.attention_checks,
+        attention_misses_allowed=args.attention_misses_allowed,
+        colour_plates=args.colour_plates,
+        completion_url=args.completion_url,
+        completion_code=args.completion_code,
+        screen_out_url=args.screen_out_url,
     )
     if not args.header_timeout > 0:
         raise ValueError(f"--header-timeout {args.header_timeout:g}: give seconds above 0")
@@ -341,11 +349,15 @@ def _web_part(command: str) -> Any:
 
 def _responses_export(args: argparse.Namespace) -> int:
     web = _web_part("responses export")
-    if args.rounds:
+    kind = "games" if args.rounds else args.kind
+    if kind == "games":
         n = web.export_games(
             args.db, args.out, board=None if args.board is None else _board(args.board)
         )
         print(f"{n} games' rounds written to {args.out}")
+    elif kind == "given-clues":
+        n = web.export_given_clues(args.db, args.out)
+        print(f"{n} given clues written to {args.out}")
     else:
         n = web.export_responses(args.db, args.out)
         print(f"{n} responses written to {args.out}")
@@ -364,6 +376,13 @@ def _responses_report(args: argparse.Namespace) -> int:
         web.export_responses(args.db, path)
         responses = HumanResponses.from_csv(path, board)
     responses = responses.where(lambda r: r.extra.get("board") == board.id)
+    if not any(r.extra.get("giver") and r.extra.get("target") for r in responses.rows):
+        # Say what the report needs, not the temporary file the export went to.
+        raise ValueError(
+            f"{args.db}: no response on board {board.id} is to a clue giver's clue; the report "
+            "needs a study run with huescues serve --giver NAME (for other studies, export the "
+            "responses with huescues responses export and read them with HumanResponses)"
+        )
     report = points_by_giver(responses, n_boot=args.boot, seed=args.seed)
     print(
         f"Mean R15 points per click from each clue giver's clues on board {board.id} "
@@ -559,6 +578,45 @@ def _parser() -> argparse.ArgumentParser:
         default=64,
         help="connections one client address may hold open (default 64)",
     )
+    web.add_argument(
+        "--targets-per-person",
+        type=int,
+        default=10,
+        help="targets each person gives a clue for at /study/give (default 10)",
+    )
+    web.add_argument(
+        "--practice", type=int, default=0, help="practice items before the real ones (default 0)"
+    )
+    web.add_argument(
+        "--attention-checks",
+        type=int,
+        default=0,
+        help="attention checks ('click the square shown') among the items (default 0)",
+    )
+    web.add_argument(
+        "--attention-misses-allowed",
+        type=int,
+        default=1,
+        help="attention checks a participant may miss (a click more than 1 square away) "
+        "before being screened out (default 1)",
+    )
+    web.add_argument(
+        "--colour-plates",
+        type=int,
+        default=0,
+        help="colour-vision plates (find the odd swatch) before the items (default 0)",
+    )
+    web.add_argument(
+        "--completion-url",
+        help="send a participant who finished here, the completion code added as ?cc=CODE",
+    )
+    web.add_argument(
+        "--completion-code",
+        help="the completion code (default: one drawn for the study and kept in the database)",
+    )
+    web.add_argument(
+        "--screen-out-url", help="send a participant who failed the attention checks here"
+    )
     web.set_defaults(run=_serve)
 
     responses = sub.add_parser(
@@ -578,7 +636,14 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--db", required=True, help="the database huescues serve wrote")
     export.add_argument("--out", required=True, help="the file to write")
     export.add_argument(
-        "--games", action="store_true", dest="rounds", help="the games' rounds instead"
+        "--kind",
+        choices=("responses", "given-clues", "games"),
+        default="responses",
+        help="what to write: the guessing study's clicks (default), the clues people gave at "
+        "/study/give, or the games' rounds",
+    )
+    export.add_argument(
+        "--games", action="store_true", dest="rounds", help="the same as --kind games"
     )
     export.add_argument(
         "--board", help="with --games: the board CSV of games not on the standard board"

@@ -5,7 +5,9 @@ evaluation of colour-term models (colour error, a reference game, points on the 
 people's picks for 39 clues on the measured retail board (:func:`dev_picks`), and the measures per
 category of clue (:func:`agreement_by_category`); how well people understand a clue giver's
 clues, next to the library's guessers (:func:`points_by_giver`); how well a giver chooses among
-clues people have read (:func:`clue_choice_agreement`)."""
+clues people have read (:func:`clue_choice_agreement`); the clues people gave in the
+clue-giving study (:class:`GivenClues`), the points they earn (:func:`points_on_given_clues`)
+and a clue giver's clues for the same targets against them (:func:`givers_against_people`)."""
 
 from huescues.stats import Estimate
 
@@ -18,6 +20,15 @@ from ._categories import (
     library_players,
 )
 from ._clue_choice import ClueChoiceAgreement, TargetChoice, clue_choice_agreement
+from ._given import (
+    GivenClue,
+    GivenCluePoints,
+    GivenClues,
+    GiverComparison,
+    giver_clue,
+    givers_against_people,
+    points_on_given_clues,
+)
 from ._givers import DEFAULT_GUESSERS, GiverReport, GiverRow, points_by_giver
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
@@ -38,6 +49,10 @@ __all__ = [
     "ClueChoiceAgreement",
     "Estimate",
     "Evaluation",
+    "GivenClue",
+    "GivenCluePoints",
+    "GivenClues",
+    "GiverComparison",
     "GiverReport",
     "GiverRow",
     "HumanResponses",
@@ -50,10 +65,13 @@ __all__ = [
     "clue_choice_agreement",
     "dev_picks",
     "evaluate",
+    "giver_clue",
+    "givers_against_people",
     "human_agreement",
     "library_players",
     "listen_evaluation",
     "points_by_giver",
+    "points_on_given_clues",
     "retail_board",
     "second_test_set",
     "standard_evaluation",

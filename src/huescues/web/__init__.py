@@ -1,12 +1,20 @@
 """Hues and Cues in the browser, and people's clicks for research: ``huescues serve`` (needs
 ``huescues[web]``: Starlette, uvicorn, websockets). Game tables for 3-10 seats of people and
-bots at ``/``, a study at ``/study``, everything kept in one SQLite file; ``huescues responses
-export`` writes the study's clicks and the games' rounds as tables."""
+bots at ``/``, a guessing study at ``/study`` and a clue-giving one at ``/study/give``,
+everything kept in one SQLite file; ``huescues responses export`` writes the study's clicks,
+the clues people gave and the games' rounds as tables."""
 
 from ._app import create_app
 from ._board import board_json
 from ._db import Database
-from ._export import RESPONSE_COLUMNS, export_games, export_responses
+from ._export import (
+    GIVEN_CLUE_COLUMNS,
+    PARTICIPANT_COLUMNS,
+    RESPONSE_COLUMNS,
+    export_games,
+    export_given_clues,
+    export_responses,
+)
 from ._serve import serve
 from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, StudyConfig
 from ._tables import TableSettings
@@ -14,6 +22,8 @@ from ._tables import TableSettings
 __all__ = [
     "DEFAULT_CLUES",
     "DEFAULT_CONSENT",
+    "GIVEN_CLUE_COLUMNS",
+    "PARTICIPANT_COLUMNS",
     "RESPONSE_COLUMNS",
     "Database",
     "StudyConfig",
@@ -21,6 +31,7 @@ __all__ = [
     "board_json",
     "create_app",
     "export_games",
+    "export_given_clues",
     "export_responses",
     "serve",
 ]

@@ -9,15 +9,45 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from huescues.engine import Board, GameRecord, safe_row
+from huescues.engine import Board, Cell, GameRecord, safe_row
 from huescues.export import save_rounds
 
 from ._db import Database
 from ._study import STUDY_SCHEMA, upgrade_study_tables
+from ._study_items import attention_missed
 from ._tables import GAME_SCHEMA
 
-__all__ = ["RESPONSE_COLUMNS", "export_games", "export_responses"]
+__all__ = [
+    "GIVEN_CLUE_COLUMNS",
+    "PARTICIPANT_COLUMNS",
+    "RESPONSE_COLUMNS",
+    "export_games",
+    "export_given_clues",
+    "export_responses",
+]
+
+#: The participant's columns both exports end with: the panel's ids from the study's address
+#: (empty when absent), the screen the page ran on, and the checks: how many attention checks
+#: were answered and missed (a click more than one square from the square shown), whether the
+#: participant passed them (``yes``, ``no``, or empty with none answered), and how many
+#: colour-vision plates were answered and how many right.
+PARTICIPANT_COLUMNS: tuple[str, ...] = (
+    "prolific_pid",
+    "study_id",
+    "session_id",
+    "participant_id",
+    "screen_width",
+    "screen_height",
+    "pixel_ratio",
+    "colour_depth",
+    "attention_checks",
+    "attention_missed",
+    "attention_passed",
+    "colour_plates",
+    "colour_correct",
+)
 
 #: The columns of the responses file, in order: ``clue`` and ``square`` (what
 #: ``HumanResponses.from_csv`` reads), the ``participant``, the board's id, the time (ISO 8601,
@@ -39,6 +69,29 @@ RESPONSE_COLUMNS: tuple[str, ...] = (
     "colour_blindness",
     "age_range",
     "clue_source",
+    *PARTICIPANT_COLUMNS,
+)
+
+#: The columns of ``huescues responses export --kind given-clues``: one row per clue a
+#: participant gave in the clue-giving study (``/study/give``; practice clues left out), read by
+#: :meth:`huescues.research.GivenClues.from_csv`.
+GIVEN_CLUE_COLUMNS: tuple[str, ...] = (
+    "participant",
+    "target",
+    "clue",
+    "board",
+    "time",
+    "response_ms",
+    "item",
+    "language",
+    "colour_blindness",
+    "age_range",
+    *PARTICIPANT_COLUMNS,
+)
+
+_PANEL = (
+    "p.prolific_pid, p.study_id, p.session_id, p.participant_id, p.screen_width, "
+    "p.screen_height, p.pixel_ratio, p.colour_depth"
 )
 
 
@@ -53,25 +106,81 @@ def _open(db: str | os.PathLike[str]) -> Database:
 
 def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
     """Write every study response in the database ``db`` to the CSV file ``out`` (columns
-    :data:`RESPONSE_COLUMNS`, one row per click, in the order they were made); returns the
-    number of rows. Load it with ``HumanResponses.from_csv(out, board)``."""
+    :data:`RESPONSE_COLUMNS`, one row per click on a clue, in the order they were made;
+    practice clicks, attention checks and colour plates are not responses: their results are
+    the participant's columns); returns the number of rows. Load it with
+    ``HumanResponses.from_csv(out, board)``."""
     database = _open(db)
     try:
         rows = database.query(
             "SELECT r.participant, r.clue, r.square, r.board, r.time, r.response_ms, r.item, "
-            "r.giver, r.target, p.language, p.colour_blindness, p.age_range, p.clue_source "
-            "FROM responses r LEFT JOIN participants p ON p.id = r.participant ORDER BY r.id"
+            "r.giver, r.target, p.language, p.colour_blindness, p.age_range, p.clue_source, "
+            f"{_PANEL} FROM responses r LEFT JOIN participants p ON p.id = r.participant "
+            "WHERE r.trial = 'clue' ORDER BY r.id"
         )
+        checks = _checks(database)
     finally:
         database.close()
+    _write(out, RESPONSE_COLUMNS, rows, checks)
+    return len(rows)
+
+
+def export_given_clues(db: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
+    """Write every clue people gave in the clue-giving study to the CSV file ``out`` (columns
+    :data:`GIVEN_CLUE_COLUMNS`, one row per clue, in the order they were given; practice clues
+    left out); returns the number of rows. Load it with ``GivenClues.from_csv(out, board)``."""
+    database = _open(db)
+    try:
+        rows = database.query(
+            "SELECT g.participant, g.target, g.clue, g.board, g.time, g.response_ms, g.item, "
+            f"p.language, p.colour_blindness, p.age_range, {_PANEL} FROM given_clues g "
+            "LEFT JOIN participants p ON p.id = g.participant WHERE g.trial = 'give' "
+            "ORDER BY g.id"
+        )
+        checks = _checks(database)
+    finally:
+        database.close()
+    _write(out, GIVEN_CLUE_COLUMNS, rows, checks)
+    return len(rows)
+
+
+def _checks(database: Database) -> dict[str, list[object]]:
+    """Per participant: attention checks answered, missed, passed; colour plates, right. The
+    rule (how many misses are allowed) is the one the server last stored (default 1)."""
+    rule = database.query("SELECT value FROM study_meta WHERE key = 'attention_misses_allowed'")
+    allowed = int(rule[0]["value"]) if rule else 1
+    counts: dict[str, list[int]] = {}
+    for r in database.query(
+        "SELECT participant, trial, square, target FROM responses "
+        "WHERE trial IN ('attention', 'colour')"
+    ):
+        c = counts.setdefault(r["participant"], [0, 0, 0, 0])
+        if r["trial"] == "attention":
+            c[0] += 1
+            c[1] += attention_missed(Cell.parse(r["target"]), Cell.parse(r["square"]))
+        else:
+            c[2] += 1
+            c[3] += r["square"] == r["target"]
+    return {
+        p: [a, m, ("no" if m > allowed else "yes") if a else "", n, right]
+        for p, (a, m, n, right) in counts.items()
+    }
+
+
+def _write(
+    out: str | os.PathLike[str],
+    columns: tuple[str, ...],
+    rows: list[Any],
+    checks: dict[str, list[object]],
+) -> None:
     with open(out, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(RESPONSE_COLUMNS)
+        w.writerow(columns)
         for r in rows:
             values = list(r)
             values[4] = datetime.fromtimestamp(r["time"], UTC).isoformat(timespec="milliseconds")
+            values += checks.get(r["participant"], ["", "", "", "", ""])
             w.writerow(safe_row("" if v is None else v for v in values))
-    return len(rows)
 
 
 def export_games(

@@ -32,20 +32,35 @@ from huescues.agents import CATALOGUE, catalogue_names, prepare
 from huescues.engine import (
     BASIC_COLOUR_TERMS,
     Board,
+    Cell,
     ChooseTarget,
+    IllegalClue,
     new_game,
     normalise_clue,
+    validate_clue,
 )
 
 from ._board import board_json
 from ._db import Database
 from ._limits import ClientLimiter, client_key
+from ._study_items import (
+    PANEL_ID,
+    PANEL_IDS,
+    Item,
+    attention_missed,
+    check_url,
+    colour_plate,
+    interleave,
+    redirect_to,
+    screen_numbers,
+)
 
 __all__ = [
     "AGE_RANGES",
     "COLOUR_BLINDNESS",
     "DEFAULT_CLUES",
     "DEFAULT_CONSENT",
+    "DEFAULT_GIVE_INTRO",
     "GIVERS",
     "STUDY_SCHEMA",
     "StudyConfig",
@@ -65,7 +80,16 @@ STUDY_SCHEMA: tuple[str, ...] = (
         language TEXT,
         colour_blindness TEXT,
         age_range TEXT,
-        clue_source TEXT NOT NULL DEFAULT 'researcher'
+        clue_source TEXT NOT NULL DEFAULT 'researcher',
+        study TEXT NOT NULL DEFAULT 'guess',
+        prolific_pid TEXT,
+        study_id TEXT,
+        session_id TEXT,
+        participant_id TEXT,
+        screen_width INTEGER,
+        screen_height INTEGER,
+        pixel_ratio REAL,
+        colour_depth INTEGER
     )""",
     """CREATE TABLE IF NOT EXISTS responses (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -78,8 +102,40 @@ STUDY_SCHEMA: tuple[str, ...] = (
         response_ms INTEGER,
         giver TEXT,
         target TEXT,
+        trial TEXT NOT NULL DEFAULT 'clue',
         UNIQUE (participant, item)
     )""",
+    """CREATE TABLE IF NOT EXISTS given_clues (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        participant TEXT NOT NULL REFERENCES participants(id),
+        item INTEGER NOT NULL,
+        target TEXT NOT NULL,
+        clue TEXT NOT NULL,
+        board TEXT NOT NULL,
+        time REAL NOT NULL,
+        response_ms INTEGER,
+        trial TEXT NOT NULL DEFAULT 'give',
+        UNIQUE (participant, item)
+    )""",
+    """CREATE TABLE IF NOT EXISTS study_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+)
+
+#: The columns :func:`upgrade_study_tables` adds to a database written before them.
+_ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("participants", "clue_source", "TEXT NOT NULL DEFAULT 'researcher'"),
+    ("participants", "study", "TEXT NOT NULL DEFAULT 'guess'"),
+    ("participants", "prolific_pid", "TEXT"),
+    ("participants", "study_id", "TEXT"),
+    ("participants", "session_id", "TEXT"),
+    ("participants", "participant_id", "TEXT"),
+    ("participants", "screen_width", "INTEGER"),
+    ("participants", "screen_height", "INTEGER"),
+    ("participants", "pixel_ratio", "REAL"),
+    ("participants", "colour_depth", "INTEGER"),
+    ("responses", "trial", "TEXT NOT NULL DEFAULT 'clue'"),
 )
 
 #: The built-in clue list: the nine chromatic basic colour terms (the board has no white or
@@ -123,6 +179,14 @@ DEFAULT_CONSENT: tuple[str, ...] = (
     "'I agree' you say that you are 18 or older and agree to take part.",
 )
 
+#: The first paragraph of the consent text in the clue-giving study (``/study/give``), in
+#: place of :data:`DEFAULT_CONSENT`'s first when the researcher gives no consent file.
+DEFAULT_GIVE_INTRO = (
+    "This is a short study of how people name colours. You will see a square of colour on a "
+    "board of coloured squares: type one word that would make someone else think of that "
+    "square. There are no right or wrong answers."
+)
+
 #: The answers offered to the optional question on colour vision.
 COLOUR_BLINDNESS: tuple[str, ...] = ("no", "red-green", "blue-yellow", "other", "not sure")
 #: The answers offered to the optional question on age.
@@ -141,6 +205,8 @@ MAX_QUERY_CLUES = 50
 MAX_STUDY_CLUE_LENGTH = 60
 MAX_LANGUAGE_LENGTH = 40
 MAX_RESPONSE_MS = 3_600_000
+MAX_EXTRA_ITEMS = 20
+_CODE = re.compile(r"[A-Za-z0-9_-]{1,40}")
 _PARTICIPANT = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _LANGUAGE = re.compile(r"[^\W\d_]+(?:[ '\-][^\W\d_]+)*")
 
@@ -167,8 +233,36 @@ class StudyConfig:
     burst: int = 30
     starts_per_minute: int = 10
     allow_visitor_clues: bool = False
+    targets_per_person: int = 10
+    practice: int = 0
+    attention_checks: int = 0
+    attention_misses_allowed: int = 1
+    colour_plates: int = 0
+    completion_url: str | None = None
+    completion_code: str | None = None
+    screen_out_url: str | None = None
 
     def __post_init__(self) -> None:
+        if not 1 <= self.targets_per_person <= MAX_CLUES_PER_PERSON:
+            raise ValueError(
+                f"targets per person must be 1 to {MAX_CLUES_PER_PERSON}, "
+                f"not {self.targets_per_person}"
+            )
+        for name in ("practice", "attention_checks", "colour_plates"):
+            value = getattr(self, name)
+            if not 0 <= value <= MAX_EXTRA_ITEMS:
+                raise ValueError(f"{name} must be 0 to {MAX_EXTRA_ITEMS}, not {value}")
+        if self.attention_misses_allowed < 0:
+            raise ValueError(
+                f"attention_misses_allowed must be 0 or more, not {self.attention_misses_allowed}"
+            )
+        check_url(self.completion_url, "the completion URL")
+        check_url(self.screen_out_url, "the screen-out URL")
+        if self.completion_code is not None and not _CODE.fullmatch(self.completion_code):
+            raise ValueError(
+                f"the completion code {self.completion_code!r:.50} is not 1 to 40 letters, "
+                "digits, '_' or '-'"
+            )
         if not 1 <= self.clues_per_person <= MAX_CLUES_PER_PERSON:
             raise ValueError(
                 f"clues per person must be 1 to {MAX_CLUES_PER_PERSON}, not {self.clues_per_person}"
@@ -214,15 +308,6 @@ def _check_clues(clues: object, what: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class _Item:
-    """One clue planned for a participant; ``giver`` and ``target`` in a giver study only."""
-
-    clue: str
-    giver: str | None = None
-    target: str | None = None
-
-
 class _Study:
     def __init__(self, db: Database, config: StudyConfig) -> None:
         self.db = db
@@ -231,6 +316,9 @@ class _Study:
         self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
         self.clues = config.clues if config.clues is not None else DEFAULT_CLUES
         self.consent = _consent_text(config.consent)
+        self.give_consent = (
+            self.consent if config.consent is not None else (DEFAULT_GIVE_INTRO, *self.consent[1:])
+        )
         self.requests = ClientLimiter(config.burst, config.rate)
         self.starts = ClientLimiter(config.starts_per_minute, config.starts_per_minute / 60.0)
         self._giver: object | None = None
@@ -241,6 +329,14 @@ class _Study:
             threading.Thread(target=self.giver, daemon=True, name="study-giver").start()
         # The game tables' wire format: one drawer (board.js) for both pages.
         self.board_json = board_json(self.board)
+        self.completion_code = config.completion_code or _stored_code(db)
+        with db.transaction() as cur:
+            # The export's attention_passed applies the rule the study ran with.
+            cur.execute(
+                "INSERT OR REPLACE INTO study_meta (key, value) "
+                "VALUES ('attention_misses_allowed', ?)",
+                (str(config.attention_misses_allowed),),
+            )
 
     def giver(self) -> object:
         with self._giver_lock:
@@ -251,15 +347,45 @@ class _Study:
                 self._giver = agent
             return self._giver
 
-    def plan(self, seed: int, clues: tuple[str, ...] | None) -> list[_Item]:
-        """The participant's clues in order: the list shuffled by the participant's own
-        generator, or (a giver study) the giver's first clue for a target drawn from it."""
+    def plan(self, seed: int, clues: tuple[str, ...] | None, kind: str = "guess") -> list[Item]:
+        """The participant's plan in order: the colour plates, the practice items, then the
+        main items with the attention checks spread among them. The main items are the clue
+        list shuffled by the participant's own generator, or (a giver study) the giver's first
+        clue for a target drawn from it, or (the giving study) targets drawn from the board.
+        The rest comes from a second generator of the same seed, so that the main items are
+        what they were before there was a rest."""
         rng = np.random.default_rng(seed)
+        extra = np.random.default_rng([seed, 1])
+        cfg = self.config
+        main = self._give_targets(rng) if kind == "give" else self._guess_items(rng, clues)
+        cells = self.board.cells()
+        if kind == "give":
+            shown = {i.target for i in main}
+            free = [c for c in cells if str(c) not in shown]
+            practice = [
+                Item(None, None, str(free[int(extra.integers(len(free)))]), "give-practice")
+                for _ in range(cfg.practice)
+            ]
+        else:
+            pool = clues if clues is not None else self.clues
+            unused = [c for c in pool if c not in {i.clue for i in main}] or list(pool)
+            practice = [
+                Item(unused[int(extra.integers(len(unused)))], None, None, "practice")
+                for _ in range(cfg.practice)
+            ]
+        plates = [colour_plate(self.board, extra) for _ in range(cfg.colour_plates)]
+        checks = [
+            Item(None, None, str(cells[int(extra.integers(len(cells)))]), "attention")
+            for _ in range(cfg.attention_checks)
+        ]
+        return [*plates, *practice, *interleave(main, checks)]
+
+    def _guess_items(self, rng: np.random.Generator, clues: tuple[str, ...] | None) -> list[Item]:
         k = self.config.clues_per_person
         if clues is not None or self.config.giver is None:
             chosen = clues if clues is not None else self.clues
             order = rng.permutation(len(chosen))[:k]
-            return [_Item(chosen[int(i)]) for i in order]
+            return [Item(chosen[int(i)]) for i in order]
         giver = self.giver()
         items = []
         for _ in range(k):
@@ -271,20 +397,40 @@ class _Study:
             assert state.current_player is not None
             view = state.view(state.current_player)
             clue = giver.give_clue(view, np.random.default_rng(game_seed))  # type: ignore[attr-defined]
-            items.append(_Item(normalise_clue(clue.text), self.config.giver, str(state.target)))
+            items.append(Item(normalise_clue(clue.text), self.config.giver, str(state.target)))
         return items
+
+    def _give_targets(self, rng: np.random.Generator) -> list[Item]:
+        # Uniform over the board, without repeats: every square is as likely a target.
+        k = min(self.config.targets_per_person, self.board.rows * self.board.cols)
+        cells = self.board.cells()
+        order = rng.permutation(len(cells))[:k]
+        return [Item(None, None, str(cells[int(i)]), "give") for i in order]
+
+
+def _stored_code(db: Database) -> str:
+    """The study's completion code: drawn once and kept in the database, so a restart (and
+    every participant) gives the same code."""
+    with db.transaction() as cur:
+        row = cur.execute("SELECT value FROM study_meta WHERE key = 'completion_code'").fetchone()
+        if row is not None:
+            return str(row[0])
+        code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(8))
+        cur.execute("INSERT INTO study_meta (key, value) VALUES ('completion_code', ?)", (code,))
+        return code
 
 
 def upgrade_study_tables(db: Database) -> None:
     """Bring a database written by an older server up to :data:`STUDY_SCHEMA`: add the
-    ``clue_source`` column, under which its participants read as ``researcher`` (before it,
-    every clue list a visitor sent was taken, untold; the default is the likelier truth)."""
+    columns it lacks. Under ``clue_source`` its participants read as ``researcher`` (before it,
+    every clue list a visitor sent was taken, untold; the default is the likelier truth); under
+    ``study`` as ``guess`` and its responses' ``trial`` as ``clue`` (the only study and trial
+    there were); the panel ids and the screen are empty (never asked)."""
     with db.transaction() as cur:
-        columns = {row[1] for row in cur.execute("PRAGMA table_info(participants)")}
-        if "clue_source" not in columns:
-            cur.execute(
-                "ALTER TABLE participants ADD COLUMN clue_source TEXT NOT NULL DEFAULT 'researcher'"
-            )
+        for table, column, decl in _ADDED_COLUMNS:
+            columns = {row[1] for row in cur.execute(f"PRAGMA table_info({table})")}
+            if column not in columns:
+                cur.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
 
 
 def _consent_text(path: str | None) -> tuple[str, ...]:
@@ -379,8 +525,69 @@ def _client(request: Request) -> str:
     return client_key(request.client.host if request.client else None)
 
 
+def _panel_ids(data: Mapping[str, Any]) -> dict[str, str | None]:
+    """The panel's ids the page read from its address (``PROLIFIC_PID``, ...), checked."""
+    raw = data.get("ids")
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise _Refused(400, "ids: an object of the address's panel ids")
+    unknown = sorted(set(raw) - set(PANEL_IDS))
+    if unknown:
+        raise _Refused(400, f"ids: unknown {unknown}; the ids are {sorted(PANEL_IDS)}")
+    out: dict[str, str | None] = {}
+    for param, column in PANEL_IDS.items():
+        value = raw.get(param)
+        if value is not None and (not isinstance(value, str) or not PANEL_ID.fullmatch(value)):
+            raise _Refused(400, f"{param} {str(value)[:40]!r} is not 1 to 64 printable characters")
+        out[column] = value
+    return out
+
+
+def _screen(data: Mapping[str, Any]) -> tuple[int | None, int | None, float | None, int | None]:
+    if data.get("screen") is None:
+        return None, None, None, None
+    try:
+        return screen_numbers(data["screen"])
+    except ValueError as e:
+        raise _Refused(400, str(e)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Session:
+    """A participant as the database has them: their plan and board, which study, how many
+    items they answered and how many attention checks they missed."""
+
+    plan: list[Item]
+    board: str
+    study: str
+    answered: int
+    missed: int
+
+
+def _session(cur: Any, participant: str) -> _Session:
+    row = cur.execute(
+        "SELECT plan, board, study FROM participants WHERE id = ?", (participant,)
+    ).fetchone()
+    if row is None:
+        raise _Refused(404, "no such participant: start the study again")
+    answered = sum(
+        cur.execute(f"SELECT count(*) FROM {t} WHERE participant = ?", (participant,)).fetchone()[0]
+        for t in ("responses", "given_clues")
+    )
+    missed = 0
+    for square, target in cur.execute(
+        "SELECT square, target FROM responses WHERE participant = ? AND trial = 'attention'",
+        (participant,),
+    ):
+        missed += attention_missed(Cell.parse(target), Cell.parse(square))
+    plan = [Item.from_json(raw) for raw in json.loads(row[0])]
+    return _Session(plan, row[1], row[2], answered, missed)
+
+
 def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
-    """The routes of the study: the page at ``/study`` and its JSON endpoints."""
+    """The routes of the study: the pages at ``/study`` (guessing) and ``/study/give`` (giving
+    clues) and their JSON endpoints."""
     study = _Study(db, config)
     page = Path(__file__).parent / "static" / "study.html"
 
@@ -408,30 +615,80 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             headers={"Cache-Control": "no-store"},
         )
 
+    def numbered(plan: list[Item], index: int) -> dict[str, Any]:
+        main = [i for i in plan if i.kind in ("clue", "give")]
+        number = sum(1 for i in plan[: index + 1] if i.kind in ("clue", "give"))
+        return plan[index].public(index, study.board, number, len(main))
+
+    def finished(screened_out: bool) -> dict[str, Any]:
+        """The end of a session: where the page sends the participant, and the code it shows."""
+        # Only what the study has: a study without a panel ends as it always did.
+        body: dict[str, Any] = {"done": True}
+        if screened_out:
+            body["screened_out"] = True
+            if config.screen_out_url is not None:
+                body["redirect"] = config.screen_out_url
+            return body
+        if config.completion_url is not None:
+            body["redirect"] = redirect_to(config.completion_url, study.completion_code)
+        if config.completion_url is not None or config.completion_code is not None:
+            body["completion_code"] = study.completion_code
+        return body
+
+    def next_step(session_plan: list[Item], nxt: int, missed: int) -> dict[str, Any]:
+        body: dict[str, Any] = {"answered": nxt, "total": len(session_plan)}
+        if missed > config.attention_misses_allowed:
+            body.update(finished(True))
+        elif nxt >= len(session_plan):
+            body.update(finished(False))
+        else:
+            body.update(done=False, item=numbered(session_plan, nxt))
+        return body
+
     async def info(request: Request) -> Response:
+        give = request.query_params.get("kind") == "give"
         return JSONResponse(
             {
-                "consent": list(study.consent),
+                "consent": list(study.give_consent if give else study.consent),
                 "clues_per_person": config.clues_per_person,
+                "targets_per_person": config.targets_per_person,
                 "giver": config.giver is not None,
                 # The page sends the clues of its address only when they are taken.
                 "visitor_clues": config.allow_visitor_clues,
                 "colour_blindness": list(COLOUR_BLINDNESS),
                 "age_range": list(AGE_RANGES),
+                "panel_ids": list(PANEL_IDS),
             }
         )
 
     async def start(request: Request) -> Response:
         data = await _json_body(
-            request, {"consent", "language", "colour_blindness", "age_range", "clues"}
+            request,
+            {
+                "consent",
+                "language",
+                "colour_blindness",
+                "age_range",
+                "clues",
+                "kind",
+                "ids",
+                "screen",
+            },
         )
         if data.get("consent") is not True:
             raise _Refused(400, "consent must be given (consent: true) before the study starts")
+        kind = data.get("kind", "guess")
+        if kind not in ("guess", "give"):
+            raise _Refused(400, f"kind {str(kind)[:20]!r} is not one of ['guess', 'give']")
         language = _language(data)
         colour_blindness = _optional_choice(data, "colour_blindness", COLOUR_BLINDNESS)
         age_range = _optional_choice(data, "age_range", AGE_RANGES)
+        ids = _panel_ids(data)
+        screen = _screen(data)
         clues = None
         if data.get("clues") not in (None, ""):
+            if kind == "give":
+                raise _Refused(400, "the clue-giving study shows targets; no clue list")
             if config.giver is not None:
                 raise _Refused(400, "this study shows the clue giver's clues; no clue list")
             if not config.allow_visitor_clues:
@@ -455,12 +712,14 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             # and the id is the key researchers join on: draw again (1 in 64).
             participant = secrets.token_urlsafe(18)
         seed = _seed_of(participant)
-        plan = await run_in_threadpool(study.plan, seed, clues)
-        plan_json = json.dumps([[i.clue, i.giver, i.target] for i in plan])
+        plan = await run_in_threadpool(study.plan, seed, clues, kind)
+        plan_json = json.dumps([i.to_json() for i in plan])
         with db.transaction() as cur:
             cur.execute(
                 "INSERT INTO participants (id, created, board, seed, plan, language, "
-                "colour_blindness, age_range, clue_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "colour_blindness, age_range, clue_source, study, prolific_pid, study_id, "
+                "session_id, participant_id, screen_width, screen_height, pixel_ratio, "
+                "colour_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     participant,
                     time.time(),
@@ -471,99 +730,184 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                     colour_blindness,
                     age_range,
                     "researcher" if clues is None else "visitor",
+                    kind,
+                    *ids.values(),
+                    *screen,
                 ),
             )
         return JSONResponse(
             {
                 "participant": participant,
+                "kind": kind,
                 "board": study.board_json,
                 "total": len(plan),
-                "item": {"index": 0, "clue": plan[0].clue},
+                "item": numbered(plan, 0),
             },
             status_code=201,
         )
 
     async def resume(request: Request) -> Response:
         # A reload: where the participant left off, from the database alone (so it survives a
-        # server restart). Only the next clue's text goes back, never a giver study's target.
+        # server restart). Only the next item goes back, never a giver study's target.
         data = await _json_body(request, {"participant"})
         participant = _participant(data.get("participant"))
         with db.transaction() as cur:
-            row = cur.execute(
-                "SELECT plan, board FROM participants WHERE id = ?", (participant,)
-            ).fetchone()
-            if row is None:
-                raise _Refused(404, "no such participant: start the study again")
-            answered = cur.execute(
-                "SELECT count(*) FROM responses WHERE participant = ?", (participant,)
-            ).fetchone()[0]
-        if row[1] != study.board.id:
+            session = _session(cur, participant)
+        if session.board != study.board.id:
             # The server now shows another board: the old session cannot go on on it.
             raise _Refused(404, "this session was on another board: start the study again")
-        plan = json.loads(row[0])
-        if answered >= len(plan):
-            return JSONResponse({"answered": answered, "total": len(plan), "done": True})
-        return JSONResponse(
-            {
-                "participant": participant,
-                "board": study.board_json,
-                "answered": answered,
-                "total": len(plan),
-                "done": False,
-                "item": {"index": answered, "clue": plan[answered][0]},
-            }
-        )
+        body = next_step(session.plan, session.answered, session.missed)
+        if not body["done"]:
+            body.update(participant=participant, kind=session.study, board=study.board_json)
+        return JSONResponse(body)
 
-    async def answer(request: Request) -> Response:
-        data = await _json_body(request, {"participant", "item", "square", "ms"})
-        participant, index, square_text, ms = (
-            data.get(k) for k in ("participant", "item", "square", "ms")
-        )
-        participant = _participant(participant)
+    def current(cur: Any, participant: str, index: object) -> tuple[_Session, Item]:
+        """The participant's session and the item ``index``, refused unless it is the one
+        asked now (and the session has not ended)."""
         if type(index) is not int or index < 0:
-            raise _Refused(400, "item: the number of the clue answered (0, 1, ...) is needed")
-        if not isinstance(square_text, str) or len(square_text) > 5:
-            raise _Refused(400, "square: the name of a square, such as F12, is needed")
-        try:
-            square = study.board.cell(square_text)
-        except ValueError:
-            raise _Refused(
-                400,
-                f"square {square_text!r} is not on the {study.board.rows} x "
-                f"{study.board.cols} board (R1)",
-            ) from None
+            raise _Refused(400, "item: the number of the item answered (0, 1, ...) is needed")
+        session = _session(cur, participant)
+        if session.missed > config.attention_misses_allowed:
+            raise _Refused(409, "this session ended at the attention checks")
+        if session.answered >= len(session.plan):
+            raise _Refused(409, "every clue is already answered: thank you")
+        if index != session.answered:
+            raise _Refused(409, f"clue {index} is not the one asked now (clue {session.answered})")
+        return session, session.plan[index]
+
+    def response_ms(ms: object) -> int | None:
         if ms is not None and (type(ms) is not int or not 0 <= ms <= MAX_RESPONSE_MS):
             raise _Refused(400, f"ms: the response time, 0 to {MAX_RESPONSE_MS} ms")
+        return ms
+
+    async def answer(request: Request) -> Response:
+        data = await _json_body(request, {"participant", "item", "square", "ms", "choice"})
+        participant = _participant(data.get("participant"))
+        index, square_text, choice = data.get("item"), data.get("square"), data.get("choice")
+        ms = response_ms(data.get("ms"))
+        square = None
+        if square_text is not None:
+            if not isinstance(square_text, str) or len(square_text) > 5:
+                raise _Refused(400, "square: the name of a square, such as F12, is needed")
+            try:
+                square = study.board.cell(square_text)
+            except ValueError:
+                raise _Refused(
+                    400,
+                    f"square {square_text!r} is not on the {study.board.rows} x "
+                    f"{study.board.cols} board (R1)",
+                ) from None
+        if choice is not None and (type(choice) is not int or not 0 <= choice < 16):
+            raise _Refused(400, "choice: the number of the swatch chosen (0, 1, ...)")
         with db.transaction() as cur:
-            row = cur.execute(
-                "SELECT plan, board FROM participants WHERE id = ?", (participant,)
-            ).fetchone()
-            if row is None:
-                raise _Refused(404, "no such participant: start the study again")
-            plan = json.loads(row[0])
-            answered = cur.execute(
-                "SELECT count(*) FROM responses WHERE participant = ?", (participant,)
-            ).fetchone()[0]
-            if answered >= len(plan):
-                raise _Refused(409, "every clue is already answered: thank you")
-            if index != answered:
-                raise _Refused(409, f"clue {index} is not the one asked now (clue {answered})")
-            clue, giver, target = plan[index]
+            session, item = current(cur, participant, index)
+            if item.kind in ("give", "give-practice"):
+                raise _Refused(409, "this item asks for a clue (POST /study/api/give)")
+            if item.kind == "colour":
+                if choice is None or choice >= len(item.swatches):
+                    raise _Refused(400, f"choice: a swatch from 0 to {len(item.swatches) - 1}")
+                shown = str(choice)
+            elif square is None:
+                raise _Refused(400, "square: the name of a square, such as F12, is needed")
+            else:
+                shown = str(square)
             cur.execute(
                 "INSERT INTO responses (participant, item, clue, square, board, time, "
-                "response_ms, giver, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (participant, index, clue, str(square), row[1], time.time(), ms, giver, target),
+                "response_ms, giver, target, trial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    participant,
+                    index,
+                    item.clue or "",
+                    shown,
+                    session.board,
+                    time.time(),
+                    ms,
+                    item.giver,
+                    item.target,
+                    item.kind,
+                ),
             )
-        nxt = index + 1
-        body: dict[str, Any] = {"answered": nxt, "total": len(plan), "done": nxt >= len(plan)}
-        if nxt < len(plan):
-            body["item"] = {"index": nxt, "clue": plan[nxt][0]}
-        return JSONResponse(body)
+        missed = session.missed
+        if item.kind == "attention":
+            assert square is not None and item.target is not None
+            missed += attention_missed(study.board.cell(item.target), square)
+        return JSONResponse(next_step(session.plan, session.answered + 1, missed))
+
+    async def give(request: Request) -> Response:
+        data = await _json_body(request, {"participant", "item", "clue", "ms"})
+        participant = _participant(data.get("participant"))
+        index, text = data.get("item"), data.get("clue")
+        ms = response_ms(data.get("ms"))
+        clue = _given_clue(text)
+        with db.transaction() as cur:
+            session, item = current(cur, participant, index)
+            if item.kind not in ("give", "give-practice"):
+                raise _Refused(409, "this item asks for a click (POST /study/api/answer)")
+            assert item.target is not None
+            cur.execute(
+                "INSERT INTO given_clues (participant, item, target, clue, board, time, "
+                "response_ms, trial) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    participant,
+                    index,
+                    item.target,
+                    clue,
+                    session.board,
+                    time.time(),
+                    ms,
+                    item.kind,
+                ),
+            )
+        return JSONResponse(next_step(session.plan, session.answered + 1, session.missed))
+
+    async def check(request: Request) -> Response:
+        # The live check of the giving page: the game's first-clue rules (R9, R18-R20).
+        data = await _json_body(request, {"text"})
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise _Refused(400, "text: the clue to check, a string")
+        try:
+            _given_clue(text)
+        except _Refused as e:
+            return JSONResponse(
+                {"ok": False, "rule": getattr(e, "rule", None), "message": e.message}
+            )
+        return JSONResponse({"ok": True, "rule": None, "message": "allowed"})
 
     return [
         Route("/study", study_page, methods=["GET"]),
+        Route("/study/give", study_page, methods=["GET"]),
         Route("/study/api/info", guarded(info), methods=["GET"]),
         Route("/study/api/start", guarded(start), methods=["POST"]),
         Route("/study/api/answer", guarded(answer), methods=["POST"]),
+        Route("/study/api/give", guarded(give), methods=["POST"]),
+        Route("/study/api/check", guarded(check), methods=["POST"]),
         Route("/study/api/resume", guarded(resume), methods=["POST"]),
     ]
+
+
+class _IllegalGivenClue(_Refused):
+    def __init__(self, message: str, rule: str | None) -> None:
+        super().__init__(400, message)
+        self.rule = rule
+
+
+def _given_clue(text: object) -> str:
+    """A clue a participant gave, as stored (white space collapsed), if it is a first clue the
+    game allows (one word, R9; R18-R20 as the engine's :func:`validate_clue` checks them)."""
+    if not isinstance(text, str):
+        raise _Refused(400, "clue: the clue, a string, is needed")
+    clue = " ".join(text.split())
+    if not clue:
+        raise _IllegalGivenClue("type a clue first", None)
+    if len(clue) > MAX_STUDY_CLUE_LENGTH or any(
+        unicodedata.category(ch) in ("Cc", "Cs") for ch in clue
+    ):
+        raise _IllegalGivenClue(
+            f"a clue is at most {MAX_STUDY_CLUE_LENGTH} characters of text", None
+        )
+    try:
+        validate_clue(clue)
+    except IllegalClue as e:
+        raise _IllegalGivenClue(str(e), e.rule) from None
+    return clue

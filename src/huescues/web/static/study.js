@@ -1,4 +1,7 @@
-// The study page: consent, then one clue at a time; a click on a square is the answer.
+// The study page: consent, then one item at a time. Guessing (/study): a click on a square
+// chooses and Confirm answers; giving (/study/give): a one-word clue for the outlined square,
+// checked live by the game's clue rules. Colour plates, practice items and attention checks come
+// as the server plans them.
 // Every text from the server is set with textContent, never as HTML.
 "use strict";
 
@@ -7,6 +10,7 @@
   const consentButton = document.querySelector('[data-action="consent"]');
   const state = {
     participant: null, item: null, total: 0, shownAt: 0, busy: false, visitorClues: false,
+    pick: null, panelIds: [],
   };
   // The participant's code is the secret that lets its holder answer, so it lives in
   // sessionStorage: it survives a reload of this tab, but not closing it, it is not shared with
@@ -50,36 +54,129 @@
     }
   }
 
-  function ask(item) {
-    state.item = item;
-    $("progress").textContent = `${item.index + 1} of ${state.total}`;
-    $("clue").textContent = item.clue;
-    state.shownAt = performance.now();
-    state.busy = false;
-    for (const old of document.querySelectorAll(".hc-cell.picked")) old.classList.remove("picked");
+  // Which study this page runs: guessing at /study, giving clues at /study/give.
+  const MODE = window.location.pathname.replace(/\/+$/, "").endsWith("/give") ? "give" : "guess";
+  const confirmButton = document.querySelector('[data-action="confirm"]');
+  const clueInput = document.querySelector('[data-field="clue"]');
+  let checkTimer = null;
+
+  function clearMarks() {
+    for (const old of document.querySelectorAll(".hc-cell.picked, .hc-cell.shown")) {
+      old.classList.remove("picked", "shown");
+    }
+    // The last square clicked keeps neither focus nor a hover outline under the next item: it
+    // would anchor the next pick. Hover outlines come back when the pointer moves.
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+    const grid = document.querySelector(".hc-board");
+    if (grid) grid.classList.add("fresh");
+    state.pick = null;
+    confirmButton.disabled = true;
+    $("picked-name").textContent = "";
   }
 
-  async function pick(square, button) {
+  function mark(square) {
+    const cell = document.querySelector(`[data-cell="${square}"]`);
+    if (cell) cell.classList.add("shown");
+  }
+
+  function ask(item) {
+    state.item = item;
+    state.shownAt = performance.now();
+    state.busy = false;
+    clearMarks();
+    const kind = item.kind || "clue";
+    $("colour").hidden = kind !== "colour";
+    $("task").hidden = kind === "colour";
+    if (kind === "colour") {
+      const box = $("swatches");
+      box.replaceChildren();
+      item.swatches.forEach((colour, i) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "swatch";
+        b.dataset.swatch = String(i);
+        b.style.backgroundColor = colour;
+        b.setAttribute("aria-label", `square ${i + 1}`);
+        b.addEventListener("click", () => send("/study/api/answer", { choice: i }));
+        box.append(b);
+      });
+      return;
+    }
+    const giving = kind === "give" || kind === "give-practice";
+    $("progress").textContent = kind === "practice" || kind === "give-practice" ? "Practice"
+      : kind === "attention" ? "Check" : `${item.number || item.index + 1} of ${item.of || state.total}`;
+    $("give").hidden = !giving;
+    $("confirm-bar").hidden = giving;
+    $("clue").hidden = giving;
+    if (giving) {
+      $("prompt").textContent = "Type one word that would make someone think of the outlined square:";
+      $("target-swatch").style.backgroundColor = item.colour;
+      mark(item.square);
+      clueInput.value = "";
+      $("clue-check").textContent = "";
+      $("clue-check").className = "check";
+      clueInput.focus({ preventScroll: true });
+    } else if (kind === "attention") {
+      $("prompt").textContent = "This one checks that the board works for you:";
+      $("clue").textContent = "Click the square shown";
+      mark(item.square);
+    } else {
+      $("prompt").textContent = kind === "practice"
+        ? "A practice clue first. Click the square that these words make you think of:"
+        : "Click the square that these words make you think of:";
+      $("clue").textContent = item.clue;
+    }
+  }
+
+  function pick(square, button) {
+    const kind = state.item && state.item.kind;
+    if (state.busy || !state.item || kind === "give" || kind === "give-practice") return;
+    // A click chooses; Confirm answers, so a mis-click can be undone by clicking another.
+    for (const old of document.querySelectorAll(".hc-cell.picked")) old.classList.remove("picked");
+    button.classList.add("picked");
+    state.pick = square;
+    $("picked-name").textContent = `Your choice: ${square}`;
+    confirmButton.disabled = false;
+  }
+
+  function finish(data) {
+    storage.clear();
+    $("task").hidden = true;
+    $("colour").hidden = true;
+    $("thanks").hidden = false;
+    if (data.screened_out) {
+      $("thanks-text").textContent = "Thank you for taking part. The checks did not work out, "
+        + "so this session has ended.";
+    }
+    if (data.completion_code) {
+      $("completion-code").textContent = data.completion_code;
+      $("completion").hidden = false;
+    }
+    if (data.redirect) {
+      $("redirect-link").href = data.redirect;
+      $("redirect").hidden = false;
+      window.location.assign(data.redirect);
+    }
+  }
+
+  async function send(url, fields) {
     if (state.busy || !state.item) return;
     state.busy = true;
-    button.classList.add("picked");
     const ms = Math.max(0, Math.round(performance.now() - state.shownAt));
     try {
-      const data = await call("POST", "/study/api/answer", {
-        participant: state.participant, item: state.item.index, square, ms,
+      const data = await call("POST", url, {
+        participant: state.participant, item: state.item.index, ms, ...fields,
       });
       showError("");
-      if (data.done) {
-        storage.clear();
-        $("task").hidden = true;
-        $("thanks").hidden = false;
-      } else {
-        ask(data.item);
-      }
+      if (data.done) finish(data); else ask(data.item);
     } catch (e) {
       state.busy = false;
-      button.classList.remove("picked");
-      showError(e.message);
+      if (url === "/study/api/give") {
+        $("clue-check").textContent = e.message;
+        $("clue-check").className = "check bad";
+      } else {
+        showError(e.message);
+      }
     }
   }
 
@@ -87,11 +184,37 @@
     state.participant = data.participant;
     state.total = data.total;
     window.HuesBoard.draw($("board"), data.board, pick);
+    const grid = document.querySelector(".hc-board");
+    grid.addEventListener("pointermove", () => grid.classList.remove("fresh"));
     showError("");
     $("consent").hidden = true;
-    $("task").hidden = false;
     ask(data.item);
   }
+
+  confirmButton.addEventListener("click", () => {
+    if (state.pick) send("/study/api/answer", { square: state.pick });
+  });
+  clueInput.addEventListener("input", () => {
+    clearTimeout(checkTimer);
+    const box = $("clue-check");
+    box.textContent = "";
+    box.className = "check";
+    const text = clueInput.value;
+    if (!text.trim()) return;
+    // The game's own clue rules, live: the refusal names its rule, as the game page's does.
+    checkTimer = setTimeout(async () => {
+      try {
+        const verdict = await call("POST", "/study/api/check", { text });
+        if (clueInput.value !== text) return;
+        box.textContent = verdict.ok ? "allowed" : verdict.message;
+        box.className = verdict.ok ? "check ok" : "check bad";
+      } catch (e) { /* the submit says it */ }
+    }, 150);
+  });
+  $("give").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("/study/api/give", { clue: clueInput.value });
+  });
 
   // A reload mid-session: ask the server where this tab's participant left off. An unknown or
   // finished participant starts over at the consent screen.
@@ -119,14 +242,29 @@
   async function start() {
     consentButton.disabled = true;
     const form = $("about");
-    const body = { consent: true };
+    const body = { consent: true, kind: MODE };
+    // The panel's ids from the address (Prolific's, or participant_id), and the screen.
+    const params = new URLSearchParams(window.location.search);
+    const ids = {};
+    for (const key of state.panelIds) {
+      const value = params.get(key);
+      if (value) ids[key] = value;
+    }
+    if (Object.keys(ids).length) body.ids = ids;
+    const scr = window.screen || {};
+    if (scr.width && scr.height) {
+      body.screen = {
+        width: scr.width, height: scr.height,
+        pixel_ratio: window.devicePixelRatio || 1, colour_depth: scr.colorDepth || 24,
+      };
+    }
     for (const key of ["language", "colour_blindness", "age_range"]) {
       const value = form.elements[key].value.trim();
       if (value) body[key] = value;
     }
     // The address's clues go only to a server that takes them (serve --allow-visitor-clues);
     // another refuses the whole start.
-    const clues = new URLSearchParams(window.location.search).get("clues");
+    const clues = MODE === "guess" ? params.get("clues") : null;
     if (clues && state.visitorClues) body.clues = clues;
     try {
       const data = await call("POST", "/study/api/start", body);
@@ -141,7 +279,8 @@
   async function load() {
     if (await resume()) return;
     try {
-      const info = await call("GET", "/study/api/info");
+      const info = await call("GET", `/study/api/info${MODE === "give" ? "?kind=give" : ""}`);
+      state.panelIds = info.panel_ids || [];
       const text = $("consent-text");
       text.replaceChildren();
       for (const paragraph of info.consent) {
