@@ -118,19 +118,6 @@ def test_a_db_that_cannot_be_written_is_refused_at_start(
         create_app(path)
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes any file")
-def test_a_read_only_file_is_refused_at_start(tmp_path: Path) -> None:
-    path = tmp_path / "ro.sqlite"
-    create_app(path).state.db.close()
-    path.chmod(0o444)
-    tmp_path.chmod(0o555)
-    try:
-        with pytest.raises(ValueError, match=r"ro\.sqlite: cannot write the database"):
-            create_app(path)
-    finally:
-        tmp_path.chmod(0o755)
-
-
 @pytest.mark.parametrize(
     ("pragma", "reason"),
     [("query_only = 1", "readonly"), ("max_page_count = {pages}", "full")],
