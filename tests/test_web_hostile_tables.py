@@ -162,7 +162,6 @@ def test_deeply_nested_json_is_refused_in_one_line(tmp_path: Path, path: str) ->
 @pytest.mark.parametrize(
     ("name", "shown"),
     [
-        ("\\ud800", "U+D800"),  # a lone surrogate: was a 500 after the table was stored
         ("Ann\\u202egnp.exe", "U+202E RIGHT-TO-LEFT OVERRIDE"),
         ("Ad\\u200bmin", "U+200B ZERO WIDTH SPACE"),
         ("Bob\\u0000", "U+0000"),
@@ -183,6 +182,16 @@ def test_names_that_do_not_print_as_they_read_are_refused_before_anything_is_sto
         ok = client.post("/api/tables", json={"seats": [{"name": "Zoë 🎨"}, *SEATS[1:]]})
         assert ok.status_code == 200 and ok.json()["seats"][0]["name"] == "Zoë 🎨"
     assert _rows(db, "SELECT count(*) FROM games")[0][0] == 1
+
+
+def test_a_lone_surrogate_in_a_name_is_refused_before_anything_is_stored(tmp_path: Path) -> None:
+    """Defect 6: "\\ud800" is valid JSON but no text: it was a 500 once the table was stored."""
+    db = tmp_path / "t.sqlite"
+    body = b'{"seats": [{"name": "\\ud800"}, {"kind": "random"}, {"kind": "random"}]}'
+    with TestClient(create_app(db, tables=QUICK), raise_server_exceptions=False) as client:
+        response = client.post("/api/tables", content=body)
+        assert response.status_code == 400 and "lone surrogate" in response.json()["error"]
+    assert _rows(db, "SELECT count(*) FROM games")[0][0] == 0
 
 
 def test_unknown_fields_are_named(tmp_path: Path) -> None:

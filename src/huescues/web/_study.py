@@ -43,6 +43,7 @@ from huescues.engine import (
 from ._board import board_json
 from ._db import Database
 from ._limits import ClientLimiter, client_key
+from ._requests import Refused, read_json
 from ._study_items import (
     PANEL_ID,
     PANEL_IDS,
@@ -277,15 +278,6 @@ class StudyConfig:
             raise ValueError("rate limits must be positive")
 
 
-class _Refused(Exception):
-    """A request refused: its HTTP status and the message the page shows."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 def _check_clues(clues: object, what: str) -> tuple[str, ...]:
     if isinstance(clues, str) or not isinstance(clues, tuple | list):
         raise ValueError(f"{what} are a list of texts, not {clues!r:.40}")
@@ -454,36 +446,15 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 async def _json_body(request: Request, allowed: set[str]) -> dict[str, Any]:
-    """The request's JSON object, read up to :data:`MAX_BODY_BYTES`; refused if larger, not
-    UTF-8 JSON, nested too deeply, holding text that is not Unicode, not an object or with keys
-    not in ``allowed``. Every refusal comes before anything is stored."""
-    length = request.headers.get("content-length")
-    if length is not None and not (length.isascii() and length.isdigit()):
-        raise _Refused(400, f"Content-Length {length[:20]!r} is not a number of bytes")
-    if length is not None and int(length) > MAX_BODY_BYTES:
-        raise _Refused(413, f"the request is larger than {MAX_BODY_BYTES} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise _Refused(413, f"the request is larger than {MAX_BODY_BYTES} bytes")
-    try:
-        data = json.loads(body)
-        # A lone surrogate ("\ud800") is valid JSON but no text: it would fail only when the
-        # answer is encoded, after the participant was stored.
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise _Refused(400, "the request is not JSON in UTF-8") from None
-    except RecursionError:
-        # 4 KB of "[" is within the size bound but past the parser's recursion limit.
-        raise _Refused(400, "the request is nested too deeply") from None
-    except UnicodeEncodeError:
-        raise _Refused(400, "the request holds a lone surrogate, which is not text") from None
+    """The request's JSON object (:func:`read_json`, up to :data:`MAX_BODY_BYTES`); refused if
+    not an object or with keys not in ``allowed``. Every refusal comes before anything is
+    stored."""
+    data = await read_json(request, MAX_BODY_BYTES)
     if not isinstance(data, dict):
-        raise _Refused(400, "the request is not a JSON object")
+        raise Refused(400, "the request is not a JSON object")
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise _Refused(400, f"unknown fields {unknown}; the fields are {sorted(allowed)}")
+        raise Refused(400, f"unknown fields {unknown}; the fields are {sorted(allowed)}")
     return data
 
 
@@ -492,7 +463,7 @@ def _optional_choice(data: Mapping[str, Any], key: str, choices: tuple[str, ...]
     if value is None or value == "":
         return None
     if value not in choices:
-        raise _Refused(400, f"{key} {str(value)[:40]!r} is not one of {list(choices)}")
+        raise Refused(400, f"{key} {str(value)[:40]!r} is not one of {list(choices)}")
     return str(value)
 
 
@@ -501,12 +472,12 @@ def _language(data: Mapping[str, Any]) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise _Refused(400, "language is a text")
+        raise Refused(400, "language is a text")
     value = " ".join(value.split())
     if not value:
         return None
     if len(value) > MAX_LANGUAGE_LENGTH or not _LANGUAGE.fullmatch(value):
-        raise _Refused(
+        raise Refused(
             400,
             f"language: give the name of a language in letters, at most "
             f"{MAX_LANGUAGE_LENGTH} characters",
@@ -516,7 +487,7 @@ def _language(data: Mapping[str, Any]) -> str | None:
 
 def _participant(value: object) -> str:
     if not isinstance(value, str) or not _PARTICIPANT.fullmatch(value):
-        raise _Refused(400, "participant: the code the study gave at the start is needed")
+        raise Refused(400, "participant: the code the study gave at the start is needed")
     return value
 
 
@@ -531,15 +502,15 @@ def _panel_ids(data: Mapping[str, Any]) -> dict[str, str | None]:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise _Refused(400, "ids: an object of the address's panel ids")
+        raise Refused(400, "ids: an object of the address's panel ids")
     unknown = sorted(set(raw) - set(PANEL_IDS))
     if unknown:
-        raise _Refused(400, f"ids: unknown {unknown}; the ids are {sorted(PANEL_IDS)}")
+        raise Refused(400, f"ids: unknown {unknown}; the ids are {sorted(PANEL_IDS)}")
     out: dict[str, str | None] = {}
     for param, column in PANEL_IDS.items():
         value = raw.get(param)
         if value is not None and (not isinstance(value, str) or not PANEL_ID.fullmatch(value)):
-            raise _Refused(400, f"{param} {str(value)[:40]!r} is not 1 to 64 printable characters")
+            raise Refused(400, f"{param} {str(value)[:40]!r} is not 1 to 64 printable characters")
         out[column] = value
     return out
 
@@ -550,7 +521,7 @@ def _screen(data: Mapping[str, Any]) -> tuple[int | None, int | None, float | No
     try:
         return screen_numbers(data["screen"])
     except ValueError as e:
-        raise _Refused(400, str(e)) from None
+        raise Refused(400, str(e)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,7 +541,7 @@ def _session(cur: Any, participant: str) -> _Session:
         "SELECT plan, board, study FROM participants WHERE id = ?", (participant,)
     ).fetchone()
     if row is None:
-        raise _Refused(404, "no such participant: start the study again")
+        raise Refused(404, "no such participant: start the study again")
     answered = sum(
         cur.execute(f"SELECT count(*) FROM {t} WHERE participant = ?", (participant,)).fetchone()[0]
         for t in ("responses", "given_clues")
@@ -601,7 +572,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 return response
             try:
                 result: Response = await handler(request)
-            except _Refused as e:
+            except Refused as e:
                 return _error(e.status, e.message)
             return result
 
@@ -676,10 +647,10 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             },
         )
         if data.get("consent") is not True:
-            raise _Refused(400, "consent must be given (consent: true) before the study starts")
+            raise Refused(400, "consent must be given (consent: true) before the study starts")
         kind = data.get("kind", "guess")
         if kind not in ("guess", "give"):
-            raise _Refused(400, f"kind {str(kind)[:20]!r} is not one of ['guess', 'give']")
+            raise Refused(400, f"kind {str(kind)[:20]!r} is not one of ['guess', 'give']")
         language = _language(data)
         colour_blindness = _optional_choice(data, "colour_blindness", COLOUR_BLINDNESS)
         age_range = _optional_choice(data, "age_range", AGE_RANGES)
@@ -688,24 +659,24 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         clues = None
         if data.get("clues") not in (None, ""):
             if kind == "give":
-                raise _Refused(400, "the clue-giving study shows targets; no clue list")
+                raise Refused(400, "the clue-giving study shows targets; no clue list")
             if config.giver is not None:
-                raise _Refused(400, "this study shows the clue giver's clues; no clue list")
+                raise Refused(400, "this study shows the clue giver's clues; no clue list")
             if not config.allow_visitor_clues:
                 # Else anyone's list would land in the researcher's data, untold apart.
-                raise _Refused(403, "this study asks only its own clues; no clue list is taken")
+                raise Refused(403, "this study asks only its own clues; no clue list is taken")
             raw = data["clues"]
             if not isinstance(raw, str):
-                raise _Refused(400, "clues are one text, separated by commas")
+                raise Refused(400, "clues are one text, separated by commas")
             parts = [p for p in raw.split(",") if p.strip()]
             if len(parts) > MAX_QUERY_CLUES:
-                raise _Refused(400, f"at most {MAX_QUERY_CLUES} clues, not {len(parts)}")
+                raise Refused(400, f"at most {MAX_QUERY_CLUES} clues, not {len(parts)}")
             try:
                 clues = _check_clues(parts, "clues")
             except ValueError as e:
-                raise _Refused(400, str(e)) from None
+                raise Refused(400, str(e)) from None
         if not study.starts.take(_client(request)):
-            raise _Refused(429, "too many new sessions from this address: try again later")
+            raise Refused(429, "too many new sessions from this address: try again later")
         participant = secrets.token_urlsafe(18)
         while participant.startswith("-"):
             # A leading "-" would be quoted in the CSV export (a spreadsheet formula's start),
@@ -755,7 +726,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             session = _session(cur, participant)
         if session.board != study.board.id:
             # The server now shows another board: the old session cannot go on on it.
-            raise _Refused(404, "this session was on another board: start the study again")
+            raise Refused(404, "this session was on another board: start the study again")
         body = next_step(session.plan, session.answered, session.missed)
         if not body["done"]:
             body.update(participant=participant, kind=session.study, board=study.board_json)
@@ -765,19 +736,19 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         """The participant's session and the item ``index``, refused unless it is the one
         asked now (and the session has not ended)."""
         if type(index) is not int or index < 0:
-            raise _Refused(400, "item: the number of the item answered (0, 1, ...) is needed")
+            raise Refused(400, "item: the number of the item answered (0, 1, ...) is needed")
         session = _session(cur, participant)
         if session.missed > config.attention_misses_allowed:
-            raise _Refused(409, "this session ended at the attention checks")
+            raise Refused(409, "this session ended at the attention checks")
         if session.answered >= len(session.plan):
-            raise _Refused(409, "every clue is already answered: thank you")
+            raise Refused(409, "every clue is already answered: thank you")
         if index != session.answered:
-            raise _Refused(409, f"clue {index} is not the one asked now (clue {session.answered})")
+            raise Refused(409, f"clue {index} is not the one asked now (clue {session.answered})")
         return session, session.plan[index]
 
     def response_ms(ms: object) -> int | None:
         if ms is not None and (type(ms) is not int or not 0 <= ms <= MAX_RESPONSE_MS):
-            raise _Refused(400, f"ms: the response time, 0 to {MAX_RESPONSE_MS} ms")
+            raise Refused(400, f"ms: the response time, 0 to {MAX_RESPONSE_MS} ms")
         return ms
 
     async def answer(request: Request) -> Response:
@@ -788,27 +759,27 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         square = None
         if square_text is not None:
             if not isinstance(square_text, str) or len(square_text) > 5:
-                raise _Refused(400, "square: the name of a square, such as F12, is needed")
+                raise Refused(400, "square: the name of a square, such as F12, is needed")
             try:
                 square = study.board.cell(square_text)
             except ValueError:
-                raise _Refused(
+                raise Refused(
                     400,
                     f"square {square_text!r} is not on the {study.board.rows} x "
                     f"{study.board.cols} board (R1)",
                 ) from None
         if choice is not None and (type(choice) is not int or not 0 <= choice < 16):
-            raise _Refused(400, "choice: the number of the swatch chosen (0, 1, ...)")
+            raise Refused(400, "choice: the number of the swatch chosen (0, 1, ...)")
         with db.transaction() as cur:
             session, item = current(cur, participant, index)
             if item.kind in ("give", "give-practice"):
-                raise _Refused(409, "this item asks for a clue (POST /study/api/give)")
+                raise Refused(409, "this item asks for a clue (POST /study/api/give)")
             if item.kind == "colour":
                 if choice is None or choice >= len(item.swatches):
-                    raise _Refused(400, f"choice: a swatch from 0 to {len(item.swatches) - 1}")
+                    raise Refused(400, f"choice: a swatch from 0 to {len(item.swatches) - 1}")
                 shown = str(choice)
             elif square is None:
-                raise _Refused(400, "square: the name of a square, such as F12, is needed")
+                raise Refused(400, "square: the name of a square, such as F12, is needed")
             else:
                 shown = str(square)
             cur.execute(
@@ -842,7 +813,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         with db.transaction() as cur:
             session, item = current(cur, participant, index)
             if item.kind not in ("give", "give-practice"):
-                raise _Refused(409, "this item asks for a click (POST /study/api/answer)")
+                raise Refused(409, "this item asks for a click (POST /study/api/answer)")
             assert item.target is not None
             cur.execute(
                 "INSERT INTO given_clues (participant, item, target, clue, board, time, "
@@ -865,10 +836,10 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         data = await _json_body(request, {"text"})
         text = data.get("text")
         if not isinstance(text, str):
-            raise _Refused(400, "text: the clue to check, a string")
+            raise Refused(400, "text: the clue to check, a string")
         try:
             _given_clue(text)
-        except _Refused as e:
+        except Refused as e:
             return JSONResponse(
                 {"ok": False, "rule": getattr(e, "rule", None), "message": e.message}
             )
@@ -886,7 +857,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
     ]
 
 
-class _IllegalGivenClue(_Refused):
+class _IllegalGivenClue(Refused):
     def __init__(self, message: str, rule: str | None) -> None:
         super().__init__(400, message)
         self.rule = rule
@@ -896,7 +867,7 @@ def _given_clue(text: object) -> str:
     """A clue a participant gave, as stored (white space collapsed), if it is a first clue the
     game allows (one word, R9; R18-R20 as the engine's :func:`validate_clue` checks them)."""
     if not isinstance(text, str):
-        raise _Refused(400, "clue: the clue, a string, is needed")
+        raise Refused(400, "clue: the clue, a string, is needed")
     clue = " ".join(text.split())
     if not clue:
         raise _IllegalGivenClue("type a clue first", None)

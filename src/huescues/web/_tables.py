@@ -102,6 +102,7 @@ from ._bots import BOT_KINDS, bot_choices, build_bot
 from ._db import Database
 from ._limits import ClientLimiter, TokenBucket, client_key
 from ._memory import release_memory
+from ._requests import Refused, read_json
 from ._store import GAME_SCHEMA, StoredGame, TableStore, token_hash
 
 __all__ = ["GAME_SCHEMA", "PAWN_COLOURS", "TableService", "TableSettings", "table_routes"]
@@ -765,33 +766,6 @@ async def _send(ws: WebSocket, text: str) -> None:
 MAX_CREATE_BYTES = 16_384
 
 
-class _Refused(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-async def _create_body(request: Request) -> Any:
-    """The request's JSON, read up to :data:`MAX_CREATE_BYTES`: too large, not UTF-8, not JSON
-    or nested too deep for the parser is refused with one line."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_CREATE_BYTES):
-        raise _Refused(413, f"the request is larger than {MAX_CREATE_BYTES} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_CREATE_BYTES:
-            raise _Refused(413, f"the request is larger than {MAX_CREATE_BYTES} bytes")
-    try:
-        return json.loads(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise _Refused(400, "the request is not UTF-8 text") from None
-    except json.JSONDecodeError:
-        raise _Refused(400, "the request is not JSON") from None
-    except RecursionError:
-        raise _Refused(400, "the request is JSON nested too deep") from None
-
-
 class TableService:
     """The game tables of one server: their routes, and the life the application gives them
     (:meth:`start` rebuilds the games in play and expires idle tables; :meth:`stop`)."""
@@ -832,9 +806,9 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
         if not tables.connects.take(client):
             return JSONResponse({"error": "too many requests; wait a little"}, status_code=429)
         try:
-            table = tables.create(await _create_body(request), client)
-        except _Refused as e:
-            return JSONResponse({"error": str(e)}, status_code=e.status)
+            table = tables.create(await read_json(request, MAX_CREATE_BYTES), client)
+        except Refused as e:
+            return JSONResponse({"error": e.message}, status_code=e.status)
         except PermissionError as e:
             return JSONResponse({"error": str(e)}, status_code=403)
         except OverflowError as e:
