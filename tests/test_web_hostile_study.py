@@ -192,7 +192,13 @@ def test_the_page_sends_the_addresss_clues_only_to_a_server_that_takes_them() ->
 
 
 # -- defects 3 and 4, and other hostile requests ---------------------------------------------
-ENDPOINTS = ("/study/api/start", "/study/api/answer", "/study/api/resume")
+ENDPOINTS = (
+    "/study/api/start",
+    "/study/api/answer",
+    "/study/api/resume",
+    "/study/api/give",
+    "/study/api/check",
+)
 
 
 @pytest.fixture

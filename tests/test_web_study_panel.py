@@ -330,3 +330,31 @@ def test_an_older_database_is_upgraded(tmp_path: Path) -> None:
         (row,) = csv.DictReader(f)
     assert row["clue_source"] == "researcher" and row["prolific_pid"] == ""
     assert row["attention_checks"] == ""
+
+
+def test_the_command_exports_the_given_clues_and_the_report_says_what_it_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 9: `huescues responses export --kind given-clues` writes one row per clue people
+    gave (participant, target, clue), loadable in one call; `responses report` on a study
+    without --giver says what it needs, not a temporary file's name."""
+    from huescues.cli import main
+
+    db = tmp_path / "s.sqlite"
+    with client_for(db, targets_per_person=2) as client:
+        session = start(client, kind="give")
+        p, body = session["participant"], {"item": session["item"], "done": False}
+        while not body["done"]:
+            body = post(
+                client, "/study/api/give", participant=p, item=body["item"]["index"], clue="moss"
+            )
+    out = tmp_path / "given.csv"
+    args = ["responses", "export", "--db", str(db), "--out", str(out), "--kind", "given-clues"]
+    assert main(args) == 0
+    given = GivenClues.from_csv(out, BOARD, strict=True)
+    assert [(g.participant, g.clue) for g in given.rows] == [(p, "moss"), (p, "moss")]
+    capsys.readouterr()
+    assert main(["responses", "report", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "huescues serve --giver NAME" in err
+    assert "tmp" not in err.replace(str(tmp_path), "")
