@@ -9,11 +9,12 @@ from ._db import Database
 from ._export import RESPONSE_COLUMNS, export_games, export_responses
 from ._serve import serve
 from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, StudyConfig
-from ._tables import TableSettings
+from ._tables import GONE_CLOSE_CODE, TableSettings
 
 __all__ = [
     "DEFAULT_CLUES",
     "DEFAULT_CONSENT",
+    "GONE_CLOSE_CODE",
     "RESPONSE_COLUMNS",
     "Database",
     "StudyConfig",
