@@ -33,7 +33,17 @@ for several seats opens one connection per seat). Then:
 - ``{"type": "pass"}``: no second clue (R11);
 - ``{"type": "pawn", "cell": "F12"}``: a guess (R10, R12);
 - ``{"type": "check", "text": "..."}``: is this clue allowed now? (the live check; changes
-  nothing).
+  nothing);
+- ``{"type": "next"}``: dismiss the reveal; the next round starts once every connected person
+  has, or after the table's ``reveal_seconds`` (nobody acts meanwhile);
+- ``{"type": "again"}``: once the game is over, a new table with the same seats and house rules.
+
+``POST /api/tables`` also takes ``"house_rules": {"refuse_named_colours": bool,
+"rounds_per_giver": 1-3, "reveal_seconds": 0-600}`` (:class:`HouseRules`); the ``welcome`` says
+them (``house_rules``), the ``state`` says ``reveal``: null, or ``{"round", "waiting_for":
+[seat, ...], "seconds_left"}``. The server also sends ``{"type": "again", "table", "token",
+"by"}`` (each seat its own new token) and, to a join whose table is gone, an ``error`` with
+``"code": "gone"`` before closing with :data:`GONE_CLOSE_CODE`.
 
 The server sends:
 

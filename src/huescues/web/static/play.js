@@ -470,7 +470,7 @@
     standings.replaceChildren();
     for (const [score, seat] of order) {
       const item = el("li", {}, [pawnOf(seat), el("span", { className: "name", textContent: seatName(seat) }),
-        el("span", { className: "score", textContent: `${score} points` })]);
+        el("span", { className: "score", textContent: `${score} ${score === 1 ? "point" : "points"}` })]);
       if (r.winners.includes(seat)) item.classList.add("winner");
       standings.append(item);
     }
