@@ -1,5 +1,7 @@
-"""The screenshot of a game in docs/web.md: a real ``huescues serve`` on loopback, a person and
-three bots, taken with Playwright and Debian's Chromium.
+"""The screenshots of docs/web.md: a real ``huescues serve`` on loopback, a person and three
+bots, taken with Playwright and Debian's Chromium: a game (web-game.png), a reveal waiting for
+"Next round" (web-reveal.png), the end screen (web-end.png), a dead link (web-gone.png), the
+lobby's house rules (web-lobby.png) and a phone's zoom (web-phone-zoom.png).
 
     python scripts/screenshot_web.py [--out docs/images/web-game.png] [--chromium /usr/bin/chromium]
 """
@@ -46,6 +48,50 @@ def serve_in_thread(app: Any) -> tuple[str, uvicorn.Server, threading.Thread]:
     return url, server, thread
 
 
+def _table(url: str, seats: list[dict[str, str]], seed: int) -> list[str | None]:
+    """A new table's seats' tokens (a rule each round: R19's house rule on named colours)."""
+    body = {"seats": seats, "seed": seed, "house_rules": {"refuse_named_colours": True}}
+    request = urllib.request.Request(
+        url + "/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return [s["token"] for s in json.loads(response.read())["seats"]]
+
+
+def _play_to_the_end(page: Any) -> None:
+    """Ann plays on (the card's first square, a fresh clue, a pass, a square) and dismisses each
+    reveal, until the end screen."""
+    clues = iter(["meadow", "glacier", "velvet", "ember", "walnut", "harbour", "cocoa", "frost"])
+    while not page.locator("[data-screen=end]").is_visible():
+        page.wait_for_selector(
+            "[data-action=next-round], [data-screen=end]:not([hidden]), .status.your-turn"
+        )
+        status = page.locator("#status").inner_text()
+        if page.locator("[data-screen=end]").is_visible():
+            break
+        if page.locator("[data-action=next-round]").count():
+            page.click("[data-action=next-round]")
+            page.wait_for_selector("[data-action=next-round]", state="detached")
+            continue
+        if "Choose a target" in status:
+            page.locator(".cell.card").first.click()
+            page.wait_for_selector("[data-field=clue]")
+            continue
+        if "second clue" in status:
+            page.click("[data-action=pass]")
+        elif "first clue" in status:
+            page.locator("[data-field=clue]").fill(next(clues))
+            page.click("[data-action=clue]")
+        else:
+            page.locator(".cell.open").nth(120).click()
+            page.click("[data-action=place]")
+        page.wait_for_function(
+            "s => document.getElementById('status').textContent !== s", arg=status
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/images/web-game.png")
@@ -53,7 +99,7 @@ def main() -> None:
     args = parser.parse_args()
 
     db = Path(tempfile.mkdtemp()) / "shot.sqlite"
-    settings = TableSettings(bot_delay=0.05, reveal_pause=0.1, allow_seed=True)
+    settings = TableSettings(bot_delay=0.05, reveal_pause=120, allow_seed=True)
     url, server, thread = serve_in_thread(create_app(db, tables=settings))
     seats = [
         {"name": "Ann", "kind": "person"},
@@ -61,13 +107,7 @@ def main() -> None:
         {"name": "Default bot", "kind": "default"},
         {"name": "Random bot", "kind": "random"},
     ]
-    request = urllib.request.Request(
-        url + "/api/tables",
-        data=json.dumps({"seats": seats, "seed": 2}).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        token = json.loads(response.read())["seats"][0]["token"]
+    token = _table(url, seats, 2)[0]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 760}, device_scale_factor=1)
@@ -81,12 +121,39 @@ def main() -> None:
         page.wait_for_selector("text=give a second clue")
         page.locator("[data-field=clue]").fill("tropical sea")
         page.click("[data-action=clue]")
+        # The reveal of round 1, waiting for Ann's "Next round".
+        page.wait_for_selector("[data-action=next-round]")
+        page.wait_for_timeout(200)
+        images = Path(args.out).parent
+        page.screenshot(path=str(images / "web-reveal.png"))
+        page.click("[data-action=next-round]")
         page.wait_for_selector("text=place your first pawn")
         page.locator(".cell.open").nth(200).click()
         page.click("[data-action=place]")
         page.wait_for_selector("text=/place your second pawn|give a second clue/")
         page.wait_for_timeout(300)
         page.screenshot(path=args.out)
+        _play_to_the_end(page)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(images / "web-end.png"), full_page=True)
+        gone = browser.new_page(viewport={"width": 800, "height": 420}, device_scale_factor=1)
+        gone.goto(f"{url}/play#t=a-table-long-gone")
+        gone.wait_for_selector("[data-screen=gone]:not([hidden])")
+        gone.screenshot(path=str(images / "web-gone.png"))
+        lobby = browser.new_page(viewport={"width": 800, "height": 900}, device_scale_factor=1)
+        lobby.goto(url + "/")
+        lobby.wait_for_selector("[data-field=refuse-named-colours]")
+        lobby.check("[data-field=refuse-named-colours]")
+        lobby.screenshot(path=str(images / "web-lobby.png"), full_page=True)
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+        phone.set_default_timeout(60_000)
+        seats[1], seats[0] = seats[0], seats[1]  # a bot gives first, Ann guesses (R6, R10)
+        phone.goto(f"{url}/play#t={_table(url, seats, 6)[1]}")
+        phone.wait_for_selector("text=place your first pawn")
+        phone.locator('[data-cell="H15"]').click()
+        phone.locator('[data-zoom-cell="H16"]').click()
+        phone.wait_for_timeout(200)
+        phone.screenshot(path=str(images / "web-phone-zoom.png"))
         browser.close()
     server.should_exit = True
     thread.join(10)

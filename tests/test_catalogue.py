@@ -182,6 +182,12 @@ def test_the_web_page_reads_its_bots_and_bounds_from_the_server(tmp_path: Path) 
         "bots": [{"kind": n, "description": CATALOGUE[n].description} for n in catalogue_names()],
         "min_players": MIN_PLAYERS,
         "max_players": MAX_PLAYERS,
+        # What the house rules allow (issue 21): R7's rounds each, the reveal's wait.
+        "house_rules": {
+            "max_rounds_per_giver": 3,
+            "reveal_seconds": 60.0,
+            "max_reveal_seconds": 600.0,
+        },
     }
 
 

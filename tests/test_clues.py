@@ -17,6 +17,7 @@ from huescues.engine import (
     RELATIVE_WORDS,
     IllegalAction,
     IllegalClue,
+    InvalidRules,
     Rules,
     common_words,
     normalise_clue,
@@ -581,3 +582,42 @@ def test_r22_a_clue_of_one_branch_is_not_given_in_another() -> None:
     with pytest.raises(IllegalClue, match="'Dove' was already given"):
         validate_clue("DOVE  ", previous=list(left))
     validate_clue("dove", previous=iter(right))
+
+
+# -- R19's house rule: named colours ------------------------------------------------------------
+NAMED = Rules.standard(4, refuse_named_colours=True)
+
+
+@pytest.mark.parametrize(
+    "clue", ["indigo", "Mauve", "crimson!", "beige", "magenta", "aquamarine", "sky-turquoise"]
+)
+def test_r19_house_rule_refuses_named_colours(clue: str) -> None:
+    with pytest.raises(IllegalClue, match=r"house rule on named colours refuses \(R19\)") as e:
+        validate_clue(clue, rules=NAMED)
+    assert e.value.rule == "R19"
+    validate_clue(clue, rules=STANDARD)  # allowed under the standard rules
+
+
+@pytest.mark.parametrize("clue", ["banana", "lemon", "sky", "rose", "olive", "indigos", "gold"])
+def test_r19_house_rule_matches_whole_words_and_spares_other_meanings(clue: str) -> None:
+    assert validate_clue(clue, rules=NAMED) == (clue,)
+
+
+def test_r19_house_rule_list_is_lowercase_words_with_no_basic_term_or_other_meaning() -> None:
+    from huescues.engine import named_colours
+
+    names = named_colours()
+    assert 60 <= len(names) <= 150
+    assert all(n.isalpha() and n == n.lower() for n in names)
+    assert not names & set(BASIC_COLOUR_TERMS)
+    assert not names & {"banana", "lemon", "sky", "rose", "olive", "peach", "plum", "lime",
+                        "coral", "salmon", "gold", "silver", "lavender", "mint"}  # fmt: skip
+
+
+def test_r19_house_rule_travels_with_the_rules_and_old_rules_load_without_it() -> None:
+    assert Rules.from_dict(NAMED.to_dict()) == NAMED
+    old = STANDARD.to_dict()
+    assert "refuse_named_colours" not in old  # standard records read as before
+    assert Rules.from_dict(old).refuse_named_colours is False
+    with pytest.raises(InvalidRules, match="refuse_named_colours"):
+        Rules.standard(4, refuse_named_colours="yes")

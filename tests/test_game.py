@@ -373,3 +373,18 @@ def test_r27_same_seed_same_game_different_seed_different_cards() -> None:
     a, b = new_game(6, seed=42), new_game(6, seed=42)
     assert a == b
     assert [new_game(6, seed=s).card for s in range(5)] != [a.card] * 5
+
+
+def test_r24_r26_a_finished_game_has_no_current_round_so_no_tiebreak() -> None:
+    # Without a tie-breaker (R24) and after one (R25, R26): the round counter has passed the
+    # regular rounds either way, but a finished game is in no round, let alone a tie-breaker.
+    plain = new_game(4, seed=4)
+    while not plain.is_terminal:
+        plain = play_round(plain)
+    after_tiebreak = play_round(tied_game(), score_seats({2}, distance=1), passing=True)
+    for state in (plain, after_tiebreak):
+        assert state.is_terminal and state.round >= state.rules.regular_rounds
+        assert not state.tiebreak
+        assert not any(state.view(seat).tiebreak for seat in range(state.n_players))
+        assert GameState.from_json(state.to_json()) == state
+    assert after_tiebreak.history[-1].tiebreak and not plain.history[-1].tiebreak

@@ -15,7 +15,14 @@ from ._actions import (
 )
 from ._board import STANDARD_BOARD_ID, Board
 from ._cell import ROW_LETTERS, Cell
-from ._clues import MAX_CLUE_LENGTH, common_words, hidden_character, normalise_clue, validate_clue
+from ._clues import (
+    MAX_CLUE_LENGTH,
+    common_words,
+    hidden_character,
+    named_colours,
+    normalise_clue,
+    validate_clue,
+)
 from ._csv import FORMULA_STARTS, safe_cell, safe_row, unescape_cell
 from ._deck import STANDARD_DECK_ID, Card, Deck
 from ._errors import (
@@ -83,6 +90,7 @@ __all__ = [
     "describe_game",
     "giver_points",
     "hidden_character",
+    "named_colours",
     "new_game",
     "normalise_clue",
     "pawn_points",

@@ -28,6 +28,7 @@ __all__ = [
     "colour_term_forms",
     "common_words",
     "hidden_character",
+    "named_colours",
     "normalise_clue",
     "validate_clue",
 ]
@@ -419,10 +420,38 @@ def _text_verdict(text: str, second: bool, r: Rules) -> tuple[str, ...] | _Fault
     relative = r.relative_words if second else ()
     for word in words:
         fault = _word_fault(word, banned, relative)
+        if fault is None and r.refuse_named_colours:
+            fault = _named_colour_fault(word)
         if fault is not None:
             rule, reason = fault
             return _Fault(f"clue {text!r} refused: {reason} ({rule})", rule, word)
     return words
+
+
+@functools.cache
+def named_colours() -> frozenset[str]:
+    """The colour names beyond the basic terms that the house rule
+    :attr:`Rules.refuse_named_colours` refuses (R19, house rule): words whose common meaning is
+    a colour and nothing else (``data/named_colours.txt`` says how the list was made)."""
+    text = resources.files("huescues.data").joinpath("named_colours.txt").read_text("utf-8")
+    return frozenset(
+        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
+    )
+
+
+def _named_colour_fault(word: str) -> tuple[str, str] | None:
+    """R19's house rule: ``word``, or a part of it split on hyphens, is a named colour. Whole
+    words only: endings and compounds pass, as the list holds no word with another meaning to
+    guard (``indigos`` is no clue anyone needs refused)."""
+    names = named_colours()
+    _, candidates = _candidates(word)
+    for cand, where in candidates:
+        if cand in names:
+            return "R19", (
+                f"{word!r}{where} is the colour name {cand!r}, which the house rule on "
+                "named colours refuses"
+            )
+    return None
 
 
 #: The normalised clues of a game's ``clues_given``, by that tuple. A game adds one clue at a

@@ -118,6 +118,9 @@ class Rules:
     refuse_repeated_clues: bool = True
     #: R25: the most tie-breaker rounds played before the winners share the win (R26).
     max_tiebreak_rounds: int = 10
+    #: R19, a house rule: whether a clue may not use a named colour beyond the basic terms
+    #: either (indigo, mauve, crimson...: the list of :func:`huescues.engine.named_colours`).
+    refuse_named_colours: bool = False
 
     def __post_init__(self) -> None:
         def refuse(setting: str, value: object, why: str) -> None:
@@ -169,6 +172,8 @@ class Rules:
             refuse("second_clue_may_pass", self.second_clue_may_pass, "True or False (R11)")
         if not isinstance(self.refuse_repeated_clues, bool):
             refuse("refuse_repeated_clues", self.refuse_repeated_clues, "True or False (R22)")
+        if not isinstance(self.refuse_named_colours, bool):
+            refuse("refuse_named_colours", self.refuse_named_colours, "True or False (R19)")
 
     @classmethod
     def standard(cls, n_players: int, **changes: Any) -> Self:
@@ -201,15 +206,20 @@ class Rules:
         return pts[distance] if distance < len(pts) else 0
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data."""
-        return {
+        """Plain JSON-ready data. A house rule left off is left out, so that the records of
+        games under the standard rules read as they did before house rules existed."""
+        data = {
             f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
             for f in dataclasses.fields(self)
         }
+        if not self.refuse_named_colours:
+            del data["refuse_named_colours"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        """The inverse of :meth:`to_dict`; unknown keys are an error."""
+        """The inverse of :meth:`to_dict`; unknown keys are an error, a missing house rule is
+        off."""
         if not isinstance(data, dict):
             raise InvalidRules(f"rules are a JSON object of settings, not {data!r:.80}")
         if "n_players" not in data:

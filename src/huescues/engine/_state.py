@@ -299,8 +299,9 @@ class GameState(NamedTuple):
 
     @property
     def tiebreak(self) -> bool:
-        """Whether the current round is a tie-breaker (R25)."""
-        return self.round >= self.setup.rules.regular_rounds
+        """Whether the current round is a tie-breaker (R25); a finished game has no current
+        round, so False then (R24-R26), however many rounds were played."""
+        return self.phase is not _GAME_OVER and self.round >= self.setup.rules.regular_rounds
 
     @property
     def target(self) -> Cell | None:
@@ -349,9 +350,11 @@ class GameState(NamedTuple):
                 (seat, phase, current, giver, guessers, rnd, rnd >= setup.regular_rounds, scores,
                  clues, pawns, given, history, occupied, rules, setup.board, card, target_cell),
             )  # fmt: skip
+        # A finished game has no current round: not a tie-breaker (R24-R26).
+        tiebreak = rnd >= setup.regular_rounds and phase is not _GAME_OVER
         return _new(
             View,
-            (seat, phase, current, giver, guessers, rnd, rnd >= setup.regular_rounds, scores,
+            (seat, phase, current, giver, guessers, rnd, tiebreak, scores,
              clues, pawns, given, history, occupied, rules, setup.board, None, None),
         )  # fmt: skip
 

@@ -17,12 +17,13 @@ from ._export import (
 )
 from ._serve import serve
 from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, StudyConfig
-from ._tables import TableSettings
+from ._tables import GONE_CLOSE_CODE, TableSettings
 
 __all__ = [
     "DEFAULT_CLUES",
     "DEFAULT_CONSENT",
     "GIVEN_CLUE_COLUMNS",
+    "GONE_CLOSE_CODE",
     "PARTICIPANT_COLUMNS",
     "RESPONSE_COLUMNS",
     "Database",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from huescues.agents import Fault
@@ -33,7 +33,8 @@ GAME_SCHEMA: tuple[str, ...] = (
         record TEXT,
         seed INTEGER,
         tokens TEXT,
-        abandoned REAL
+        abandoned REAL,
+        house_rules TEXT
     )""",
     """CREATE TABLE IF NOT EXISTS actions (
         game TEXT NOT NULL REFERENCES games(id),
@@ -45,8 +46,14 @@ GAME_SCHEMA: tuple[str, ...] = (
     )""",
 )
 
-#: Columns a database written before games were kept in play lacks (added on open).
-_ADDED_COLUMNS = (("seed", "INTEGER"), ("tokens", "TEXT"), ("abandoned", "REAL"))
+#: Columns a database written before games were kept in play (and before house rules) lacks
+#: (added on open).
+_ADDED_COLUMNS = (
+    ("seed", "INTEGER"),
+    ("tokens", "TEXT"),
+    ("abandoned", "REAL"),
+    ("house_rules", "TEXT"),
+)
 
 
 def token_hash(token: str) -> str:
@@ -64,6 +71,8 @@ class StoredGame:
     tokens: list[str | None]
     #: The actions played, in order: (seat, action, the fault it replaced or None).
     actions: list[tuple[int, Action, Fault | None]]
+    #: The house rules requested (``HouseRules.to_dict``); empty for a game stored before them.
+    house_rules: dict[str, Any] = field(default_factory=dict)
 
 
 class TableStore:
@@ -79,13 +88,26 @@ class TableStore:
                     cur.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
     def create(
-        self, game: str, seats: list[dict[str, str]], seed: int, tokens: list[str | None]
+        self,
+        game: str,
+        seats: list[dict[str, str]],
+        seed: int,
+        tokens: list[str | None],
+        house_rules: dict[str, Any] | None = None,
     ) -> None:
         with self.db.transaction() as cur:
             cur.execute(
-                "INSERT INTO games (id, created, finished, players, seats, record, seed, tokens) "
-                "VALUES (?, ?, NULL, ?, ?, NULL, ?, ?)",
-                (game, time.time(), len(seats), json.dumps(seats), seed, json.dumps(tokens)),
+                "INSERT INTO games (id, created, finished, players, seats, record, seed, tokens, "
+                "house_rules) VALUES (?, ?, NULL, ?, ?, NULL, ?, ?, ?)",
+                (
+                    game,
+                    time.time(),
+                    len(seats),
+                    json.dumps(seats),
+                    seed,
+                    json.dumps(tokens),
+                    json.dumps(house_rules or {}),
+                ),
             )
 
     def action(self, game: str, n: int, seat: int, action: Action, fault: Fault | None) -> None:
@@ -121,8 +143,8 @@ class TableStore:
         """Every game neither finished nor abandoned, in the order they were created."""
         games = []
         rows = self.db.query(
-            "SELECT id, seats, seed, tokens FROM games WHERE record IS NULL AND abandoned IS NULL "
-            "AND seed IS NOT NULL AND tokens IS NOT NULL ORDER BY created, id"
+            "SELECT id, seats, seed, tokens, house_rules FROM games WHERE record IS NULL "
+            "AND abandoned IS NULL AND seed IS NOT NULL AND tokens IS NOT NULL ORDER BY created, id"
         )
         for row in rows:
             actions = [
@@ -143,6 +165,7 @@ class TableStore:
                     int(row["seed"]),
                     json.loads(row["tokens"]),
                     actions,
+                    json.loads(row["house_rules"] or "{}"),
                 )
             )
         return games

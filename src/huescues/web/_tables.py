@@ -33,7 +33,17 @@ for several seats opens one connection per seat). Then:
 - ``{"type": "pass"}``: no second clue (R11);
 - ``{"type": "pawn", "cell": "F12"}``: a guess (R10, R12);
 - ``{"type": "check", "text": "..."}``: is this clue allowed now? (the live check; changes
-  nothing).
+  nothing);
+- ``{"type": "next"}``: dismiss the reveal; the next round starts once every connected person
+  has, or after the table's ``reveal_seconds`` (nobody acts meanwhile);
+- ``{"type": "again"}``: once the game is over, a new table with the same seats and house rules.
+
+``POST /api/tables`` also takes ``"house_rules": {"refuse_named_colours": bool,
+"rounds_per_giver": 1-3, "reveal_seconds": 0-600}`` (:class:`HouseRules`); the ``welcome`` says
+them (``house_rules``), the ``state`` says ``reveal``: null, or ``{"round", "waiting_for":
+[seat, ...], "seconds_left"}``. The server also sends ``{"type": "again", "table", "token",
+"by"}`` (each seat its own new token) and, to a join whose table is gone, an ``error`` with
+``"code": "gone"`` before closing with :data:`GONE_CLOSE_CODE`.
 
 The server sends:
 
@@ -100,26 +110,41 @@ from huescues.engine import (
 from ._board import board_json
 from ._bots import BOT_KINDS, bot_choices, build_bot
 from ._db import Database
+from ._house import MAX_REVEAL_SECONDS, MAX_ROUNDS_PER_GIVER, HouseRules
 from ._limits import ClientLimiter, TokenBucket, client_key
 from ._memory import release_memory
 from ._requests import Refused, read_json
 from ._store import GAME_SCHEMA, StoredGame, TableStore, token_hash
 
-__all__ = ["GAME_SCHEMA", "PAWN_COLOURS", "TableService", "TableSettings", "table_routes"]
+__all__ = [
+    "GAME_SCHEMA",
+    "GONE_CLOSE_CODE",
+    "PAWN_COLOURS",
+    "TableService",
+    "TableSettings",
+    "table_routes",
+]
 
-#: One pawn colour per seat: distinct from each other, drawn with a dark and a light ring so
-#: they stand out on any square.
+#: The WebSocket close code after a join to a table that is gone (or a wrong link): the page
+#: shows so and does not reconnect (4000-4999 are the application's own codes).
+GONE_CLOSE_CODE = 4404
+
+#: One pawn colour per seat, drawn with a dark and a light ring so they stand out on any square,
+#: and with the seat's number on it. Okabe and Ito's eight colours (chosen to stay apart for the
+#: common colour-vision deficiencies: no two differ only in red against green), then white and
+#: a dark brown: lightness keeps the last two apart from the rest, and the number tells every
+#: pawn from every other whatever one's eyes.
 PAWN_COLOURS: tuple[str, ...] = (
-    "#e6194b",
-    "#3cb44b",
-    "#4363d8",
-    "#f58231",
-    "#911eb4",
-    "#42d4f4",
-    "#f032e6",
-    "#bfef45",
-    "#fabed4",
-    "#ffe119",
+    "#d55e00",
+    "#0072b2",
+    "#f0e442",
+    "#009e73",
+    "#cc79a7",
+    "#56b4e9",
+    "#e69f00",
+    "#000000",
+    "#ffffff",
+    "#7b4a12",
 )
 
 _MAX_NAME = 24
@@ -133,8 +158,10 @@ class TableSettings:
     bot_time_limit: float = 10.0
     #: Seconds between two bot moves, so that people can follow them.
     bot_delay: float = 0.6
-    #: Seconds the reveal stays before bots play on.
-    reveal_pause: float = 2.5
+    #: Seconds a reveal waits for the people at the table to dismiss it ("Next round") before
+    #: the round ends anyway, unless the table's house rules set their own ``reveal_seconds``;
+    #: 0: the round ends at once.
+    reveal_pause: float = 60.0
     #: Largest message accepted, in bytes.
     max_message_bytes: int = 4096
     #: Connections (and tables created) per client address: a burst, then so many per second.
@@ -177,6 +204,15 @@ class _Seat:
     agent: Agent | None = None
 
 
+@dataclass(slots=True)
+class _Reveal:
+    """A reveal the table waits on: since when, and who has dismissed it."""
+
+    round: int
+    since: float = field(default_factory=time.monotonic)
+    dismissed: set[int] = field(default_factory=set)
+
+
 @dataclass(eq=False)
 class _Table:
     """A table of the server: the game itself is a guarded :class:`~huescues.agents.Table`
@@ -203,6 +239,14 @@ class _Table:
     expired: bool = False
     #: The seats' keys in the server's index of tokens (their hashes).
     keys: list[str] = field(default_factory=list)
+    #: The house rules asked for at creation (the game's own are in its rules).
+    house: HouseRules = field(default_factory=HouseRules)
+    #: Seconds a reveal waits for dismissals (the house rule, else the server's).
+    reveal_seconds: float = 0.0
+    #: The reveal the table waits on, or None while it plays.
+    reveal: _Reveal | None = None
+    #: The table "play again" made: its id and its seats' tokens (None for a bot).
+    again: tuple[str, list[str | None]] | None = None
 
     @property
     def state(self) -> GameState:
@@ -214,6 +258,27 @@ class _Table:
     def faults(self) -> list[str]:
         """The bots' faults and the table's errors, as the page shows them."""
         return [_fault_text(self.seats[f.seat].name, f) for f in self.game.faults] + self.errors
+
+    def waiting_for(self) -> list[int]:
+        """The people the reveal still waits for: connected persons who have not dismissed it
+        (one who left holds nobody up)."""
+        reveal = self.reveal
+        if reveal is None:
+            return []
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind == "person" and self.conns.get(i) and i not in reveal.dismissed
+        ]
+
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules in play, as the page shows them."""
+        rules = self.state.rules
+        return {
+            "refuse_named_colours": rules.refuse_named_colours,
+            "rounds_per_giver": rules.rounds_per_giver,
+            "reveal_seconds": self.reveal_seconds,
+        }
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [
@@ -256,6 +321,15 @@ def _view_message(table: _Table, view: View) -> dict[str, Any]:
         "clue_words": rules.second_clue_words if second else rules.first_clue_words,
         "may_pass": rules.second_clue_may_pass,
         "faults": table.faults[-5:],
+        "reveal": None
+        if table.reveal is None
+        else {
+            "round": table.reveal.round,
+            "waiting_for": table.waiting_for(),
+            "seconds_left": max(
+                0.0, round(table.reveal.since + table.reveal_seconds - time.monotonic(), 1)
+            ),
+        },
     }
 
 
@@ -271,7 +345,16 @@ def _welcome(table: _Table, seat: int) -> dict[str, Any]:
         "seat": seat,
         "seats": table.public_seats(),
         "board": board_json(table.state.board),
+        "house_rules": table.house_rules(),
     }
+
+
+def _again_message(table: _Table, seat: int, by: int | None) -> dict[str, Any]:
+    """Tells a seat of the table "play again" made: its own new link token (null for a bot's
+    seat), and who asked (null when the table was made before this connection joined)."""
+    assert table.again is not None
+    new_id, tokens = table.again
+    return {"type": "again", "table": new_id, "token": tokens[seat], "by": by}
 
 
 class _ActionError(ValueError):
@@ -404,9 +487,10 @@ class _Tables:
         ``OverflowError`` (too many tables) names what is wrong, and nothing is stored."""
         if not isinstance(body, dict):
             raise ValueError("the request is a JSON object with 'seats'")
-        unknown = sorted(str(k)[:20] for k in set(body) - {"seats", "seed"})
+        fields = ["seats", "seed", "house_rules"]
+        unknown = sorted(str(k)[:20] for k in set(body) - set(fields))
         if unknown:
-            raise ValueError(f"unknown fields {unknown}; the fields are ['seats', 'seed']")
+            raise ValueError(f"unknown fields {unknown}; the fields are {fields}")
         raw = body.get("seats")
         if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
             raise ValueError(f"'seats' is a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats (R2)")
@@ -423,6 +507,13 @@ class _Tables:
         kinds_names = [_seat_request(i, s) for i, s in enumerate(raw)]
         if all(kind != "person" for kind, _ in kinds_names):
             raise ValueError("a table needs at least one person")
+        house = HouseRules.from_request(body.get("house_rules"))
+        return self._new_table(kinds_names, seed, house, client)
+
+    def _new_table(
+        self, kinds_names: list[tuple[str, str]], seed: int, house: HouseRules, client: str
+    ) -> _Table:
+        """A new table of these seats (checked), within the limits on games in play."""
         self.sweep()
         live = [t for t in self.tables.values() if not t.state.is_terminal]
         if len(live) >= self.settings.max_tables:
@@ -449,8 +540,9 @@ class _Tables:
             _seats_json(seats),
             seed,
             [None if s.token is None else token_hash(s.token) for s in seats],
+            house.to_dict(),
         )
-        return self._open(table_id, seats, seed, [], client)
+        return self._open(table_id, seats, seed, [], client, house)
 
     def _rebuild(self, stored: StoredGame) -> None:
         """A game in play when the server stopped, at the point its stored actions reach."""
@@ -463,7 +555,8 @@ class _Tables:
                 _Seat(s["name"], kind, token, None if kind == "person" else build_bot(kind))
             )
         try:
-            self._open(stored.id, seats, stored.seed, stored.actions, "", hashed=True)
+            house = HouseRules.from_request(stored.house_rules)
+            self._open(stored.id, seats, stored.seed, stored.actions, "", house, hashed=True)
         except (ValueError, TypeError) as e:  # pragma: no cover - a database edited by hand
             with contextlib.suppress(sqlite3.Error):
                 self.store.abandon(stored.id)
@@ -476,6 +569,7 @@ class _Tables:
         seed: int,
         actions: list[tuple[int, Action, Fault | None]],
         client: str,
+        house: HouseRules,
         *,
         hashed: bool = False,
     ) -> _Table:
@@ -486,7 +580,7 @@ class _Tables:
             decision_streams=True,
         )
         # The bots are prepared by the table's task (off the event loop), before their turns.
-        state = new_game(len(seats), seed=seed)
+        state = new_game(len(seats), seed=seed, rules=house.rules(len(seats)))
         for seat, action, fault in actions:
             state = state.apply(action, seat=seat)
             if fault is not None:
@@ -495,7 +589,20 @@ class _Tables:
                     # As when it stalled: its thread may have run on, so it is not asked again.
                     game.retire(seat, f"{fault.message} earlier: not asked again", "timeout")
         game.state = state
-        table = _Table(table_id, seats, game, self.settings, creator=client)
+        reveal = house.reveal_seconds
+        table = _Table(
+            table_id,
+            seats,
+            game,
+            self.settings,
+            creator=client,
+            house=house,
+            reveal_seconds=self.settings.reveal_pause if reveal is None else reveal,
+        )
+        if state.history and state.phase is Phase.CHOOSE_TARGET:
+            # Stopped between two rounds, perhaps mid-reveal: the reveal waits for the people
+            # again (who dismissed it was not kept).
+            self._reveal(table)
         self.tables[table_id] = table
         for i, s in enumerate(seats):
             if s.token is not None:
@@ -517,14 +624,11 @@ class _Tables:
             await asyncio.to_thread(game.prepare, table.state)
             table.ready = True
             await self.broadcast(table)
-            seen = len(table.state.history)
             while (pending := game.pending()) is not None:
-                state = table.state
-                if len(state.history) > seen:
-                    seen = len(state.history)
-                    if table.settings.reveal_pause > 0:
-                        await asyncio.sleep(table.settings.reveal_pause)
+                if table.reveal is not None:
+                    await self._wait_for_reveal(table)
                     continue
+                state = table.state
                 if pending.person:
                     table.changed.clear()
                     if table.state is state:
@@ -558,6 +662,7 @@ class _Tables:
                     await self.broadcast(table)
                     return
                 game.state = after
+                self._after(table, state, after)
                 await self.broadcast(table)
             self.finish(table)
             await self.broadcast(table)
@@ -566,6 +671,33 @@ class _Tables:
         except Exception as e:  # pragma: no cover - a bug; say so at the table
             table.errors.append(cut_message(f"the table stopped: {type(e).__name__}: {e}"))
             await self.broadcast(table)
+
+    def _reveal(self, table: _Table) -> None:
+        """Wait on the reveal of the round just played, if the table gives reveals time."""
+        if table.reveal_seconds > 0 and table.state.history:
+            table.reveal = _Reveal(table.state.history[-1].round)
+
+    def _after(self, table: _Table, before: GameState, after: GameState) -> None:
+        """What the table does once ``after`` is played: a round that ended and a game that
+        goes on wait on the reveal (the end screen shows the last one)."""
+        if len(after.history) > len(before.history) and not after.is_terminal:
+            self._reveal(table)
+
+    async def _wait_for_reveal(self, table: _Table) -> None:
+        """Until every person at the table has dismissed the reveal, or its time is up; then
+        the next round starts."""
+        reveal = table.reveal
+        assert reveal is not None
+        end = reveal.since + table.reveal_seconds
+        while True:
+            table.changed.clear()
+            left = end - time.monotonic()
+            if not table.waiting_for() or left <= 0:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.changed.wait(), left)
+        table.reveal = None
+        await self.broadcast(table)
 
     def finish(self, table: _Table) -> None:
         """Keep the finished game's record (the JSON ``huescues replay`` reads)."""
@@ -591,26 +723,72 @@ class _Tables:
         stored (then nothing changes)."""
         async with table.lock:
             state = table.state
-            if msg.get("type") == "check":
+            kind = msg.get("type")
+            if kind == "check":
                 return _check(msg, state, seat)
-            try:
-                after = table.game.act(seat, _parse_action(msg, state))
-            except _ActionError as e:
-                return _error(str(e))
-            except IllegalAction as e:
-                return _error(str(e), getattr(e, "rule", None))
-            # Played once stored: until then every page, and a page that joins, sees the state
-            # before it (the store's write waits for the disk, off the event loop).
-            table.game.state = state
-            try:
-                await asyncio.to_thread(
-                    self.store.action, table.id, len(state.actions), seat, after.actions[-1], None
+            if kind == "next":
+                # A late or repeated dismissal changes nothing, and tells nobody.
+                if table.reveal is None or seat in table.reveal.dismissed:
+                    return None
+                table.reveal.dismissed.add(seat)
+                table.changed.set()
+            elif table.reveal is not None:
+                return _error(
+                    f"the reveal of round {table.reveal.round + 1} is showing: the next round "
+                    "starts once everyone pressed Next round (R14)"
                 )
+            else:
+                reply = await self._play(table, seat, msg, state)
+                if reply is not None:
+                    return reply
+        await self.broadcast(table)
+        return None
+
+    async def _play(
+        self, table: _Table, seat: int, msg: dict[str, Any], state: GameState
+    ) -> dict[str, Any] | None:
+        """Apply a person's action (under the table's lock); an error if refused."""
+        try:
+            after = table.game.act(seat, _parse_action(msg, state))
+        except _ActionError as e:
+            return _error(str(e))
+        except IllegalAction as e:
+            return _error(str(e), getattr(e, "rule", None))
+        # Played once stored: until then every page, and a page that joins, sees the state
+        # before it (the store's write waits for the disk, off the event loop).
+        table.game.state = state
+        try:
+            await asyncio.to_thread(
+                self.store.action, table.id, len(state.actions), seat, after.actions[-1], None
+            )
+        except sqlite3.Error as e:
+            return _error(_store_failure(e))
+        table.game.state = after
+        self._after(table, state, after)
+        table.changed.set()
+        return None
+
+    async def play_again(self, table: _Table, seat: int, client: str) -> dict[str, Any] | None:
+        """A new table with the same seats, kinds and house rules ("play again": a new seed, new
+        links); every seat's connections are sent their own new link token. Asked twice, the
+        same new table."""
+        if not table.state.is_terminal:
+            return _error("play again once the game is over (R24)")
+        if table.again is None:
+            kinds_names = [(s.kind, s.name) for s in table.seats]
+            try:
+                new = self._new_table(kinds_names, secrets.randbits(63), table.house, client)
+            except (ValueError, OverflowError) as e:
+                return _error(str(e))
             except sqlite3.Error as e:
                 return _error(_store_failure(e))
-            table.game.state = after
-            table.changed.set()
-        await self.broadcast(table)
+            table.again = (new.id, [s.token for s in new.seats])
+        sends = [
+            _send(ws, json.dumps(_again_message(table, i, seat)))
+            for i, conns in table.conns.items()
+            for ws in list(conns)
+        ]
+        await asyncio.gather(*sends)
         return None
 
     # -- the WebSocket -------------------------------------------------------------------------
@@ -654,20 +832,34 @@ class _Tables:
                     return
                 if msg is None:
                     continue
-                token = msg.get("token") if msg.get("type") == "join" else None
+                if msg.get("type") != "join":
+                    await _send(ws, json.dumps(_error("first join a seat with its link token")))
+                    continue
+                token = msg.get("token")
                 joined = (
                     self.tokens.get(token_hash(token))
                     if isinstance(token, str) and token.isascii() and len(token) <= 64
                     else None
                 )
                 if joined is None or joined[0].expired:
-                    await _send(ws, json.dumps(_error("first join a seat with its link token")))
-                    continue
+                    # Said once, and the connection closed: the page shows that the table is
+                    # gone instead of trying again.
+                    gone = _error(
+                        "no table has this link: the table is gone (ended long ago or expired) "
+                        "or the link is wrong; first join a seat with its link token, or make "
+                        "a new table"
+                    )
+                    await _send(ws, json.dumps({**gone, "code": "gone"}))
+                    with contextlib.suppress(Exception):
+                        await ws.close(code=GONE_CLOSE_CODE)
+                    return
                 table, seat = joined
                 table.conns.setdefault(seat, set()).add(ws)
                 table.idle_since = None
                 await _send(ws, json.dumps(_welcome(table, seat)))
                 await _send(ws, json.dumps(_view_message(table, table.state.view(seat))))
+                if table.again is not None:
+                    await _send(ws, json.dumps(_again_message(table, seat, None)))
             while True:
                 msg = await self._receive(ws, bucket)
                 if msg is None:
@@ -675,7 +867,11 @@ class _Tables:
                 if msg.get("type") == "join":
                     await _send(ws, json.dumps(_error("this connection holds a seat already")))
                     continue
-                reply = await self.act(table, seat, msg)
+                if msg.get("type") == "again":
+                    client = client_key(ws.client.host if ws.client else None)
+                    reply = await self.play_again(table, seat, client)
+                else:
+                    reply = await self.act(table, seat, msg)
                 if reply is not None:
                     await _send(ws, json.dumps(reply))
         except WebSocketDisconnect:
@@ -683,6 +879,7 @@ class _Tables:
         finally:
             if table is not None:
                 table.conns.get(seat, set()).discard(ws)
+                table.changed.set()  # a reveal no longer waits for a person who left
                 if not any(table.conns.values()):
                     table.idle_since = time.monotonic()
 
@@ -823,7 +1020,16 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
 
     async def setup(request: Request) -> Response:
         return JSONResponse(
-            {"bots": bot_choices(), "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+            {
+                "bots": bot_choices(),
+                "min_players": MIN_PLAYERS,
+                "max_players": MAX_PLAYERS,
+                "house_rules": {
+                    "max_rounds_per_giver": MAX_ROUNDS_PER_GIVER,
+                    "reveal_seconds": tables.settings.reveal_pause,
+                    "max_reveal_seconds": MAX_REVEAL_SECONDS,
+                },
+            }
         )
 
     async def info(request: Request) -> Response:

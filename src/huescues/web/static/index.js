@@ -40,11 +40,22 @@
       list.append(el("li", {}, [kind, name]));
     }
   }
+  // The server's own reveal time, shown as the default.
+  const reveal = document.querySelector("[data-field=reveal-seconds]");
+  if (setup.house_rules) reveal.options[0].textContent = `${setup.house_rules.reveal_seconds} s (the server's)`;
   count.addEventListener("change", drawSeats);
   drawSeats();
 
   function playLink(tokens) {
     return `${location.origin}/play#t=${tokens.join(",")}`;
+  }
+
+  function houseRules() {
+    const rules = { refuse_named_colours: document.querySelector("[data-field=refuse-named-colours]").checked };
+    const rounds = document.querySelector("[data-field=rounds-per-giver]").value;
+    if (rounds) rules.rounds_per_giver = Number(rounds);
+    if (reveal.value) rules.reveal_seconds = Number(reveal.value);
+    return rules;
   }
 
   document.getElementById("new-table").addEventListener("submit", async (event) => {
@@ -62,7 +73,7 @@
       const response = await fetch("/api/tables", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ seats }),
+        body: JSON.stringify({ seats, house_rules: houseRules() }),
       });
       answer = await response.json();
       if (!response.ok) throw new Error(answer.error || response.statusText);

@@ -12,6 +12,8 @@
   let selected = null; // the square a guesser tapped, waiting for "place"
   let unlocked = null; // pass-and-play: the seat whose screen is showing
   let checkTimer = null;
+  let zoomAt = null; // phone: the square the zoom is centred on, or null when closed
+  let gone = false; // the server said the table is gone: stop reconnecting
 
   const $ = (id) => document.getElementById(id);
   function el(tag, props, children) {
@@ -45,6 +47,8 @@
     ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "join", token: conn.token })));
     ws.addEventListener("message", (event) => onMessage(conn, JSON.parse(event.data)));
     ws.addEventListener("close", (event) => {
+      // 4404: the server said the table is gone; trying again would only say it again.
+      if (gone || event.code === 4404) { showGone(); return; }
       $("status").textContent = "Connection lost; reconnecting…";
       setTimeout(() => connect(conn), event.code === 1013 ? 5000 : 1000);
     });
@@ -69,9 +73,38 @@
       render();
     } else if (msg.type === "check") {
       showCheck(msg);
+    } else if (msg.type === "again") {
+      conn.again = msg;
+      onAgain(msg);
     } else if (msg.type === "error") {
+      if (msg.code === "gone") { gone = true; showGone(); return; }
       $("message").textContent = msg.message;
     }
+  }
+
+  // ---- screens ---------------------------------------------------------------------------
+  function showScreen(name) {
+    for (const screen of document.querySelectorAll("[data-screen]")) screen.hidden = screen.dataset.screen !== name;
+  }
+  function showGone() {
+    gone = true;
+    $("cover").hidden = true;
+    $("zoom").hidden = true;
+    $("round").textContent = "";
+    showScreen("gone");
+  }
+  function onAgain(msg) {
+    // Every seat of this page is told its own token of the new table; once all are known,
+    // whoever asked here goes at once, the others are offered the link.
+    if (!conns.every((c) => c.again)) return;
+    const url = `/play#t=${conns.map((c) => c.again.token).filter(Boolean).join(",")}`;
+    if (conns.some((c) => c.seat === msg.by)) { location.href = url; location.reload(); return; }
+    const join = $("join-again");
+    join.href = url;
+    join.hidden = false;
+    join.addEventListener("click", (event) => { event.preventDefault(); location.href = url; location.reload(); });
+    document.querySelector("[data-action=play-again]").hidden = true;
+    $("again-note").textContent = msg.by === null ? "A new game with these seats has started." : `${seatName(msg.by)} started a new game with these seats.`;
   }
 
   // ---- which seat the screen shows -------------------------------------------------------
@@ -109,7 +142,7 @@
     const view = conn.state;
     // Between rounds (and at the end) the board shows the last reveal: target, frame, pawns.
     // The giver, once dealt a card, sees the card instead (the reveal stays in the side panel).
-    const revealing = state.history.length > 0 && state.clues.length === 0 && state.pawns.length === 0 && !view.card;
+    const revealing = state.history.length > 0 && state.clues.length === 0 && state.pawns.length === 0 && (!view.card || state.reveal);
     const last = revealing ? state.history[state.history.length - 1] : null;
     const pawns = last ? last.pawns : state.pawns;
     const byCell = new Map(pawns.map(([seat, c]) => [c, seat]));
@@ -129,15 +162,67 @@
       }
       if (byCell.has(name)) {
         const seat = byCell.get(name);
-        const pawn = el("span", { className: "pawn", title: seatName(seat) });
-        pawn.style.setProperty("--pawn", seatColour(seat));
-        cell.append(pawn);
+        cell.append(pawnOf(seat));
       } else if (guessing) {
         cell.classList.add("open");
       }
       if (name === selected) cell.classList.add("selected");
     }
   }
+
+  // A pawn: the seat's colour and its number, so pawns differ whatever one's colour vision.
+  function pawnOf(seat) {
+    const pawn = el("span", { className: "pawn", title: seatName(seat), textContent: String(seat + 1) });
+    const colour = seatColour(seat);
+    pawn.style.setProperty("--pawn", colour);
+    pawn.style.color = light(colour) ? "#000" : "#fff";
+    return pawn;
+  }
+  function light(hex) {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45;
+  }
+
+  // ---- the zoom (phone) ------------------------------------------------------------------
+  // Squares narrower than a fingertip: a tap opens the area around it, in big squares.
+  function needsZoom() {
+    const any = cells.values().next().value;
+    return any ? any.getBoundingClientRect().width < 24 : false;
+  }
+  function drawZoom(state) {
+    const zoom = $("zoom");
+    const guessing = state && !state.reveal && (state.phase === "first_guess" || state.phase === "second_guess") && acting(state);
+    if (!zoomAt || !guessing) { zoom.hidden = true; zoomAt = null; return; }
+    const rows = welcome.board.rows, cols = welcome.board.cols;
+    const [r0, c0] = parseCell(zoomAt);
+    const top = Math.max(0, Math.min(rows - 5, r0 - 2)), left = Math.max(0, Math.min(cols - 7, c0 - 3));
+    const taken = new Map(state.pawns.map(([seat, c]) => [c, seat]));
+    const grid = $("zoom-grid");
+    grid.replaceChildren();
+    for (let r = top; r < top + 5; r++) {
+      for (let c = left; c < left + 7; c++) {
+        const name = welcome.board.row_letters[r] + String(c + 1);
+        const b = el("button", { type: "button", className: "zoom-cell", title: name });
+        b.dataset.zoomCell = name;
+        b.style.backgroundColor = welcome.board.colours[r][c];
+        b.append(el("span", { className: "zoom-name", textContent: name }));
+        if (taken.has(name)) { b.append(pawnOf(taken.get(name))); b.disabled = true; }
+        if (name === selected) b.classList.add("selected");
+        b.addEventListener("click", () => { selected = name; render(); });
+        grid.append(b);
+      }
+    }
+    const place = document.querySelector("[data-action=zoom-place]");
+    place.disabled = !selected;
+    place.textContent = selected ? `Place pawn on ${selected}` : "Tap a square";
+    zoom.hidden = false;
+  }
+  document.querySelector("[data-action=zoom-close]").addEventListener("click", () => { zoomAt = null; render(); });
+  document.querySelector("[data-action=zoom-place]").addEventListener("click", () => {
+    const state = latest();
+    const conn = state && acting(state);
+    if (conn && selected) { send(conn, { type: "pawn", cell: selected }); selected = null; zoomAt = null; render(); }
+  });
 
   function onCell(name) {
     const state = latest();
@@ -151,6 +236,7 @@
       return;
     }
     if (state.phase === "first_guess" || state.phase === "second_guess") {
+      if (needsZoom()) { zoomAt = name; if (!state.pawns.some(([, c]) => c === name)) selected = name; render(); return; }
       if (state.pawns.some(([, c]) => c === name)) { $("message").textContent = `${name} already holds a pawn.`; return; }
       selected = name;
       render();
@@ -209,6 +295,7 @@
   function controls(conn, state) {
     const box = $("controls");
     box.replaceChildren();
+    if (state.reveal) { box.append(...revealControls(state)); return; }
     if (state.phase === "game_over" || conn.seat !== state.current) return;
     if (state.phase === "choose_target") {
       const buttons = (conn.state.card || []).map((name, index) => {
@@ -234,7 +321,27 @@
     }
   }
 
+  // The reveal waits for everyone here to press "Next round" (or for its time).
+  function revealControls(state) {
+    const mine = conns.filter((c) => state.reveal.waiting_for.includes(c.seat));
+    const others = state.reveal.waiting_for.filter((seat) => !conns.some((c) => c.seat === seat));
+    const parts = [];
+    if (mine.length) {
+      const next = el("button", { type: "button", className: "primary", textContent: "Next round" });
+      next.dataset.action = "next-round";
+      next.addEventListener("click", () => { for (const c of mine) send(c, { type: "next" }); next.disabled = true; });
+      parts.push(next);
+    }
+    const waiting = others.length ? `Waiting for ${others.map(seatName).join(", ")}` : mine.length ? "" : "Starting the next round";
+    parts.push(el("p", { className: "hint", textContent: `${waiting}${waiting ? " · " : ""}next round in ${Math.ceil(state.reveal.seconds_left)} s at the latest.` }));
+    return parts;
+  }
+
   function statusText(conn, state) {
+    if (state.reveal) {
+      const last = state.history[state.history.length - 1];
+      return `Reveal: ${seatName(last.giver)}'s target was ${last.target}.`;
+    }
     if (state.phase === "game_over") {
       const r = state.result;
       const names = r.winners.map(seatName).join(" and ");
@@ -302,7 +409,16 @@
     const conn = shown(state);
     const actor = acting(state);
     // Pass-and-play: a different person's turn on this device hides the screen first.
-    if (conns.length > 1 && actor && state.phase !== "game_over" && unlocked !== actor.seat) {
+    if (state.phase === "game_over") {
+      // The game's panel is kept up to date under the end screen (its scores, the last reveal).
+      $("status").textContent = statusText(conn, state);
+      drawScores(conn, state);
+      drawLastRound(state);
+      drawEnd(state);
+      return;
+    }
+    showScreen("game");
+    if (conns.length > 1 && actor && !state.reveal && unlocked !== actor.seat) {
       $("cover-text").textContent = `Pass the device to ${seatName(actor.seat)}.`;
       $("cover").hidden = false;
       document.querySelector(".game").classList.add("hidden-screen");
@@ -325,9 +441,62 @@
     drawScores(conn, state);
     drawLastRound(state);
     drawBoard(state, conn);
+    drawZoom(state);
+    drawHouse();
     const faults = $("faults");
     faults.replaceChildren(...state.faults.map((f) => el("li", { textContent: f })));
   }
+
+  function drawHouse() {
+    const h = welcome.house_rules;
+    if (!h) return;
+    const parts = [h.refuse_named_colours ? "named colours refused too (R19)" : "basic colour terms refused (R19)",
+      `${h.rounds_per_giver} ${h.rounds_per_giver === 1 ? "round" : "rounds"} each as clue giver (R7)`,
+      h.reveal_seconds > 0 ? `a reveal waits up to ${h.reveal_seconds} s` : "no pause after a reveal"];
+    $("house").textContent = `Rules here: ${parts.join(" · ")}.`;
+  }
+
+  // ---- the end screen --------------------------------------------------------------------
+  function drawEnd(state) {
+    $("cover").hidden = true;
+    $("zoom").hidden = true;
+    showScreen("end");
+    $("round").textContent = "Game over";
+    const r = state.result;
+    const names = r.winners.map(seatName).join(" and ");
+    $("end-title").textContent = r.shared ? `${names} share the win!` : `${names} wins!`;
+    const order = r.scores.map((score, seat) => [score, seat]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    const standings = $("standings");
+    standings.replaceChildren();
+    for (const [score, seat] of order) {
+      const item = el("li", {}, [pawnOf(seat), el("span", { className: "name", textContent: seatName(seat) }),
+        el("span", { className: "score", textContent: `${score} ${score === 1 ? "point" : "points"}` })]);
+      if (r.winners.includes(seat)) item.classList.add("winner");
+      standings.append(item);
+    }
+    const rounds = $("rounds");
+    rounds.replaceChildren();
+    for (const round of state.history) {
+      const [tr, tc] = parseCell(round.target);
+      const sw = el("span", { className: "swatch" });
+      sw.style.background = welcome.board.colours[tr][tc];
+      const clues = round.clues.map((x) => `“${x}”`).join(" then ") + (round.clues.length < 2 ? " (then passed)" : "");
+      const pawns = round.pawns.map(([seat, c]) => {
+        const d = distance(c, round.target);
+        return el("li", {}, [pawnOf(seat), `${seatName(seat)} on ${c} (${d === 0 ? "the target" : `${d} away`})`]);
+      });
+      const points = round.points.map((p, seat) => p ? `${seatName(seat)} +${p}` : null).filter(Boolean).join(", ") || "no points";
+      rounds.append(el("li", { className: "round-card" }, [
+        el("h3", { textContent: `Round ${round.round + 1}${round.tiebreak ? " (tie-breaker)" : ""}: ${seatName(round.giver)} gave ${clues}` }),
+        el("p", {}, [sw, `Target ${round.target}. Points: ${points}.`]),
+        el("ul", { className: "round-pawns" }, pawns),
+      ]));
+    }
+  }
+  document.querySelector("[data-action=play-again]").addEventListener("click", (event) => {
+    const conn = conns.find((c) => c.state);
+    if (conn) { send(conn, { type: "again" }); event.target.disabled = true; $("again-note").textContent = "Making the new table…"; }
+  });
 
   document.querySelector("[data-action=reveal-screen]").addEventListener("click", () => {
     const state = latest();

@@ -1,0 +1,82 @@
+"""House rules: what the people creating a table may change of the standard game.
+
+Two are game rules, so the engine checks them and the game's record carries them: R19's house
+rule on named colours (:attr:`~huescues.Rules.refuse_named_colours`) and the rounds each player
+gives clues (R7, :attr:`~huescues.Rules.rounds_per_giver`: every player the same number, so
+turns stay equal). One is the table's: how long a reveal waits for the people to dismiss it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from huescues.engine import Rules
+
+__all__ = ["MAX_REVEAL_SECONDS", "MAX_ROUNDS_PER_GIVER", "HouseRules"]
+
+#: The most rounds a player may give clues at one table (R7): a long evening, not a siege.
+MAX_ROUNDS_PER_GIVER = 3
+#: The longest a reveal may wait for dismissals, in seconds.
+MAX_REVEAL_SECONDS = 600.0
+
+_FIELDS = ("refuse_named_colours", "rounds_per_giver", "reveal_seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """A table's house rules as requested; ``None`` keeps the standard (or the server's)."""
+
+    refuse_named_colours: bool = False
+    rounds_per_giver: int | None = None
+    reveal_seconds: float | None = None
+
+    @classmethod
+    def from_request(cls, data: object) -> HouseRules:
+        """The ``house_rules`` of ``POST /api/tables``, checked: a ``ValueError`` names the bad
+        value and the rule."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise ValueError(f"'house_rules' is an object with some of {list(_FIELDS)}")
+        unknown = sorted(str(k)[:30] for k in set(data) - set(_FIELDS))
+        if unknown:
+            raise ValueError(f"unknown house rules {unknown}; the house rules are {list(_FIELDS)}")
+        named = data.get("refuse_named_colours", False)
+        if not isinstance(named, bool):
+            raise ValueError(
+                f"house rule refuse_named_colours is true or false, not {str(named)[:20]!r} (R19)"
+            )
+        rounds = data.get("rounds_per_giver")
+        if rounds is not None and (
+            type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS_PER_GIVER
+        ):
+            raise ValueError(
+                f"house rule rounds_per_giver is a whole number from 1 to "
+                f"{MAX_ROUNDS_PER_GIVER}, not {str(rounds)[:20]!r} (R7)"
+            )
+        reveal = data.get("reveal_seconds")
+        if reveal is not None and (
+            type(reveal) not in (int, float) or not 0 <= reveal <= MAX_REVEAL_SECONDS
+        ):
+            raise ValueError(
+                f"house rule reveal_seconds is a number of seconds from 0 to "
+                f"{MAX_REVEAL_SECONDS:g}, not {str(reveal)[:20]!r}"
+            )
+        return cls(named, rounds, None if reveal is None else float(reveal))
+
+    def to_dict(self) -> dict[str, Any]:
+        """What was requested (the database keeps it, so a restart rebuilds the same game)."""
+        data: dict[str, Any] = {"refuse_named_colours": self.refuse_named_colours}
+        if self.rounds_per_giver is not None:
+            data["rounds_per_giver"] = self.rounds_per_giver
+        if self.reveal_seconds is not None:
+            data["reveal_seconds"] = self.reveal_seconds
+        return data
+
+    def rules(self, n_players: int) -> Rules:
+        """The game's rules: the standard ones for ``n_players`` with the house's changes."""
+        changes: dict[str, Any] = {"refuse_named_colours": self.refuse_named_colours}
+        if self.rounds_per_giver is not None:
+            changes["rounds_per_giver"] = self.rounds_per_giver
+        return Rules.standard(n_players, **changes)
