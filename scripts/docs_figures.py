@@ -116,7 +116,22 @@ def _research_clue_choice() -> str:
 
 
 #: Every figure: its page and how to compute its text.
+def _reports_example() -> str:
+    """docs/reports.md's example: the printed report of a small tournament, as a file gets it."""
+    import io
+
+    from rich.console import Console
+
+    from huescues.tournament import Tournament
+
+    results = Tournament(["random", "naming", "embedding"], games=120, seed=0).run()
+    out = io.StringIO()
+    results.report().print(Console(file=out, width=120, color_system=None))
+    return "```text\n" + "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n```"
+
+
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
+    "reports-example": ("docs/reports.md", _reports_example),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),

@@ -24,6 +24,7 @@ def _script() -> ModuleType:
     return module
 
 
+@pytest.mark.slow  # a small tournament and the research worked example: seconds
 def test_the_docs_figures_are_current() -> None:
     stale = _script().update(check=True)
     assert not stale, (
@@ -31,6 +32,7 @@ def test_the_docs_figures_are_current() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_stale_figure_is_found_and_rewritten(tmp_path: Path) -> None:
     script = _script()
     pages = {page for page, _ in script.FIGURES.values()}
@@ -45,9 +47,12 @@ def test_a_stale_figure_is_found_and_rewritten(tmp_path: Path) -> None:
         assert (tmp_path / page).read_text() == (ROOT / page).read_text()
 
 
+@pytest.mark.slow
 def test_a_region_without_a_figure_is_an_error(tmp_path: Path) -> None:
     script = _script()
     (tmp_path / "docs").mkdir()
+    for page in {page for page, _ in script.FIGURES.values()}:
+        (tmp_path / page).write_text((ROOT / page).read_text(encoding="utf-8"))
     text = (ROOT / "docs/research.md").read_text(encoding="utf-8")
     (tmp_path / "docs/research.md").write_text(
         text + "\n<!-- figures:nope -->\nx\n<!-- /figures -->\n"
