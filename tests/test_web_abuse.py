@@ -24,7 +24,7 @@ pytest.importorskip("websockets")
 import uvicorn
 
 from huescues.web import TableSettings, create_app
-from huescues.web._tables import _Table
+from huescues.web._table import WebTable as _Table
 
 #: Many connections from many loopback addresses, and expiry waits: the slow tier.
 pytestmark = [

@@ -1,0 +1,275 @@
+"""The game tables' protocol: what a page sends and is sent, over HTTP and the WebSocket.
+
+Game tables: 3-10 seats, each a person or a bot, played over WebSockets.
+
+The engine is the only judge: every action a page sends is applied with
+``GameState.apply(action, seat=seat)`` and every page is sent ``state.view(seat)`` of its own
+seat, so the card and the target reach the clue giver's connections only, until the reveal (R8,
+R14). Nothing of the rules runs in the browser.
+
+HTTP
+----
+- ``GET /``: the page that creates a table. ``GET /play#t=TOKEN[,TOKEN...]``: the game page for
+  one seat, or for several seats on one device (pass-and-play). Tokens travel in the fragment, so
+  they never reach the server's logs.
+- ``POST /api/tables`` with JSON ``{"seats": [{"kind": "person"|"default"|"naming"|"random"|...,
+  "name": "Ann"}, ...]}`` (``name`` optional; 3-10 seats, at least one person; a bot's kind is
+  one of ``GET /api/setup``'s; a ``"seed"`` only where :attr:`TableSettings.allow_seed`, else
+  403: the server draws the seed and tells no client before the end) answers ``{"table": ID,
+  "seats": [{"seat": 0, "name", "kind", "token"}, ...]}``; a person's seat has its token
+  (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
+  seat: whoever holds it plays that seat, and nobody else can.
+- ``GET /api/tables/ID``: ``{"table", "seats": [{"seat","name","kind"}], "finished": bool}``
+  (no tokens).
+- ``GET /api/setup``: what a new table may hold, for the page that creates one: ``{"bots":
+  [{"kind", "description"}, ...], "min_players", "max_players"}`` (the bots are the catalogue's
+  fair players, :data:`huescues.agents.CATALOGUE`; the bounds are R2's).
+
+WebSocket ``/ws`` (JSON text messages, at most 4096 bytes each)
+---------------------------------------------------------------
+The page sends first ``{"type": "join", "token": TOKEN}``; one connection holds one seat (a page
+for several seats opens one connection per seat). Then:
+
+- ``{"type": "target", "index": 0-3}``: the clue giver picks a square of the card (R8);
+- ``{"type": "clue", "text": "lagoon"}``: the first clue (R9) or the second (R11);
+- ``{"type": "pass"}``: no second clue (R11);
+- ``{"type": "pawn", "cell": "F12"}``: a guess (R10, R12);
+- ``{"type": "check", "text": "..."}``: is this clue allowed now? (the live check; changes
+  nothing);
+- ``{"type": "next"}``: dismiss the reveal; the next round starts once every connected person
+  has, or after the table's ``reveal_seconds`` (nobody acts meanwhile);
+- ``{"type": "again"}``: once the game is over, a new table with the same seats and house rules.
+
+``POST /api/tables`` also takes ``"house_rules": {"refuse_named_colours": bool,
+"rounds_per_giver": 1-3, "reveal_seconds": 0-600}`` (:class:`HouseRules`); the ``welcome`` says
+them (``house_rules``), the ``state`` says ``reveal``: null, or ``{"round", "waiting_for":
+[seat, ...], "seconds_left"}``. The server also sends ``{"type": "again", "table", "token",
+"by"}`` (each seat its own new token) and, to a join whose table is gone, an ``error`` with
+``"code": "gone"`` before closing with :data:`GONE_CLOSE_CODE`.
+
+The server sends:
+
+- ``{"type": "welcome", "table", "seat", "seats": [{"seat","name","kind","colour"}],
+  "board": {"id", "rows", "cols", "row_letters": [...], "colours": [[hex, ...], ...]}}`` once,
+  after the join (the board as the study sends it too: :func:`board_json`);
+- ``{"type": "state", "seat", "phase", "current", "giver", "guessers", "round",
+  "regular_rounds", "tiebreak", "scores", "clues", "pawns": [[seat, "F12"], ...], "history":
+  [round, ...], "card": ["F12", ...] | null, "target": "F12" | null, "result": {"winners",
+  "scores", "shared", "tiebreak_rounds"} | null, "ready": bool, "clue_words": n, "may_pass":
+  bool, "faults": [text, ...]}`` after the join and after every change: ``card`` and
+  ``target`` are set for the clue giver only (and ``null`` once the game is over); a round of
+  ``history`` is ``RoundResult.to_dict()``: its target, clues, pawns and points, after the
+  reveal;
+- ``{"type": "check", "text", "ok": bool, "rule": "R19" | null, "message"}`` answering a check;
+- ``{"type": "error", "message", "rule": "R13" | null}`` when a message is refused (malformed,
+  too big, too many, not your turn, against a rule): nothing changed.
+
+Connections and messages are rate-limited per client address and per connection (token
+buckets); open connections and tables in play are capped per address, a connection must join a
+seat within :attr:`TableSettings.join_timeout`, and a table no one is connected to expires after
+:attr:`TableSettings.idle_timeout`. Every action is stored as it is played (``_store``), so a
+restart rebuilds the games in play; a finished game is stored as its
+:class:`~huescues.GameRecord` JSON in the ``games`` table and replays with ``huescues replay DB
+--game ID``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketState
+
+from huescues.agents import cut_message
+from huescues.engine import (
+    Action,
+    ChooseTarget,
+    GameState,
+    GiveClue,
+    IllegalAction,
+    Pass,
+    Phase,
+    PlacePawn,
+    View,
+    hidden_character,
+    validate_clue,
+)
+
+from ._board import board_json
+from ._bots import BOT_KINDS
+from ._table import MAX_NAME, Seat, WebTable
+
+__all__ = [
+    "ActionError",
+    "again_message",
+    "check_clue",
+    "error",
+    "parse_action",
+    "seat_request",
+    "seats_json",
+    "send",
+    "store_failure",
+    "view_message",
+    "welcome",
+]
+
+
+def view_message(table: WebTable, view: View) -> dict[str, Any]:
+    """The ``state`` message for one seat: its view and nothing more (R8)."""
+    state = table.state
+    rules = view.rules
+    second = view.phase is Phase.SECOND_CLUE
+    result = state.result
+    return {
+        "type": "state",
+        "seat": view.seat,
+        "phase": view.phase.value,
+        "current": view.current_player,
+        "giver": view.giver,
+        "guessers": list(view.guessers),
+        "round": view.round,
+        "regular_rounds": rules.regular_rounds,
+        "tiebreak": view.tiebreak,
+        "scores": list(view.scores),
+        "clues": list(view.clues),
+        "pawns": [[s, str(c)] for s, c in view.pawns],
+        "history": [r.to_dict() for r in view.history],
+        "card": None if view.card is None else [str(c) for c in view.card],
+        "target": None if view.target is None else str(view.target),
+        "result": None
+        if result is None
+        else {
+            "winners": list(result.winners),
+            "scores": list(result.scores),
+            "shared": result.shared,
+            "tiebreak_rounds": result.tiebreak_rounds,
+        },
+        "ready": table.ready,
+        "clue_words": rules.second_clue_words if second else rules.first_clue_words,
+        "may_pass": rules.second_clue_may_pass,
+        "faults": table.faults[-5:],
+        "reveal": None
+        if table.reveal is None
+        else {
+            "round": table.reveal.round,
+            "waiting_for": table.waiting_for(),
+            "seconds_left": max(
+                0.0, round(table.reveal.since + table.reveal_seconds - time.monotonic(), 1)
+            ),
+        },
+    }
+
+
+def welcome(table: WebTable, seat: int) -> dict[str, Any]:
+    return {
+        "type": "welcome",
+        "table": table.id,
+        "seat": seat,
+        "seats": table.public_seats(),
+        "board": board_json(table.state.board),
+        "house_rules": table.house_rules(),
+    }
+
+
+def again_message(table: WebTable, seat: int, by: int | None) -> dict[str, Any]:
+    """Tells a seat of the table "play again" made: its own new link token (null for a bot's
+    seat), and who asked (null when the table was made before this connection joined)."""
+    assert table.again is not None
+    new_id, tokens = table.again
+    return {"type": "again", "table": new_id, "token": tokens[seat], "by": by}
+
+
+class ActionError(ValueError):
+    """A message that is not an action the page may send."""
+
+
+def parse_action(msg: dict[str, Any], state: GameState) -> Action:
+    kind = msg.get("type")
+    if kind == "target":
+        index = msg.get("index")
+        if type(index) is not int or not 0 <= index < len(state.card):
+            raise ActionError(f"target {index!r} refused: choose a square of the card, 0-3 (R8)")
+        return ChooseTarget(index)
+    if kind == "clue":
+        text = msg.get("text")
+        if not isinstance(text, str):
+            raise ActionError("a clue message needs 'text', a string")
+        return GiveClue(text)
+    if kind == "pass":
+        return Pass()
+    if kind == "pawn":
+        cell = msg.get("cell")
+        if not isinstance(cell, str) or len(cell) > 8:
+            raise ActionError("a pawn message needs 'cell', a square's name such as 'F12'")
+        try:
+            return PlacePawn(state.board.cell(cell))
+        except ValueError as e:
+            raise ActionError(str(e)) from None
+    raise ActionError(f"unknown message type {str(kind)[:30]!r}")
+
+
+def check_clue(msg: dict[str, Any], state: GameState, seat: int) -> dict[str, Any]:
+    """The live clue check: what the engine's clue rules say of ``text`` now (R18-R22)."""
+    text = msg.get("text")
+    if not isinstance(text, str):
+        raise ActionError("a check message needs 'text', a string")
+    answer: dict[str, Any] = {"type": "check", "text": text, "ok": True, "rule": None}
+    if state.phase not in (Phase.FIRST_CLUE, Phase.SECOND_CLUE) or seat != state.giver:
+        answer.update(ok=False, message="it is not your turn to give a clue")
+        return answer
+    try:
+        validate_clue(
+            text,
+            second=state.phase is Phase.SECOND_CLUE,
+            rules=state.rules,
+            previous=state.clues_given,
+        )
+    except IllegalAction as e:
+        answer.update(ok=False, rule=getattr(e, "rule", None), message=str(e))
+    else:
+        answer["message"] = "allowed"
+    return answer
+
+
+def seat_request(i: int, seat: object) -> tuple[str, str]:
+    """A requested seat's kind and name, checked: the name prints as it reads (the clue rules'
+    character check, R18: no controls, bidirectional overrides or zero-width characters, so
+    no name passes for another), and fits."""
+    if not isinstance(seat, dict):
+        raise ValueError(f"seat {i} is an object with a 'kind' and a 'name'")
+    unknown = sorted(str(k)[:20] for k in set(seat) - {"kind", "name"})
+    if unknown:
+        raise ValueError(f"seat {i}: unknown fields {unknown}; a seat has 'kind' and 'name'")
+    kind = seat.get("kind", "person")
+    if kind != "person" and kind not in BOT_KINDS:
+        kinds = ", ".join(("person", *BOT_KINDS))
+        raise ValueError(f"seat {i}: kind {str(kind)[:20]!r} is not one of {kinds}")
+    name = seat.get("name")
+    if name is None or (isinstance(name, str) and not name.strip()):
+        name = f"Player {i + 1}" if kind == "person" else f"{kind.title()} bot {i + 1}"
+    if not isinstance(name, str) or len(name) > MAX_NAME:
+        raise ValueError(f"seat {i}: a name is text of at most {MAX_NAME} characters")
+    hidden = hidden_character(name)
+    if hidden is not None:
+        raise ValueError(f"seat {i}: a name shows only characters that print, not {hidden} (R18)")
+    return kind, " ".join(name.split())
+
+
+def store_failure(e: Exception) -> str:
+    return cut_message(f"the server could not store the move ({e}); nothing changed")
+
+
+def seats_json(seats: list[Seat]) -> list[dict[str, str]]:
+    return [{"name": s.name, "kind": s.kind} for s in seats]
+
+
+def error(message: str, rule: str | None = None) -> dict[str, Any]:
+    return {"type": "error", "message": message, "rule": rule}
+
+
+async def send(ws: WebSocket, text: str) -> None:
+    if ws.client_state is not WebSocketState.CONNECTED:
+        return
+    with contextlib.suppress(Exception):  # a connection gone mid-send: its reader cleans up
+        await ws.send_text(text)

@@ -1,0 +1,195 @@
+"""A table of the server, as data: its settings (:class:`TableSettings`), its seats, the reveal it
+waits on, the connections, and the guarded :class:`~huescues.agents.Table` that plays the game."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from huescues.agents import Agent, Fault, Table
+from huescues.engine import (
+    GameState,
+)
+
+from ._house import HouseRules
+
+__all__ = [
+    "GONE_CLOSE_CODE",
+    "MAX_NAME",
+    "PAWN_COLOURS",
+    "Reveal",
+    "Seat",
+    "TableSettings",
+    "WebTable",
+    "fault_text",
+]
+
+#: The WebSocket close code after a join to a table that is gone (or a wrong link): the page
+#: shows so and does not reconnect (4000-4999 are the application's own codes).
+GONE_CLOSE_CODE = 4404
+
+#: One pawn colour per seat, drawn with a dark and a light ring so they stand out on any square,
+#: and with the seat's number on it. Okabe and Ito's eight colours (chosen to stay apart for the
+#: common colour-vision deficiencies: no two differ only in red against green), then white and
+#: a dark brown: lightness keeps the last two apart from the rest, and the number tells every
+#: pawn from every other whatever one's eyes.
+PAWN_COLOURS: tuple[str, ...] = (
+    "#d55e00",
+    "#0072b2",
+    "#f0e442",
+    "#009e73",
+    "#cc79a7",
+    "#56b4e9",
+    "#e69f00",
+    "#000000",
+    "#ffffff",
+    "#7b4a12",
+)
+
+MAX_NAME = 24
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """How the tables behave: bots' pace and time limit, message size, rate limits."""
+
+    #: Seconds a bot may think before the random move is played instead.
+    bot_time_limit: float = 10.0
+    #: Seconds between two bot moves, so that people can follow them.
+    bot_delay: float = 0.6
+    #: Seconds a reveal waits for the people at the table to dismiss it ("Next round") before
+    #: the round ends anyway, unless the table's house rules set their own ``reveal_seconds``;
+    #: 0: the round ends at once.
+    reveal_pause: float = 60.0
+    #: Largest message accepted, in bytes.
+    max_message_bytes: int = 4096
+    #: Connections (and tables created) per client address: a burst, then so many per second.
+    connect_burst: float = 30.0
+    connect_rate: float = 2.0
+    #: Messages per connection: a burst, then so many per second.
+    message_burst: float = 20.0
+    message_rate: float = 5.0
+    #: Games in play at once; more are refused until some finish or expire.
+    max_tables: int = 500
+    #: Games in play at once created from one client address (an IPv6 address counts by its
+    #: /64 network, as one home or phone holds a whole /64).
+    max_tables_per_address: int = 20
+    #: Seconds a table with no one connected is kept; then it expires (a finished game's record
+    #: stays in the database, an unfinished one is marked abandoned and not rebuilt on restart).
+    idle_timeout: float = 1800.0
+    #: Seconds a new WebSocket has to join a seat before it is closed.
+    join_timeout: float = 10.0
+    #: WebSockets open at once from one client address (a pass-and-play page holds one a seat).
+    max_connections_per_address: int = 64
+    #: Whether ``POST /api/tables`` may choose the game's seed. Off: the server draws it, keeps
+    #: it in the database and sends it to no client before the game ends, as a chosen seed tells
+    #: its chooser every card and the bots' streams. For tests and demonstrations only.
+    allow_seed: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("max_tables", "max_tables_per_address", "max_connections_per_address"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"TableSettings.{name} is at least 1, not {getattr(self, name)}")
+        for name in ("idle_timeout", "join_timeout", "bot_time_limit"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"TableSettings.{name} is a positive number of seconds")
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str
+    kind: str
+    token: str | None
+    agent: Agent | None = None
+
+
+@dataclass(slots=True)
+class Reveal:
+    """A reveal the table waits on: since when, and who has dismissed it."""
+
+    round: int
+    since: float = field(default_factory=time.monotonic)
+    dismissed: set[int] = field(default_factory=set)
+
+
+@dataclass(eq=False)
+class WebTable:
+    """A table of the server: the game itself is a guarded :class:`~huescues.agents.Table`
+    (whose decision is pending, persons' actions, bots' decisions and their faults); this keeps
+    the seats' names and tokens, the connections and what the page is told."""
+
+    id: str
+    seats: list[Seat]
+    game: Table
+    settings: TableSettings
+    conns: dict[int, set[WebSocket]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    ready: bool = False
+    stored: bool = False
+    #: What went wrong with the table itself (not a bot's fault: those are the game's).
+    errors: list[str] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
+    finished_at: float | None = None
+    #: Who created the table (:func:`client_key`), for the per-address limit.
+    creator: str = ""
+    #: Since when no one is connected (``time.monotonic``), or None while someone is.
+    idle_since: float | None = field(default_factory=time.monotonic)
+    expired: bool = False
+    #: The seats' keys in the server's index of tokens (their hashes).
+    keys: list[str] = field(default_factory=list)
+    #: The house rules asked for at creation (the game's own are in its rules).
+    house: HouseRules = field(default_factory=HouseRules)
+    #: Seconds a reveal waits for dismissals (the house rule, else the server's).
+    reveal_seconds: float = 0.0
+    #: The reveal the table waits on, or None while it plays.
+    reveal: Reveal | None = None
+    #: The table "play again" made: its id and its seats' tokens (None for a bot).
+    again: tuple[str, list[str | None]] | None = None
+
+    @property
+    def state(self) -> GameState:
+        state = self.game.state
+        assert state is not None
+        return state
+
+    @property
+    def faults(self) -> list[str]:
+        """The bots' faults and the table's errors, as the page shows them."""
+        return [fault_text(self.seats[f.seat].name, f) for f in self.game.faults] + self.errors
+
+    def waiting_for(self) -> list[int]:
+        """The people the reveal still waits for: connected persons who have not dismissed it
+        (one who left holds nobody up)."""
+        reveal = self.reveal
+        if reveal is None:
+            return []
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind == "person" and self.conns.get(i) and i not in reveal.dismissed
+        ]
+
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules in play, as the page shows them."""
+        rules = self.state.rules
+        return {
+            "refuse_named_colours": rules.refuse_named_colours,
+            "rounds_per_giver": rules.rounds_per_giver,
+            "reveal_seconds": self.reveal_seconds,
+        }
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        return [
+            {"seat": i, "name": s.name, "kind": s.kind, "colour": PAWN_COLOURS[i]}
+            for i, s in enumerate(self.seats)
+        ]
+
+
+def fault_text(name: str, fault: Fault) -> str:
+    what = "illegal decision: " if fault.kind == "illegal" else ""
+    return f"{name}: {what}{fault.message}; played a random move instead"
