@@ -15,12 +15,14 @@ from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
 from ._standard import ModelFactory, standard_models
+from ._translate import LANGUAGES, TranslatedModel, Translation, fold, spanish_table
 from ._wordpiece import WordPieceEncoder
 
 __all__ = [
     "BASIC_TERMS",
     "FLAT_LOG_DENSITY",
     "KNOWLEDGE_SOURCES",
+    "LANGUAGES",
     "N_FOLDS",
     "OBJECT_BLEND_WEIGHT",
     "TONE_SPREAD",
@@ -41,18 +43,22 @@ __all__ = [
     "Prediction",
     "SentenceTransformerEncoder",
     "TermGrid",
+    "TranslatedModel",
+    "Translation",
     "WordPieceEncoder",
     "as_lab",
     "c3",
     "colornames",
     "combined_model",
     "default_model",
+    "fold",
     "fold_of",
     "listen",
     "model_cache_key",
     "name_key",
     "normalise_name",
     "reads_in_context",
+    "spanish_table",
     "standard_models",
     "with_capabilities",
     "words_of",

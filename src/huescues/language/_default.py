@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -15,8 +15,9 @@ from ._capabilities import ColourTermModelBase, model_cache_key, with_capabiliti
 from ._combined import combined_model
 from ._objects import ObjectColourModel
 from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab
+from ._translate import TranslatedModel, check_language, spanish_table
 
-__all__ = ["OBJECT_BLEND_WEIGHT", "BlendedModel", "default_model"]
+__all__ = ["OBJECT_BLEND_WEIGHT", "BlendedModel", "default_model", "english_model"]
 
 #: Weight of the knowledge (object-colour) reading in :func:`default_model`, chosen by
 #: leave-one-clue-out cross-validation on people's Hues and Cues picks
@@ -45,8 +46,8 @@ class BlendedModel(ColourTermModelBase):
         self.scale = float(scale)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if self is default_model():
-            return (default_model, ())
+        if self is english_model():
+            return (english_model, ())
         return (_blend, (self.base, self.other, self.weight, self.scale))
 
     @property
@@ -112,9 +113,32 @@ class BlendedModel(ColourTermModelBase):
         return Prediction(mode.copy(), cov, True, "blend", self.evidence(text))
 
 
+@overload
+def default_model() -> BlendedModel: ...
+@overload
+def default_model(language: Literal["en"]) -> BlendedModel: ...
+@overload
+def default_model(language: str) -> ColourTermModelBase: ...
+def default_model(language: str = "en") -> ColourTermModelBase:
+    """The library's default colour-term model for clues in ``language`` (``"en"``, the
+    default, or ``"es"``; anything else is a ValueError), loaded once.
+
+    English: :func:`english_model`. Spanish: a :class:`TranslatedModel` that carries each
+    Spanish word to its English counterpart by the shipped table (``docs/languages.md``) and
+    reads that with the English model."""
+    if check_language(language) == "es":
+        return _spanish_model()
+    return english_model()
+
+
 @functools.cache
-def default_model() -> BlendedModel:
-    """The library's default colour-term model (loaded once): the direct reading of
+def _spanish_model() -> TranslatedModel:
+    return TranslatedModel(english_model(), spanish_table(), "es")
+
+
+@functools.cache
+def english_model() -> BlendedModel:
+    """The default colour-term model for English clues (loaded once): the direct reading of
     :func:`~huescues.language.combined_model` (naming data and word vectors) blended with the
     shipped :class:`ObjectColourModel` (what things look like, read at typical colours),
     weighted by :data:`OBJECT_BLEND_WEIGHT`. On people's picks for 39 Hues and Cues clues, held

@@ -30,6 +30,7 @@ from ._given import (
     points_on_given_clues,
 )
 from ._givers import DEFAULT_GUESSERS, GiverReport, GiverRow, points_by_giver
+from ._languages import LANGUAGE_CODES, agreement_by_language
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
@@ -40,6 +41,7 @@ __all__ = [
     "ALL_CATEGORIES",
     "DEFAULT_GUESSERS",
     "DEV_PICKS",
+    "LANGUAGE_CODES",
     "RETAIL_BOARD",
     "SYNTHETIC_RESPONSES",
     "Agreement",
@@ -62,6 +64,7 @@ __all__ = [
     "Response",
     "TargetChoice",
     "agreement_by_category",
+    "agreement_by_language",
     "clue_choice_agreement",
     "dev_picks",
     "evaluate",
