@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pytest
 
-from huescues import Action, GameRecord, GameState, Rules, new_game
+from huescues import Action, Board, GameRecord, GameState, Rules, new_game
 from huescues.agents import Agent
 from huescues.batch import (
     PHASES,
@@ -256,3 +256,33 @@ def test_rows_without_seeds_stay_over() -> None:
         batch.step(random_actions(batch, rng))
     assert sorted(g.seed for g in batch.finished) == [0, 1]
     assert (batch.phase == PHASES.index(Phase.GAME_OVER)).all()
+
+
+def test_a_batch_on_another_board_replays_on_it() -> None:
+    """R1, R3: a small custom board and its generated deck; records replay given the board."""
+    board = Board.from_rgb(np.random.default_rng(0).random((8, 10, 3)), id="tiny-8x10")
+    batch = GameBatch(Rules.standard(4), 5, range(5), board=board)
+    assert batch.space.first_clue == 5 + 80
+    rng = np.random.Generator(np.random.PCG64(1))
+    while batch.playing:
+        batch.step(random_actions(batch, rng))
+    for game in batch.finished:
+        result = game.record().replay(board=board).result
+        assert result is not None
+        assert (result.scores, result.winners) == (game.scores, game.winners)
+
+
+def test_ended_marks_the_rows_whose_game_ended_in_the_step() -> None:
+    """R24: a game that ends in a step is flagged with its final totals as its row resets."""
+    batch = GameBatch(Rules.standard(3), 6, itertools.count(), keep_finished=True)
+    rng = np.random.Generator(np.random.PCG64(2))
+    seen = 0
+    while seen < 10:
+        seeds = batch.seed.copy()
+        batch.step(random_actions(batch, rng))
+        done = {game.seed: game for game in batch.finished}
+        assert len(done) == seen + np.count_nonzero(batch.ended)
+        for row in np.flatnonzero(batch.ended).tolist():
+            assert seeds[row] != batch.seed[row]  # the row holds the next game
+            assert tuple(batch.ended_scores[row]) == done[int(seeds[row])].scores
+            seen += 1

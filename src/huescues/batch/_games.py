@@ -169,6 +169,10 @@ class GameBatch:
         self.winners = np.zeros((b, n), dtype=bool)
         #: The shuffled deck: card indices in the order drawn (R3).
         self.order = ints(b, rounds)
+        #: Which rows' games ended in the last :meth:`step` (their rows now hold new games),
+        #: and those games' final totals (R24-R26).
+        self.ended = np.zeros(b, dtype=bool)
+        self.ended_scores = ints(b, n)
         #: Every action of the game so far, as codes.
         self.log = np.zeros((b, rounds * (3 + max_pawns)), dtype=np.int32)
         self.n_actions = ints(b)
@@ -209,6 +213,7 @@ class GameBatch:
             raise ValueError(f"step takes {self.size} action codes, not shape {a.shape}")
         phase = self.phase
         live = np.flatnonzero(phase != _OVER)
+        self.ended[:] = False
         if live.size == 0:
             return 0
         ph = phase[live]
@@ -392,6 +397,8 @@ class GameBatch:
 
     def _finish(self, rows: IntArray) -> None:
         """Keep the games that ended and deal the next seeds' games in their rows."""
+        self.ended[rows] = True
+        self.ended_scores[rows] = self.scores[rows]
         if self.keep_finished:
             log, n = self.log, self.n_actions
             for row in rows.tolist():
