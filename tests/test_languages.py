@@ -25,6 +25,9 @@ from huescues.engine import (
     common_words,
     language_pack,
 )
+
+# the forms of one term are private: checked here against the spelling before packs
+from huescues.engine._clues import _ending_forms
 from huescues.testing import check_games
 
 ES = Rules.standard(4, language="es")
@@ -451,3 +454,35 @@ def test_r19_property_every_form_of_a_spanish_term_refused(found: tuple[str, str
     err = refusal(word, language="es")
     assert err.rule == "R19"
     assert repr(term) in str(err)
+
+
+# --- English unchanged ----------------------------------------------------------------------------
+
+
+def _english_forms_before_packs(term: str) -> set[str]:
+    """R19 (b) as the checker spelt it in code before the English pack held it (commit 771918b)."""
+    endings = ("s", "es", "ish", "y", "ey", "er", "est", "ness")
+    vowels = frozenset("aeiou")
+    vowel_endings = tuple(e for e in endings if e[0] in vowels or e == "y")
+    forms = {term + e for e in endings}
+    if len(term) > 1 and term.endswith("e"):
+        forms |= {term[:-1] + e for e in vowel_endings}
+    if (
+        len(term) >= 3
+        and term[-1].isalpha()
+        and term[-1] not in vowels
+        and term[-1] not in "wxy"
+        and term[-2] in vowels
+        and term[-3] not in vowels
+    ):
+        forms |= {term + term[-1] + e for e in vowel_endings}
+    if len(term) >= 2 and term.endswith("y") and term[-2] not in vowels:
+        forms |= {term[:-1] + "i" + e for e in ("es", "er", "est", "ness")}
+    forms.discard(term)
+    return forms
+
+
+@given(st.text(alphabet="abcdeilnoprstuwxyzé-'1", min_size=1, max_size=9))
+def test_r19_english_pack_spells_forms_as_the_code_did(term: str) -> None:
+    """No behaviour change: the English pack's respellings make the forms the code made."""
+    assert _ending_forms(term, language_pack("en")) == _english_forms_before_packs(term)

@@ -129,6 +129,13 @@ def colour_term_forms(banned: tuple[str, ...], language: str = DEFAULT_LANGUAGE)
 
 
 @functools.cache
+def _stems(banned: tuple[str, ...], language: str) -> tuple[tuple[str, str], ...]:
+    """Each banned term and the term as the language compares it (R19 (c))."""
+    pack = language_pack(language)
+    return tuple((term, pack.fold(term)) for term in banned)
+
+
+@functools.cache
 def _folded(words: tuple[str, ...], language: str) -> frozenset[str]:
     pack = language_pack(language)
     return frozenset(pack.fold(w) for w in words)
@@ -195,9 +202,9 @@ def _word_fault(
             return "R19", f"{shown}{where} is the colour term {term!r} with an ending"
         return "R19", f"{shown}{where} is a form of the colour term {term!r}"
     common = pack.common_words()
+    stems = _stems(banned, language)
     for cand, where in candidates:
-        for term in banned:
-            stem = pack.fold(term)
+        for term, stem in stems:
             rest = cand[len(stem) :]
             if len(rest) >= pack.min_rest and cand.startswith(stem) and rest in common:
                 return (
