@@ -70,6 +70,29 @@ def test_english_and_spanish_packs_ship() -> None:
     assert language_pack("es") is language_pack("es")  # read once
 
 
+@pytest.mark.parametrize("code", available_languages())
+def test_every_pack_is_whole_and_refuses_its_own_words(code: str) -> None:
+    """A pack a contributor adds passes this as it stands (docs/languages.md): R19-R21."""
+    pack = language_pack(code)
+    rules = Rules.standard(4, language=code)
+    assert pack.code == code and pack.name
+    assert rules.banned_terms == pack.basic_colour_terms and pack.basic_colour_terms
+    for words in (pack.basic_colour_terms, pack.relative_words):
+        assert all(w == w.strip().lower() and " " not in w for w in words)
+    assert {base for base, _ in pack.derived_forms} <= {
+        pack.fold(t) for t in pack.basic_colour_terms
+    }
+    assert len(pack.common_words()) > 1000 and pack.min_rest >= 1
+    for term in pack.basic_colour_terms:  # R19 (a), and (b) for every listed derived word
+        assert refusal(term, rules=rules).rule == "R19"
+        for word in pack.derived(term):
+            assert refusal(word, rules=rules).rule == "R19"
+    for word in pack.position_words | pack.number_words:  # R20
+        assert refusal(word, rules=rules).rule == "R20", word
+    for word in pack.relative_words:  # R21, second clue only
+        assert refusal(word, rules=rules, second=True).rule == "R21", word
+
+
 def test_english_pack_holds_todays_lists() -> None:
     """No behaviour change: the English lists are the ones RULES.md gives (R19, R20, R21)."""
     en = language_pack("en")
