@@ -163,7 +163,7 @@ def read_colornames(data: Path) -> tuple[list[str], NDArray[np.float64]]:
 
 def common_words() -> set[str]:
     """The clue checker's common English words (SCOWL, shipped in the package)."""
-    path = ROOT / "src" / "huescues" / "data" / "common_words.txt.gz"
+    path = ROOT / "src" / "huescues" / "data" / "languages" / "en" / "common_words.txt.gz"
     return set(gzip.decompress(path.read_bytes()).decode("utf-8").split())
 
 

@@ -1,4 +1,6 @@
-"""Rebuild ``src/huescues/data/common_words.txt.gz`` from Debian's SCOWL package (R19).
+"""Rebuild the English pack's common words (R19) from Debian's SCOWL package.
+
+The output is ``src/huescues/data/languages/en/common_words.txt.gz``.
 
 The clue checker refuses a word that starts with a banned colour term followed by a *common
 English word* of three letters or more (``bluebird``, ``redwood``). "Common" means: in SCOWL's
@@ -20,7 +22,7 @@ then run, from the repository root::
 
     python scripts/make_word_list.py
 
-It also copies SCOWL's copyright and licence notice to ``src/huescues/data/SCOWL-LICENSE.txt``.
+It also copies SCOWL's copyright and licence notice to the pack's ``SCOWL-LICENSE.txt``.
 The output is byte-for-byte reproducible (sorted words, gzip without a time stamp).
 """
 
@@ -41,7 +43,7 @@ MUST_HAVE = ("act", "wood", "bird", "berry", "berries", "house", "hound", "one")
 MUST_NOT_HAVE = ("uce", "dit", "eem", "ery")
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "src" / "huescues" / "data"
+DATA = ROOT / "src" / "huescues" / "data" / "languages" / "en"
 
 
 def read_words(scowl_dir: Path, sizes: tuple[int, ...]) -> list[str]:

@@ -294,7 +294,7 @@ def test_r19_common_word_list_has_the_words_the_examples_need() -> None:
 
 
 def test_r19_word_list_ships_with_its_licence() -> None:
-    data = resources.files("huescues.data")
+    data = resources.files("huescues.data").joinpath("languages", "en")  # the English pack
     assert data.joinpath("common_words.txt.gz").is_file()
     assert "Kevin Atkinson" in data.joinpath("SCOWL-LICENSE.txt").read_text(encoding="utf-8")
 

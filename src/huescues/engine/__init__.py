@@ -38,6 +38,7 @@ from ._errors import (
     PassNotAllowed,
     WrongPhase,
 )
+from ._languages import DEFAULT_LANGUAGE, LanguagePack, available_languages, language_pack
 from ._random import seat_generators
 from ._record import GameRecord
 from ._rules import BASIC_COLOUR_TERMS, MAX_PLAYERS, MIN_PLAYERS, RELATIVE_WORDS, Rules
@@ -47,6 +48,7 @@ from ._text import describe_game
 
 __all__ = [
     "BASIC_COLOUR_TERMS",
+    "DEFAULT_LANGUAGE",
     "ENGINE_VERSION",
     "FORMULA_STARTS",
     "MAX_CLUE_LENGTH",
@@ -72,6 +74,7 @@ __all__ = [
     "InvalidRecord",
     "InvalidRules",
     "InvalidTarget",
+    "LanguagePack",
     "NotYourTurn",
     "OccupiedSquare",
     "OffBoard",
@@ -86,10 +89,12 @@ __all__ = [
     "WrongPhase",
     "action_from_dict",
     "action_to_dict",
+    "available_languages",
     "common_words",
     "describe_game",
     "giver_points",
     "hidden_character",
+    "language_pack",
     "named_colours",
     "new_game",
     "normalise_clue",

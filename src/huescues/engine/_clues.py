@@ -10,7 +10,6 @@ checking a word seen before costs about a microsecond.
 from __future__ import annotations
 
 import functools
-import gzip
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -18,6 +17,7 @@ from importlib import resources
 from typing import NamedTuple
 
 from ._errors import IllegalClue
+from ._languages import DEFAULT_LANGUAGE, LanguagePack, language_pack
 from ._rules import Rules
 
 __all__ = [
@@ -33,67 +33,14 @@ __all__ = [
     "validate_clue",
 ]
 
-#: R19 (b): the endings that turn a colour term into a refused form (``reds``, ``reddish``).
-COLOUR_ENDINGS: tuple[str, ...] = ("s", "es", "ish", "y", "ey", "er", "est", "ness")
-
-_BASE_POSITION_WORDS = (
-    "left",
-    "right",
-    "top",
-    "bottom",
-    "middle",
-    "corner",
-    "row",
-    "column",
-    "edge",
-    "centre",
-    "center",
-    "up",
-    "down",
-    "above",
-    "below",
-)
-#: R20: words that name places on the board, with their plurals in -s and -es.
-POSITION_WORDS: frozenset[str] = frozenset(
-    form for w in _BASE_POSITION_WORDS for form in (w, w + "s", w + "es")
-)
-
-_UNITS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-)
-
-
-def _number_words() -> frozenset[str]:
-    words = {*_UNITS, "thirty"}
-    words |= {"twenty" + unit for unit in _UNITS[1:10]}  # twentyone ... twentynine
-    plurals = {w[:-1] + "ies" if w.endswith("y") else w + "s" for w in words}
-    plurals |= {w + "es" for w in words if w.endswith(("x", "o"))}  # sixes, zeroes
-    return frozenset(words | plurals)
-
-
-#: R20: number words up to thirty (``twentyone`` written solid too; ``twenty-one`` is caught part
-#: by part) and their plurals (``tens``, ``twenties``).
-NUMBER_WORDS: frozenset[str] = _number_words()
+_ENGLISH = language_pack(DEFAULT_LANGUAGE)
+#: R19 (b): the endings that turn an English colour term into a refused form (``reds``).
+COLOUR_ENDINGS: tuple[str, ...] = _ENGLISH.colour_endings
+#: R20: English words that name places on the board, with their plurals in -s and -es.
+POSITION_WORDS: frozenset[str] = _ENGLISH.position_words
+#: R20: English number words up to thirty (``twentyone`` written solid too; ``twenty-one`` is
+#: caught part by part) and their plurals (``tens``, ``twenties``).
+NUMBER_WORDS: frozenset[str] = _ENGLISH.number_words
 
 #: R18: the longest clue, in characters. The colour-term models read texts up to
 #: ``huescues.language.MAX_TEXT_LENGTH`` (a test keeps this limit no larger), so every clue the
@@ -115,8 +62,6 @@ _CATEGORY_WORDS = {
     "Zp": "a paragraph separator",
 }
 
-_VOWELS = frozenset("aeiou")
-_VOWEL_ENDINGS = tuple(e for e in COLOUR_ENDINGS if e[0] in _VOWELS or e == "y")
 # Punctuation and symbols at either end of a word, and separators inside it.
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 _SEPARATORS = re.compile(r"[\W_]+")
@@ -124,7 +69,6 @@ _SEPARATORS = re.compile(r"[\W_]+")
 _COORDINATE = re.compile(r"[^\W\d_]\d+|\d+[^\W\d_]")
 # R20: a single Latin letter could name a row; a single character of another script (赤) cannot.
 _ROW_LIKE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
-_MIN_REST = 3  # R19 (c): the common word after a colour term has at least three letters.
 
 
 @functools.lru_cache(maxsize=65536)  # the engine compares every new clue with all earlier ones
@@ -133,63 +77,80 @@ def normalise_clue(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-@functools.cache
-def common_words() -> frozenset[str]:
-    """The common English words of R19 (c): SCOWL sizes 10-35, lowercase a-z, 3+ letters.
+def common_words(language: str = DEFAULT_LANGUAGE) -> frozenset[str]:
+    """The common words of R19 (c) in a language, read once from its pack.
 
-    Read once from ``huescues/data/common_words.txt.gz`` (built by ``scripts/make_word_list.py``).
+    English: SCOWL sizes 10-35, lowercase a-z, 3+ letters (``scripts/make_word_list.py``);
+    Spanish: Debian's wspanish, accents dropped (``scripts/make_word_list_es.py``).
     """
-    raw = resources.files("huescues.data").joinpath("common_words.txt.gz").read_bytes()
-    return frozenset(gzip.decompress(raw).decode("ascii").split())
+    return language_pack(language).common_words()
 
 
-def _ending_forms(term: str) -> set[str]:
-    """R19 (b): ``term`` with every ending, spelt the English ways (doubled or dropped letters).
+def _ending_forms(term: str, pack: LanguagePack) -> set[str]:
+    """R19 (b): ``term`` (folded) with every ending, spelt the pack's ways (English: doubled or
+    dropped letters; Spanish: gender and number).
 
-    Slightly generous: a form English would not write (``blueer``) is refused too, which costs
-    nothing as no clue needs it.
+    Slightly generous: a form the language would not write (``blueer``) is refused too, which
+    costs nothing as no clue needs it.
     """
-    forms = {term + e for e in COLOUR_ENDINGS}
-    if len(term) > 1 and term.endswith("e"):  # blue: bluish, bluer, bluest; orange: orangy
-        forms |= {term[:-1] + e for e in _VOWEL_ENDINGS}
-    if (
-        len(term) >= 3
-        and term[-1].isalpha()
-        and term[-1] not in _VOWELS
-        and term[-1] not in "wxy"
-        and term[-2] in _VOWELS
-        and term[-3] not in _VOWELS
-    ):  # red: reddish, redder, reddest, reddy
-        forms |= {term + term[-1] + e for e in _VOWEL_ENDINGS}
-    if len(term) >= 2 and term.endswith("y") and term[-2] not in _VOWELS:  # ivory: ivories
-        forms |= {term[:-1] + "i" + e for e in ("es", "er", "est", "ness")}
+    forms = {term + e for e in pack.colour_endings}
+    for respelling in pack.respellings:
+        forms.update(respelling.forms(term))
     forms.discard(term)
     return forms
 
 
 @functools.cache
-def colour_term_forms(banned: tuple[str, ...]) -> dict[str, str]:
-    """Every refused form of R19 (a) and (b) for a banned list, mapped to its colour term.
-
-    Computed once per banned list. A term maps to itself; forms with an ending map to the term
-    they come from (the first in the list when two terms share a form).
-    """
-    forms: dict[str, str] = {}
+def _colour_forms(banned: tuple[str, ...], language: str) -> dict[str, tuple[str, str]]:
+    """Every refused form of R19 (a) and (b), folded, mapped to its colour term (as the list
+    spells it) and how it comes from the term: ``"term"``, ``"ending"`` or ``"form"`` (a
+    derived word of the pack, or one with an ending)."""
+    pack = language_pack(language)
+    forms: dict[str, tuple[str, str]] = {}
     for term in banned:
-        for form in sorted(_ending_forms(term)):
-            forms.setdefault(form, term)
+        for form in sorted(_ending_forms(pack.fold(term), pack)):
+            forms.setdefault(form, (term, "ending"))
     for term in banned:
-        forms[term] = term  # (a) beats (b) when a term is another's form (a variant's list)
+        for word in pack.derived(term):
+            for form in (word, *sorted(_ending_forms(word, pack))):
+                forms.setdefault(form, (term, "form"))
+    for term in banned:
+        forms[pack.fold(term)] = (term, "term")  # (a) beats (b) when a term is another's form
     return forms
 
 
-def _candidates(word: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The word lowercased and stripped of edge punctuation, and the strings to check in it.
+@functools.cache
+def colour_term_forms(banned: tuple[str, ...], language: str = DEFAULT_LANGUAGE) -> dict[str, str]:
+    """Every refused form of R19 (a) and (b) for a banned list, mapped to its colour term.
+
+    Computed once per banned list and language. A term maps to itself; forms with an ending
+    or derived from a term (``rojizo``) map to the term they come from (the first in the list
+    when two terms share a form). Keys are folded as the language compares words.
+    """
+    return {form: term for form, (term, _) in _colour_forms(banned, language).items()}
+
+
+@functools.cache
+def _stems(banned: tuple[str, ...], language: str) -> tuple[tuple[str, str], ...]:
+    """Each banned term and the term as the language compares it (R19 (c))."""
+    pack = language_pack(language)
+    return tuple((term, pack.fold(term)) for term in banned)
+
+
+@functools.cache
+def _folded(words: tuple[str, ...], language: str) -> frozenset[str]:
+    pack = language_pack(language)
+    return frozenset(pack.fold(w) for w in words)
+
+
+def _candidates(word: str, pack: LanguagePack) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The word lowercased (and folded, if the language folds accents) and stripped of edge
+    punctuation, and the strings to check in it.
 
     Each candidate comes with how the message points at it: the whole word, each part split on
     hyphens (and any other punctuation inside the word), and the parts joined.
     """
-    whole = _EDGES.sub("", unicodedata.normalize("NFKC", word).lower())
+    whole = _EDGES.sub("", pack.fold(unicodedata.normalize("NFKC", word)))
     parts = [p for p in _SEPARATORS.split(whole) if p]
     found: list[tuple[str, str]] = [(whole, "")]
     seen = {whole}
@@ -205,14 +166,16 @@ def _candidates(word: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _word_fault(
-    word: str, banned: tuple[str, ...], relative: tuple[str, ...]
+    word: str, banned: tuple[str, ...], relative: tuple[str, ...], language: str
 ) -> tuple[str, str] | None:
     """The first rule ``word`` breaks, as ``(rule, reason)``, or ``None`` (R19-R21).
 
-    ``relative`` is the R21 list in a second clue and ``()`` in a first one.
+    ``relative`` is the R21 list in a second clue and ``()`` in a first one; ``language`` the
+    code of the pack whose words are checked.
     """
+    pack = language_pack(language)
     shown = repr(word)
-    whole, candidates = _candidates(word)
+    whole, candidates = _candidates(word, pack)
 
     # R20: positions. Coordinates and numbers first, then single letters and words.
     for cand, where in candidates:
@@ -223,23 +186,29 @@ def _word_fault(
     if len(whole) == 1 and whole in _ROW_LIKE_LETTERS:
         return "R20", f"{shown} is a single letter, and the letters A-P name the board's rows"
     for cand, where in candidates:
-        if cand in NUMBER_WORDS:
+        if cand in pack.number_words:
             return "R20", f"{shown}{where} is a number word"
-        if cand in POSITION_WORDS:
+        if cand in pack.position_words:
             return "R20", f"{shown}{where} names a place on the board"
 
     # R19: colour names, (a) and (b) for every candidate, then (c).
-    forms = colour_term_forms(banned)
+    forms = _colour_forms(banned, language)
     for cand, where in candidates:
-        term = forms.get(cand)
-        if term == cand:
+        found = forms.get(cand)
+        if found is None:
+            continue
+        term, kind = found
+        if kind == "term":
             return "R19", f"{shown}{where} is the colour term {term!r}"
-        if term is not None:
+        if kind == "ending":
             return "R19", f"{shown}{where} is the colour term {term!r} with an ending"
+        return "R19", f"{shown}{where} is a form of the colour term {term!r}"
+    common = pack.common_words()
+    stems = _stems(banned, language)
     for cand, where in candidates:
-        for term in banned:
-            rest = cand[len(term) :]
-            if len(rest) >= _MIN_REST and cand.startswith(term) and rest in common_words():
+        for term, stem in stems:
+            rest = cand[len(stem) :]
+            if len(rest) >= pack.min_rest and cand.startswith(stem) and rest in common:
                 return (
                     "R19",
                     f"{shown}{where} starts with the colour term {term!r} "
@@ -247,8 +216,9 @@ def _word_fault(
                 )
 
     # R21: relative words, second clue only.
+    folded_relative = _folded(relative, language)
     for cand, where in candidates:
-        if cand in relative:
+        if cand in folded_relative:
             return "R21", f"{shown}{where} is a relative word, not allowed in the second clue"
     return None
 
@@ -286,8 +256,8 @@ def _describe_character(ch: str) -> str:
 
 
 @functools.cache
-def _standard_rules() -> Rules:
-    return Rules.standard(4)
+def _standard_rules(language: str) -> Rules:
+    return Rules.standard(4, language=language)
 
 
 def _words(n: int) -> str:
@@ -300,17 +270,28 @@ def validate_clue(
     second: bool = False,
     rules: Rules | None = None,
     previous: Iterable[str] = (),
+    language: str | None = None,
 ) -> tuple[str, ...]:
     """The clue's words (split on white space, as given) if it passes R18-R22, else IllegalClue.
 
     ``second`` selects the second clue's rules: at most ``rules.second_clue_words`` words (R11)
     and no relative words (R21); otherwise the clue has exactly ``rules.first_clue_words`` words
     (R9). ``previous`` holds the clues already given in the game (R22, when
-    ``rules.refuse_repeated_clues``). ``rules=None`` means the standard rules.
+    ``rules.refuse_repeated_clues``). ``rules=None`` means the standard rules. ``language``
+    (``"es"``) is short for the standard rules in that language (R19-R21 in its words); with
+    ``rules`` of another language it is a ValueError.
     """
     if not isinstance(text, str):
         raise TypeError(f"a clue is text (str), not {type(text).__name__}")
-    r = rules if rules is not None else _standard_rules()
+    if rules is None:
+        r = _standard_rules(DEFAULT_LANGUAGE if language is None else language)
+    elif language is not None and language != rules.language:
+        raise ValueError(
+            f"validate_clue(language={language!r}) refused: the rules given are in "
+            f"{rules.language!r}; give one or the other (R19-R21)"
+        )
+    else:
+        r = rules
     if type(text) is str:
         # The verdict on the text alone (R18-R21) depends only on the rules: cached.
         cached = _VERDICTS.get(id(r))
@@ -419,9 +400,9 @@ def _text_verdict(text: str, second: bool, r: Rules) -> tuple[str, ...] | _Fault
     banned = r.banned_terms
     relative = r.relative_words if second else ()
     for word in words:
-        fault = _word_fault(word, banned, relative)
+        fault = _word_fault(word, banned, relative, r.language)
         if fault is None and r.refuse_named_colours:
-            fault = _named_colour_fault(word)
+            fault = _named_colour_fault(word, r.language)
         if fault is not None:
             rule, reason = fault
             return _Fault(f"clue {text!r} refused: {reason} ({rule})", rule, word)
@@ -433,18 +414,20 @@ def named_colours() -> frozenset[str]:
     """The colour names beyond the basic terms that the house rule
     :attr:`Rules.refuse_named_colours` refuses (R19, house rule): words whose common meaning is
     a colour and nothing else (``data/named_colours.txt`` says how the list was made)."""
-    text = resources.files("huescues.data").joinpath("named_colours.txt").read_text("utf-8")
+    # Read as the packs are (_languages): importing the engine loads no data package.
+    path = resources.files("huescues").joinpath("data").joinpath("named_colours.txt")
+    text = path.read_text("utf-8")
     return frozenset(
         line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
     )
 
 
-def _named_colour_fault(word: str) -> tuple[str, str] | None:
+def _named_colour_fault(word: str, language: str) -> tuple[str, str] | None:
     """R19's house rule: ``word``, or a part of it split on hyphens, is a named colour. Whole
     words only: endings and compounds pass, as the list holds no word with another meaning to
     guard (``indigos`` is no clue anyone needs refused)."""
-    names = named_colours()
-    _, candidates = _candidates(word)
+    names = named_colours()  # English words: a Spanish game's house rule has no list of its own yet
+    _, candidates = _candidates(word, language_pack(language))
     for cand, where in candidates:
         if cand in names:
             return "R19", (

@@ -1,5 +1,5 @@
 """The rules object: every setting of docs/rules.md in one frozen value (R2, R6, R7, R9, R11,
-R12, R15, R16, R19, R21, R22, R25)."""
+R12, R15, R16, R19-R22, R25)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any, Literal, Self
 
 from ._errors import InvalidRules
 from ._ints import as_int
+from ._languages import DEFAULT_LANGUAGE, available_languages, language_pack
 
 __all__ = [
     "BASIC_COLOUR_TERMS",
@@ -24,40 +25,15 @@ MIN_PLAYERS = 3
 #: R2: the most players a game has.
 MAX_PLAYERS = 10
 
-#: R19: the basic colour terms a clue may not use.
-BASIC_COLOUR_TERMS: tuple[str, ...] = (
-    "red",
-    "orange",
-    "yellow",
-    "green",
-    "blue",
-    "purple",
-    "pink",
-    "brown",
-    "white",
-    "black",
-    "grey",
-    "gray",
-)
+#: R19: the basic colour terms a clue may not use (English; other languages' are in their packs).
+BASIC_COLOUR_TERMS: tuple[str, ...] = language_pack(DEFAULT_LANGUAGE).basic_colour_terms
 
-#: R21: comparatives that point from the pawns already placed (second clue only).
-RELATIVE_WORDS: tuple[str, ...] = (
-    "darker",
-    "lighter",
-    "brighter",
-    "duller",
-    "paler",
-    "deeper",
-    "warmer",
-    "cooler",
-    "more",
-    "less",
-    "higher",
-    "lower",
-    "closer",
-    "further",
-    "nearer",
-)
+#: R21: comparatives that point from the pawns already placed (second clue only; English).
+RELATIVE_WORDS: tuple[str, ...] = language_pack(DEFAULT_LANGUAGE).relative_words
+
+#: The default of ``banned_terms`` and ``relative_words``: the game's language pack's list,
+#: put in place when the object is made (never seen outside).
+_FROM_PACK: tuple[str, ...] = ("<the language pack's list>",)
 
 FirstGiver = int | Literal["random"]
 
@@ -110,10 +86,14 @@ class Rules:
     points_by_distance: tuple[int, ...] = (3, 2, 1)
     #: R16: the clue giver's points for each pawn inside the frame (2 with 3 players, else 1).
     giver_points_per_pawn: int = 1
-    #: R19: colour terms a clue may not use (lowercase).
-    banned_terms: tuple[str, ...] = BASIC_COLOUR_TERMS
-    #: R21: comparatives the second clue may not use (lowercase).
-    relative_words: tuple[str, ...] = RELATIVE_WORDS
+    #: R19-R21: the language of the clues, a language pack's code (``"en"``, ``"es"``): it
+    #: gives the colour terms' forms, the position, number and common words, and the defaults
+    #: of the two lists below.
+    language: str = DEFAULT_LANGUAGE
+    #: R19: colour terms a clue may not use (lowercase; default: the language's basic terms).
+    banned_terms: tuple[str, ...] = _FROM_PACK
+    #: R21: comparatives the second clue may not use (lowercase; default: the language's).
+    relative_words: tuple[str, ...] = _FROM_PACK
     #: R22: whether a clue may not repeat one already given in the game.
     refuse_repeated_clues: bool = True
     #: R25: the most tie-breaker rounds played before the winners share the win (R26).
@@ -162,6 +142,15 @@ class Rules:
                 pts,
                 "a non-empty tuple of whole points >= 0 that never grow with distance (R15, R17)",
             )
+        lang = self.language
+        if not isinstance(lang, str) or lang not in available_languages():
+            codes = ", ".join(repr(c) for c in available_languages())
+            refuse("language", lang, f"the language packs are {codes} (R19-R21)")
+        pack = language_pack(lang)
+        if self.banned_terms is _FROM_PACK:
+            object.__setattr__(self, "banned_terms", pack.basic_colour_terms)
+        if self.relative_words is _FROM_PACK:
+            object.__setattr__(self, "relative_words", pack.relative_words)
         for name, rule in (("banned_terms", "R19"), ("relative_words", "R21")):
             words = getattr(self, name)
             if not isinstance(words, tuple) or any(
@@ -192,7 +181,20 @@ class Rules:
         return cls(n_players, **defaults)
 
     def replace(self, **changes: Any) -> Self:
-        """A copy with some settings changed (checked like a new object)."""
+        """A copy with some settings changed (checked like a new object).
+
+        A copy in another ``language`` takes that language's banned terms and relative words,
+        unless they are changed too or are not the old language's (a variant's lists are kept).
+        """
+        lang = changes.get("language", self.language)
+        if lang != self.language:
+            old = language_pack(self.language)
+            for name, default in (
+                ("banned_terms", old.basic_colour_terms),
+                ("relative_words", old.relative_words),
+            ):
+                if name not in changes and getattr(self, name) == default:
+                    changes[name] = _FROM_PACK
         return dataclasses.replace(self, **changes)
 
     @property
@@ -206,20 +208,23 @@ class Rules:
         return pts[distance] if distance < len(pts) else 0
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data. A house rule left off is left out, so that the records of
-        games under the standard rules read as they did before house rules existed."""
+        """Plain JSON-ready data. A house rule left off, and the language when it is English,
+        are left out, so that the records of English games under the standard rules read as
+        they did before house rules and languages existed (and older readers still read them)."""
         data = {
             f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
             for f in dataclasses.fields(self)
         }
         if not self.refuse_named_colours:
             del data["refuse_named_colours"]
+        if self.language == "en":
+            del data["language"]
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
         """The inverse of :meth:`to_dict`; unknown keys are an error, a missing house rule is
-        off."""
+        off, and rules saved before languages came (no ``language``) are English."""
         if not isinstance(data, dict):
             raise InvalidRules(f"rules are a JSON object of settings, not {data!r:.80}")
         if "n_players" not in data:
