@@ -286,3 +286,14 @@ def test_ended_marks_the_rows_whose_game_ended_in_the_step() -> None:
             assert seeds[row] != batch.seed[row]  # the row holds the next game
             assert tuple(batch.ended_scores[row]) == done[int(seeds[row])].scores
             seen += 1
+
+
+def test_step_where_moves_only_the_chosen_rows() -> None:
+    """Rows left out of ``where`` keep their pending decision; the others play on (R8)."""
+    batch = GameBatch(Rules.standard(4), 4, range(4))
+    rows = np.array([True, False, True, False])
+    assert batch.step(np.zeros(4, dtype=np.int64), where=rows) == 2
+    assert batch.phase.tolist() == [1, 0, 1, 0]
+    assert batch.target_index.tolist() == [0, -1, 0, -1]
+    with pytest.raises(ValueError, match="mask of 4 rows"):
+        batch.step(np.zeros(4, dtype=np.int64), where=[True])

@@ -15,6 +15,7 @@ and winners.
 
 from ._action_space import PASS, TARGETS, ActionSpace
 from ._games import PHASES, FinishedGame, GameBatch
+from ._naming import NamingGiver, naming_ranking
 from ._random import play_random_batch, random_actions, random_batch_games
 from ._vocabulary import PAIR_STEPS, ClueVocabulary
 
@@ -27,6 +28,8 @@ __all__ = [
     "ClueVocabulary",
     "FinishedGame",
     "GameBatch",
+    "NamingGiver",
+    "naming_ranking",
     "play_random_batch",
     "random_actions",
     "random_batch_games",

@@ -203,16 +203,23 @@ class GameBatch:
         return mask
 
     # -- playing ---------------------------------------------------------------------------
-    def step(self, actions: ArrayLike) -> int:
-        """Apply one action code per row (ignored where the game is over); return how many
-        actions were applied. An illegal code raises :class:`IllegalAction` and changes
-        nothing. Games that end are kept in :attr:`finished` (if ``keep_finished``) and their
-        rows dealt the next seed's game."""
+    def step(self, actions: ArrayLike, where: ArrayLike | None = None) -> int:
+        """Apply one action code per row (ignored where the game is over, and where ``where``,
+        a ``(size,)`` boolean mask, is false: those rows wait); return how many actions were
+        applied. An illegal code raises :class:`IllegalAction` and changes nothing. Games that
+        end are kept in :attr:`finished` (if ``keep_finished``) and their rows dealt the next
+        seed's game."""
         a = np.asarray(actions, dtype=np.int64)
         if a.shape != (self.size,):
             raise ValueError(f"step takes {self.size} action codes, not shape {a.shape}")
         phase = self.phase
-        live = np.flatnonzero(phase != _OVER)
+        going = phase != _OVER
+        if where is not None:
+            rows = np.asarray(where, dtype=bool)
+            if rows.shape != (self.size,):
+                raise ValueError(f"where is a mask of {self.size} rows, not shape {rows.shape}")
+            going &= rows
+        live = np.flatnonzero(going)
         self.ended[:] = False
         if live.size == 0:
             return 0

@@ -1,7 +1,10 @@
-"""Reinforcement learning: a PettingZoo AEC environment for the guessing role (``docs/rl.md``).
+"""Reinforcement learning (``docs/rl.md``): a vectorised environment over the batched engine for
+both roles (:class:`BatchedEnv`, numpy only), and PettingZoo environments: the guessing role game
+by game (:class:`GuessingEnv`, AEC) and every role over one batched game
+(:class:`ParallelGameEnv`, Parallel).
 
-Needs the ``rl`` extra (``pip install huescues[rl]``); PettingZoo is imported only when
-:class:`GuessingEnv` is first used.
+The PettingZoo environments need the ``rl`` extra (``pip install huescues[rl]``); PettingZoo is
+imported only when one of them is first used.
 """
 
 from __future__ import annotations
@@ -10,15 +13,35 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ._batched import ROLES, BatchedEnv, Bot
     from ._env import GuessingEnv, clue_indices, default_clue_vocabulary
+    from ._parallel import ParallelGameEnv
 
-__all__ = ["GuessingEnv", "clue_indices", "default_clue_vocabulary"]
+__all__ = [
+    "ROLES",
+    "BatchedEnv",
+    "Bot",
+    "GuessingEnv",
+    "ParallelGameEnv",
+    "clue_indices",
+    "default_clue_vocabulary",
+]
+
+_MODULES = {
+    "ROLES": "_batched",
+    "BatchedEnv": "_batched",
+    "Bot": "_batched",
+    "GuessingEnv": "_env",
+    "clue_indices": "_env",
+    "default_clue_vocabulary": "_env",
+    "ParallelGameEnv": "_parallel",
+}
 
 
 def __getattr__(name: str) -> object:
-    if name in __all__:
+    if name in _MODULES:
         try:
-            module = importlib.import_module("huescues.rl._env")
+            module = importlib.import_module(f"huescues.rl.{_MODULES[name]}")
         except ImportError as e:
             if e.name is not None and e.name.split(".")[0] in ("pettingzoo", "gymnasium"):
                 raise ImportError(
