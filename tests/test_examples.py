@@ -10,6 +10,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+#: Examples whose full run takes minutes (training): run small here; test_learn_example.py
+#: checks what they learn.
+SMALL_RUNS = {
+    "learn_guesser.py": ["--iterations", "2", "--steps", "10", "--size", "64", "--eval-games", "64"]
+}
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -52,6 +57,6 @@ def test_main_command_user_errors_are_one_clear_line(args: list[str]) -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
 @pytest.mark.slow
 def test_example_runs(example: Path) -> None:
-    done = run(str(example))
+    done = run(str(example), *SMALL_RUNS.get(example.name, []))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip()
