@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 # Loaded with the package itself (huescues/__init__.py), so free here.
-from huescues.engine import MAX_PLAYERS, MIN_PLAYERS
+from huescues.engine import MAX_PLAYERS, MIN_PLAYERS, available_languages
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -55,7 +55,10 @@ def _tournament(args: argparse.Namespace) -> int:
 
     _check_outputs(args)  # before the first game, not after the whole run
     entrants = args.entrants or list(DEFAULT_ENTRANTS)
-    tournament = Tournament(entrants, games=args.games, players=args.players, seed=args.seed)
+    rules = {} if args.language == "en" else {"language": args.language}
+    tournament = Tournament(
+        entrants, games=args.games, players=args.players, seed=args.seed, rules=rules
+    )
     console = Console(stderr=True)
     # A bar with the time left on a terminal; elsewhere (a log file, CI) a plain line now and
     # then. Both on stderr: stdout holds only the report.
@@ -249,7 +252,11 @@ def _play(args: argparse.Namespace) -> int:
 
     try:
         play_in_terminal(
-            players=args.players, seat=args.seat, seed=args.seed, opponents=args.opponents
+            players=args.players,
+            seat=args.seat,
+            seed=args.seed,
+            opponents=args.opponents,
+            language=args.language,
         )
     except GameAbandoned as e:
         # Status 1 either way (docs/errors.md): a script can tell an abandoned game from a
@@ -411,6 +418,14 @@ def _parser() -> argparse.ArgumentParser:
     # The study's givers, chosen from the catalogue as huescues.web.GIVERS chooses them
     # (importing the web would need its optional dependencies).
     study_givers = catalogue_names(role="giver", sees_target=False)
+    spanish = ", ".join(catalogue_names(language="es"))
+    language_option: dict[str, Any] = {
+        "choices": available_languages(),
+        "default": "en",
+        "help": "the clues' language: the clue rules R18-R21 in it; bots that speak it "
+        f"({spanish} speak es) give and read clues in it, the others give English clues "
+        "(default: en)",
+    }
     parser = argparse.ArgumentParser(prog="huescues", description="Hues and Cues as a library.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -438,6 +453,7 @@ def _parser() -> argparse.ArgumentParser:
         + "). The built-in players: "
         + catalogue_help(),
     )
+    tour.add_argument("--language", **language_option)
     tour.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     tour.add_argument("--scheduler", help="a Dask scheduler address (needs huescues[dask])")
     tour.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
@@ -472,6 +488,7 @@ def _parser() -> argparse.ArgumentParser:
         default="default",
         help="the bots (default: default): " + catalogue_help(OPPONENTS),
     )
+    play.add_argument("--language", **language_option)
     play.set_defaults(run=_play)
 
     replay = sub.add_parser(

@@ -11,7 +11,7 @@ from ._catalogue import (
     catalogue_names,
 )
 from ._clue_reading import clue_probabilities, top_squares
-from ._clue_words import RANDOM_CLUE_WORDS
+from ._clue_words import RANDOM_CLUE_WORDS, RANDOM_CLUE_WORDS_ES, random_clue_words
 from ._evaluate import AgentEvaluation, PairResult, evaluate
 from ._loop import GameLoop, PlayedGame, play_game
 from ._players import (
@@ -30,6 +30,7 @@ from ._players import (
     naming_agent,
     oracle_agent,
     resolve_model,
+    spanish_default_agent,
 )
 from ._points import expected_points
 from ._protocol import Agent, ClueGiver, Guesser
@@ -65,6 +66,7 @@ __all__ = [
     "GIVER_EVIDENCE",
     "MESSAGE_LIMIT",
     "RANDOM_CLUE_WORDS",
+    "RANDOM_CLUE_WORDS_ES",
     "ROLES",
     "Agent",
     "AgentEvaluation",
@@ -114,9 +116,11 @@ __all__ = [
     "play_game",
     "prepare",
     "prompt_for",
+    "random_clue_words",
     "readings_cache_dir",
     "resolve_model",
     "sees_target",
+    "spanish_default_agent",
     "top_squares",
 ]
 

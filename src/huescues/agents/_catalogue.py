@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from ._players import combined_agent, default_agent, embedding_agent, naming_agent, oracle_agent
+from ._players import (
+    combined_agent,
+    default_agent,
+    embedding_agent,
+    naming_agent,
+    oracle_agent,
+    spanish_default_agent,
+)
 from ._protocol import Agent
 from ._random import RandomAgent
 
@@ -40,6 +47,11 @@ class CatalogueEntry:
     game (about half a second or more, with its readings cached) that tests play it in few
     games; ``sees_target`` marks the oracle, which is shown the target (an upper bound, never a
     fair entrant nor offered by default); ``description`` is one line for help texts.
+
+    ``factory`` makes the English player. ``other_languages`` makes the same player for clues
+    in another language, as (language code, factory) pairs (``(("es", spanish_default_agent),)``);
+    a player with
+    none speaks only English (:attr:`languages`).
     """
 
     name: str
@@ -48,6 +60,7 @@ class CatalogueEntry:
     roles: tuple[Role, ...] = ROLES
     slow: bool = False
     sees_target: bool = False
+    other_languages: tuple[tuple[str, Callable[[], Agent]], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.strip() or " " in self.name:
@@ -60,11 +73,38 @@ class CatalogueEntry:
     @property
     def path(self) -> str:
         """The factory's public ``module:callable`` path, for a worker process to import."""
-        return f"{self.factory.__module__}:{self.factory.__qualname__}"
+        return _path(self.factory)
 
-    def build(self) -> Agent:
-        """A player from the factory."""
-        return self.factory()
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages the player gives and reads clues in: English, then
+        ``other_languages``'s."""
+        return ("en", *(code for code, _ in self.other_languages))
+
+    def factory_for(self, language: str = "en") -> Callable[[], Agent]:
+        """The factory of the player for clues in ``language``; a ValueError when it does not
+        speak it."""
+        if language == "en":
+            return self.factory
+        for code, factory in self.other_languages:
+            if code == language:
+                return factory
+        raise ValueError(
+            f"the {self.name} player speaks only {', '.join(self.languages)}, not {language!r}"
+        )
+
+    def path_for(self, language: str = "en") -> str:
+        """:attr:`path` of :meth:`factory_for` ``language``."""
+        return _path(self.factory_for(language))
+
+    def build(self, language: str = "en") -> Agent:
+        """A player from the factory (for clues in ``language``: a ValueError when the player
+        does not speak it)."""
+        return self.factory_for(language)()
+
+
+def _path(factory: Callable[[], Agent]) -> str:
+    return f"{factory.__module__}:{factory.__qualname__}"
 
 
 def _entries(*entries: CatalogueEntry) -> Mapping[str, CatalogueEntry]:
@@ -77,8 +117,9 @@ CATALOGUE: Mapping[str, CatalogueEntry] = _entries(
         "default",
         default_agent,
         "the library's best player, on default_model() with ensembles of listeners, a pragmatic "
-        "guesser and two-word second clues",
+        "guesser and two-word second clues; speaks Spanish too (one-word second clues)",
         slow=True,
+        other_languages=(("es", spanish_default_agent),),
     ),
     CatalogueEntry(
         "naming",
@@ -88,7 +129,8 @@ CATALOGUE: Mapping[str, CatalogueEntry] = _entries(
     CatalogueEntry(
         "random",
         RandomAgent,
-        "a baseline, with random targets, clue words and squares",
+        "a baseline, with random targets, clue words and squares; speaks Spanish too",
+        other_languages=(("es", RandomAgent),),
     ),
     CatalogueEntry(
         "embedding",
@@ -126,16 +168,19 @@ def catalogue_names(
     role: Role | None = None,
     sees_target: bool | None = False,
     slow: bool | None = None,
+    language: str | None = None,
 ) -> tuple[str, ...]:
     """The names of the entries that play ``role`` (None: any), with ``sees_target`` and
-    ``slow`` as given (None: either), in catalogue order. By default every fair player: the
-    oracle, which sees the target, only when asked for (``sees_target=None`` or ``True``)."""
+    ``slow`` as given (None: either) and that speak ``language`` (None: any), in catalogue
+    order. By default every fair player: the oracle, which sees the target, only when asked for
+    (``sees_target=None`` or ``True``)."""
     return tuple(
         e.name
         for e in CATALOGUE.values()
         if (role is None or role in e.roles)
         and (sees_target is None or e.sees_target == sees_target)
         and (slow is None or e.slow == slow)
+        and (language is None or language in e.languages)
     )
 
 

@@ -7,7 +7,7 @@ banned list, R19) should still check its clue with :func:`huescues.validate_clue
 
 from __future__ import annotations
 
-__all__ = ["RANDOM_CLUE_WORDS"]
+__all__ = ["RANDOM_CLUE_WORDS", "RANDOM_CLUE_WORDS_ES", "random_clue_words"]
 
 _WORDS = """
     ocean sky sea lagoon glacier iceberg storm thunder cloud fog mist rain snow frost dawn dusk
@@ -45,3 +45,48 @@ _WORDS = """
 #: Single words that call up a colour without naming a basic colour term (R19), a place on the
 #: board or a number (R20), or a comparison (R21). Sorted, no duplicates.
 RANDOM_CLUE_WORDS: tuple[str, ...] = tuple(sorted(set(_WORDS.split())))
+
+_SPANISH = """
+    océano cielo mar laguna glaciar iceberg tormenta trueno nube niebla bruma lluvia nieve
+    escarcha amanecer anochecer atardecer crepúsculo medianoche arcoíris relámpago marea ola
+    arrecife puerto lago río estanque pantano
+
+    desierto duna arena arcilla barro tierra óxido cobre bronce latón oro plata pizarra granito
+    mármol tiza carbón ceniza hollín guijarro cañón volcán lava brasa llama fuego humo ladrillo
+    hormigón perla marfil jade esmeralda rubí zafiro ámbar topacio amatista turquesa ópalo
+    granate ónix cristal
+
+    bosque selva prado hierba musgo helecho hoja hiedra pino cedro roble bambú cactus alga
+    trébol césped seto tulipán margarita lavanda orquídea girasol diente amapola lirio pétalo
+    flor brezo paja heno trigo maíz otoño primavera invierno verano
+
+    limón lima cereza fresa frambuesa ciruela uva melocotón albaricoque mango plátano piña melón
+    sandía manzana pera coco aceituna aguacate tomate zanahoria calabaza remolacha berenjena
+    guisante espinaca rábano mostaza azafrán cúrcuma canela jengibre pimentón pimienta menta
+    albahaca salvia vainilla miel caramelo chocolate cacao espresso leche mantequilla nata
+    huevo yema chicle mermelada vino champán whisky salmón gamba langosta turrón
+
+    canario loro pavo cuervo paloma cisne zorro tigre león rana lagarto delfín ballena tiburón
+    medusa coral abeja mariquita mariposa pingüino flamenco
+
+    sangre moratón rubor mejilla labios piel peca vaquero terciopelo seda lino lana cuero ante
+    lienzo papel pergamino tinta lápiz crayón pintura neón láser plasma fantasma hueso calavera
+    diente glaseado camuflaje moho veneno ácido paz sombra noche mediodía sol luna estrella
+    planeta burbuja jabón
+
+    nublado oxidado polvoriento fangoso arenoso humeante helado congelado tropical ártico sepia
+    caqui cian magenta granate carmesí escarlata índigo beis lila malva ocre siena cobalto
+    celeste cerúleo bermellón burdeos fucsia
+"""
+
+#: The same for Spanish clues (R19-R21 in Spanish, ``Rules(language="es")``): the English
+#: list's words in Spanish where Spanish has one, less those the Spanish rules refuse (``rosa``,
+#: ``violeta``, ``café``, ``naranja``). Sorted, no duplicates.
+RANDOM_CLUE_WORDS_ES: tuple[str, ...] = tuple(sorted(set(_SPANISH.split())))
+
+
+def random_clue_words(language: str = "en") -> tuple[str, ...]:
+    """The random agent's words for clues in ``language``: :data:`RANDOM_CLUE_WORDS` in
+    English (and in any language without a list of its own), :data:`RANDOM_CLUE_WORDS_ES` in
+    Spanish."""
+    return RANDOM_CLUE_WORDS_ES if language == "es" else RANDOM_CLUE_WORDS

@@ -29,9 +29,11 @@ from huescues.language import (
     ColourTermModel,
     EmbeddingModel,
     NamingModel,
+    TranslatedModel,
     default_model,
     listen,
     reads_in_context,
+    spanish_table,
     with_capabilities,
 )
 
@@ -57,15 +59,31 @@ __all__ = [
     "naming_agent",
     "oracle_agent",
     "resolve_model",
+    "spanish_default_agent",
 ]
 
 FloatArray = NDArray[np.float64]
 
-#: Models by name, so that agents stay small and picklable (each process loads its own).
+
+@functools.cache
+def _spanish(name: str) -> ColourTermModel:
+    """The model called ``name`` reading Spanish clues through the shipped table (the default
+    one is ``default_model("es")`` itself)."""
+    if name == "default":
+        return default_model("es")
+    return TranslatedModel(MODELS[name](), spanish_table(), "es")
+
+
+#: Models by name, so that agents stay small and picklable (each process loads its own). The
+#: ``-es`` ones read Spanish clues: the English model through the Spanish-to-English table
+#: (:class:`~huescues.language.TranslatedModel`; ``"default-es"`` is ``default_model("es")``).
 MODELS: dict[str, Callable[[], ColourTermModel]] = {
     "default": default_model,
     "naming": NamingModel.default,
     "embedding": EmbeddingModel.default,
+    "default-es": functools.partial(_spanish, "default"),
+    "naming-es": functools.partial(_spanish, "naming"),
+    "embedding-es": functools.partial(_spanish, "embedding"),
 }
 
 ModelSpec = str | ColourTermModel
@@ -79,6 +97,9 @@ Models = ModelSpec | tuple[ModelSpec, ...]
 #: players better; measured in docs/agents.md.)
 DEFAULT_GIVER_MODELS: tuple[str, ...] = ("default", "naming", "embedding")
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = ("default", "naming")
+#: The same for Spanish clues: each model reading Spanish through the shipped table.
+SPANISH_GIVER_MODELS: tuple[str, ...] = ("default-es", "naming-es", "embedding-es")
+SPANISH_GUESSER_MODELS: tuple[str, ...] = ("default-es", "naming-es")
 #: The default clue giver's second clue is one word or two of its 8 best words together (the
 #: phrases read in one batch per model, docs/agents.md).
 DEFAULT_PAIR_FROM = 8
@@ -791,14 +812,38 @@ class Player:
         return self.guesser.place_pawn(view, rng)
 
 
-def default_agent() -> Player:
+def default_agent(language: str = "en") -> Player:
     """The library's best player of both roles (settings chosen in ``docs/agents.md``): a new
     one each call, so that no two seats or tables share a player (what it reads from the
-    models is shared, kept per model in the memos)."""
+    models is shared, kept per model in the memos).
+
+    ``language``: the language of its clues and of the clues it reads, ``"en"`` (the default)
+    or ``"es"`` (anything else is a ValueError). The Spanish player is the same kind of player
+    on the same models, each reading Spanish through the shipped Spanish-to-English table
+    (:data:`SPANISH_GIVER_MODELS`), with the Spanish vocabulary (``clue_vocabulary("es")``),
+    whose words pass the Spanish clue rules; its second clue is one word (no two-word clues:
+    which Spanish pairs people say is not known to the library). See ``docs/languages.md``."""
+    if language == "es":
+        return Player(
+            EmbeddingClueGiver(model=SPANISH_GIVER_MODELS, pair_from=1),
+            EmbeddingGuesser(
+                model=SPANISH_GUESSER_MODELS,
+                pragmatic=True,
+                speakers=(SPANISH_GIVER_MODELS, "naming-es", "default-es", "embedding-es"),
+            ),
+        )
+    if language != "en":
+        raise ValueError(f"unknown language {language!r}: the default player speaks 'en', 'es'")
     return Player(
         EmbeddingClueGiver(model=DEFAULT_GIVER_MODELS, pair_from=DEFAULT_PAIR_FROM),
         EmbeddingGuesser(model=DEFAULT_GUESSER_MODELS, pragmatic=True),
     )
+
+
+def spanish_default_agent() -> Player:
+    """``default_agent("es")``, by a name that takes no arguments (a tournament's or the
+    catalogue's factory)."""
+    return default_agent("es")
 
 
 def combined_agent() -> Player:

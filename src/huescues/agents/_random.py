@@ -19,7 +19,7 @@ from huescues.engine import (
     validate_clue,
 )
 
-from ._clue_words import RANDOM_CLUE_WORDS
+from ._clue_words import RANDOM_CLUE_WORDS, random_clue_words
 
 __all__ = ["RandomAgent"]
 
@@ -30,6 +30,9 @@ _TRIES = 200
 class RandomAgent:
     """Plays legal moves uniformly at random: a random card square, clues of random words from
     a small built-in list that passes the clue rules (R18-R22), a random empty square.
+
+    Its clues are in the game's language: with the built-in ``words``, a Spanish game
+    (``rules.language == "es"``) draws from :data:`RANDOM_CLUE_WORDS_ES` instead.
 
     ``pass_probability`` is how often it passes the second clue where the rules allow (R11).
     """
@@ -98,6 +101,9 @@ class RandomAgent:
         self, view: View, rng: np.random.Generator, n_words: int, *, second: bool
     ) -> GiveClue | None:
         words = self.words
+        if words is RANDOM_CLUE_WORDS and view.rules.language != "en":
+            # The built-in list in the game's language (a list given by the user is kept).
+            words = random_clue_words(view.rules.language)
         n = len(words)
         random = _uniform(rng)
         rules, previous = view.rules, view.clues_given

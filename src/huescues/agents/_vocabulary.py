@@ -11,13 +11,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Board
-from huescues.language import ColourTermModel, with_capabilities
+from huescues.language import LANGUAGES, ColourTermModel, TranslatedModel, with_capabilities
 
 from ._memo import ModelMemo, words_key
 from ._points import frame_probability
 from ._store import cache_path, encode, load, readings_cache_dir, readings_key, save, shipped_path
 
-__all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table"]
+__all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table", "model_language"]
 
 #: Words whose frame probabilities are computed together.
 _CHUNK = 256
@@ -26,11 +26,33 @@ FloatArray = NDArray[np.float64]
 
 
 @functools.cache
-def clue_vocabulary() -> tuple[str, ...]:
-    """The shipped vocabulary: 3,725 common English words people use in colour names, most used
-    first (made by ``scripts/make_clue_vocabulary.py``)."""
-    text = resources.files("huescues.data").joinpath("clue_vocabulary.txt").read_text()
-    return tuple(text.split())
+def clue_vocabulary(language: str = "en") -> tuple[str, ...]:
+    """The shipped vocabulary of the clue givers in ``language``. English (the default): 3,395
+    common English words people use in colour names, most used first (made by
+    ``scripts/make_clue_vocabulary.py``). Spanish (``"es"``): 774 common Spanish words, each the
+    Spanish reading's translation of one of the English words, in their order (made by
+    ``scripts/make_clue_vocabulary_es.py``, docs/languages.md). Another language is a
+    ValueError."""
+    if language not in LANGUAGES:
+        raise ValueError(
+            f"unknown language {language!r}: the givers speak {', '.join(map(repr, LANGUAGES))}"
+        )
+    data = resources.files("huescues.data")
+    if language == "es":
+        lines = data.joinpath(SPANISH_VOCABULARY).read_text(encoding="utf-8").splitlines()
+        return tuple(line.split("\t")[0] for line in lines[1:] if line)
+    return tuple(data.joinpath("clue_vocabulary.txt").read_text().split())
+
+
+#: The Spanish givers' vocabulary, relative to the package's data folder: the Spanish word,
+#: the English word it translates, the translation's confidence and the word's frequency.
+SPANISH_VOCABULARY = "clue_vocabulary_es.tsv"
+
+
+def model_language(model: object) -> str:
+    """The language a model reads clues in: a :class:`~huescues.language.TranslatedModel`'s,
+    else English."""
+    return model.language if isinstance(model, TranslatedModel) else "en"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -70,8 +92,11 @@ def board_reading(
     the reading is taken from the package for the standard board and the shipped vocabulary,
     else from the user cache directory (``readings_cache_dir``), where it is written the first
     time; the same arrays as a fresh reading, so decisions are the same. ``HUESCUES_CACHE=off``
-    reads every board afresh, as every process did before readings were kept."""
-    words = clue_vocabulary() if words is None else words
+    reads every board afresh, as every process did before readings were kept.
+
+    The shipped vocabulary is the one of the model's language (:func:`model_language`): a
+    Spanish model's is the Spanish one."""
+    words = clue_vocabulary(model_language(model)) if words is None else words
     # The reading holds ``words``, so their id is a safe key (words_key).
     return READINGS.get(
         (model,), (board.id, words_key(words)), lambda: _kept_reading(model, board, words)

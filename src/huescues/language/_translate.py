@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -71,6 +72,7 @@ class TranslatedModel(ColourTermModelBase):
         self.base = base
         self.table = dict(table)
         self.language = language
+        self._hash: str | None = None
         self._translate = functools.lru_cache(maxsize=1 << 14)(self._translate_key)
 
     def __repr__(self) -> str:
@@ -78,11 +80,24 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1(base key)`` when the base has a key, else ``None``."""
+        """``translated-<language>-v1@<table hash>(base key)`` when the base has a key, else
+        ``None``: readings kept on disk are stale once the table changes."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
-        return None if base is None else f"translated-{self.language}-v1({base})"
+        if base is None:
+            return None
+        return f"translated-{self.language}-v1@{self._table_hash()}({base})"
+
+    def _table_hash(self) -> str:
+        kept = self._hash
+        if kept is None:
+            digest = hashlib.sha256()
+            for spanish in sorted(self.table):
+                english, confidence = self.table[spanish]
+                digest.update(f"{spanish}\t{english}\t{confidence!r}\n".encode())
+            kept = self._hash = digest.hexdigest()[:12]
+        return kept
 
     def translate(self, text: str) -> Translation:
         """The English text read for ``text`` and the translation's confidence."""

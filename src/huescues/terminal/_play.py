@@ -25,7 +25,9 @@ from huescues.engine import (
     Phase,
     PlacePawn,
     RoundResult,
+    Rules,
     View,
+    language_pack,
 )
 from huescues.render import board_text, colour_wanted
 
@@ -273,10 +275,13 @@ class _Session:
             return action
 
 
-def _opponent(kind: str) -> Agent:
+def _opponent(kind: str, language: str = "en") -> Agent:
     if kind not in OPPONENTS:
         raise ValueError(f"opponents {kind!r}: choose one of {', '.join(OPPONENTS)}")
-    return catalogue_entry(kind).build()
+    entry = catalogue_entry(kind)
+    # A player that does not speak the game's language gives English clues (checked by the
+    # game's rules).
+    return entry.build(language if language in entry.languages else "en")
 
 
 def play_in_terminal(
@@ -289,9 +294,15 @@ def play_in_terminal(
     output: TextIO | None = None,
     colour: bool | None = None,
     board: Board | None = None,
+    language: str = "en",
 ) -> GameState:
     """Play one game in the terminal: the person at ``seat`` against bots, and return the final
     state.
+
+    ``language``: the language of the clues (``"es"``: Spanish, ``Rules.standard(players,
+    language="es")``): every clue is checked by that language's rules (R18-R21), and the bots
+    that speak it (the catalogue's ``languages``: ``default``, ``random``) give and read clues
+    in it; the others give English clues. The terminal's own words stay English.
 
     ``opponents`` names a player of :data:`OPPONENTS`, the fair players of the catalogue
     (``"default"``: :func:`huescues.agents.default_agent`; ``"random"``:
@@ -313,16 +324,22 @@ def play_in_terminal(
         )
     if type(seat) is not int or not 0 <= seat < players:
         raise ValueError(f"seat {seat!r}: a {players}-player game has seats 0-{players - 1}")
+    rules = Rules.standard(players, language=language)
     out = sys.stdout if output is None else output
     session = _Session(seat, input_fn, out, paint_for(colour, out))
-    bot = _opponent(opponents)
+    bot = _opponent(opponents, language)
     agents: list[Agent | None] = [None if s == seat else bot for s in range(players)]
     loop = _TerminalGame(session, agents, seed=seed)
     session.say(
         f"Hues and Cues: {players} players, seed {seed}; you are seat {seat}, the others are "
         f"{opponents} bots. Type 'quit' to stop, a square's name then '?' to see its colour."
     )
-    state = loop.play(board=board)
+    if language != "en":
+        session.say(
+            f"Clues are in {language_pack(language).name} ({language}): the clue rules "
+            "R18-R21 are that language's."
+        )
+    state = loop.play(board=board, rules=rules)
     session.say(show_result(state, you=seat))
     return state
 
@@ -336,10 +353,10 @@ class _TerminalGame(Table):
         super().__init__(agents, seed=seed)
         self.session = session
 
-    def play(self, *, board: Board | None) -> GameState:
+    def play(self, *, board: Board | None, rules: Rules | None = None) -> GameState:
         """Play the whole game; return its final state."""
         session = self.session
-        state = self.start(board=board)
+        state = self.start(rules=rules, board=board)
         while (pending := self.pending()) is not None:
             seat = pending.seat
             if pending.person:

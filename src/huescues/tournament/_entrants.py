@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 from huescues.agents import CATALOGUE, Agent, embedding_agent
 
-__all__ = ["BUILTIN_ENTRANTS", "Entrant", "build_agent", "embedding_agent", "entrant"]
+__all__ = [
+    "BUILTIN_ENTRANTS",
+    "Entrant",
+    "build_agent",
+    "embedding_agent",
+    "entrant",
+    "in_language",
+]
 
 #: Entrants by name: every player of the catalogue, by its factory's ``module:callable`` path.
 #: The oracle sees the target: an upper bound, never a default entrant.
@@ -75,6 +82,16 @@ def entrant(spec: str) -> Entrant:
 
 
 @functools.cache
+def in_language(e: Entrant, language: str) -> Entrant:
+    """``e`` playing in ``language``: a built-in entrant named by its catalogue name that speaks
+    the language gets that language's factory; any other entrant is ``e`` as it is (an
+    English-only player keeps giving English clues)."""
+    found = CATALOGUE.get(e.factory)
+    if language == "en" or found is None or language not in found.languages:
+        return e
+    return Entrant(e.name, found.path_for(language))
+
+
 def load_factory(factory: str) -> Callable[[], Agent]:
     """The callable a factory string names, imported (once per process)."""
     path = _factory_path(factory)

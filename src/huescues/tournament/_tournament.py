@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from huescues.engine import Board
 
-from ._entrants import Entrant, entrant
+from ._entrants import Entrant, entrant, in_language
 from ._play import (
     ChunkTask,
     init_worker,
@@ -105,6 +105,10 @@ class Tournament:
         self.rules: dict[str, Any] = dict(rules or {})
         for n in dict.fromkeys(self.players):
             rules_for(n, self.rules)  # refuse bad settings or counts before any game
+        #: The language of the clues (``rules={"language": "es"}``): a built-in entrant that
+        #: speaks it plays in it, the others give English clues (checked by its rules).
+        self.language: str = rules_for(self.players[0], self.rules).language
+        self.entrants = tuple(in_language(e, self.language) for e in self.entrants)
         self.board_path = None if board is None else Path(board)
         # Loaded here and sent to the workers, which then need not read (or convert) it.
         self.board: Board = Board.standard() if board is None else Board.from_csv(board)

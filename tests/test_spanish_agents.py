@@ -1,0 +1,214 @@
+"""Playing in Spanish (issue 22 item 3): the default player and the random one speak Spanish at
+a Spanish table, the command line takes ``--language es``, and English play is unchanged."""
+
+from __future__ import annotations
+
+import io
+import json
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from huescues.agents import (
+    CATALOGUE,
+    RANDOM_CLUE_WORDS,
+    RANDOM_CLUE_WORDS_ES,
+    EmbeddingGuesser,
+    Player,
+    RandomAgent,
+    catalogue_entry,
+    catalogue_names,
+    clue_vocabulary,
+    default_agent,
+    play_game,
+    spanish_default_agent,
+)
+from huescues.engine import Board, ChooseTarget, IllegalClue, Rules, new_game, validate_clue
+from huescues.language import default_model
+from huescues.terminal import play_in_terminal
+from huescues.tournament import Tournament
+
+SPANISH = Rules.standard(4, language="es")
+
+
+def hue_angle(lab: np.ndarray) -> float:
+    return float(np.degrees(np.arctan2(lab[2], lab[1])) % 360)
+
+
+def legal_in_spanish(text: str, *, second: bool = False) -> bool:
+    try:
+        validate_clue(text, language="es", second=second)
+    except IllegalClue:
+        return False
+    return True
+
+
+def test_every_spanish_vocabulary_word_passes_the_spanish_rules_and_reads_as_its_english() -> None:
+    data = resources.files("huescues.data").joinpath("clue_vocabulary_es.tsv").read_text("utf-8")
+    rows = [line.split("\t") for line in data.splitlines()[1:]]
+    words = clue_vocabulary("es")
+    assert words == tuple(r[0] for r in rows) and len(set(words)) == len(words) > 500
+    english = set(clue_vocabulary())
+    reader = default_model("es")
+    for spanish, meant, *_ in rows:
+        assert legal_in_spanish(spanish) and legal_in_spanish(spanish, second=True), spanish
+        assert meant in english and reader.translate(spanish).text == meant, spanish
+    assert {"plátano", "cielo", "limón", "sangre", "océano"} <= set(words)
+
+
+def test_the_random_agents_spanish_words_pass_the_spanish_rules_alone_and_in_pairs() -> None:
+    rng = np.random.default_rng(0)
+    for w in RANDOM_CLUE_WORDS_ES:
+        assert legal_in_spanish(w) and legal_in_spanish(w, second=True), w
+    for _ in range(300):
+        a, b = rng.choice(len(RANDOM_CLUE_WORDS_ES), 2, replace=False)
+        pair = f"{RANDOM_CLUE_WORDS_ES[a]} {RANDOM_CLUE_WORDS_ES[b]}"
+        assert legal_in_spanish(pair, second=True), pair
+
+
+def test_the_random_agent_speaks_the_tables_language_and_english_is_unchanged() -> None:
+    for rules, words in ((SPANISH, RANDOM_CLUE_WORDS_ES), (Rules.standard(4), RANDOM_CLUE_WORDS)):
+        _, state = play_game([RandomAgent() for _ in range(4)], seed=5, rules=rules)
+        for r in state.history:
+            assert all(w in words for clue in r.clues for w in clue.split()), r.clues
+    # A list of the user's own is kept at a Spanish table.
+    own = clue_vocabulary("es")[:80]
+    _, state = play_game([RandomAgent(words=own)] * 4, seed=1, rules=SPANISH)
+    assert {w for r in state.history for c in r.clues for w in c.split()} <= set(own)
+
+
+def test_default_agent_takes_a_language_and_english_stays_the_default() -> None:
+    assert default_agent() == default_agent("en")
+    es = default_agent("es")
+    assert es != default_agent() and es == spanish_default_agent()
+    assert es.giver.pair_from == 1  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="'fr'"):
+        default_agent("fr")
+
+
+def test_the_catalogue_says_who_speaks_spanish() -> None:
+    assert catalogue_names(language="es") == ("default", "random")
+    assert catalogue_entry("default").build("es") == default_agent("es")
+    assert isinstance(catalogue_entry("random").build("es"), RandomAgent)
+    for name, entry in CATALOGUE.items():
+        assert entry.build("en") == entry.build() or name in {"random"}
+        if "es" not in entry.languages:
+            with pytest.raises(ValueError, match="speaks only en"):
+                entry.build("es")
+
+
+@pytest.mark.slow
+def test_the_spanish_guesser_reads_platano_near_yellow_squares() -> None:
+    board = Board.standard()
+    guesser = default_agent("es").guesser
+    assert isinstance(guesser, EmbeddingGuesser)
+    for clue in ("plátano", "PLATANO", "plátanos"):
+        top = guesser.rank(board, [clue], rules=SPANISH)[0]
+        assert 70 <= hue_angle(board.lab[top.row, top.col]) <= 115, clue
+
+
+@pytest.mark.slow
+def test_a_spanish_givers_first_clues_pass_the_spanish_rules_on_1000_random_targets() -> None:
+    """1,000 first clues from a prepared Spanish giver, each on a random target of the board."""
+    player = default_agent("es")
+    state = new_game(4, seed=0, rules=SPANISH)
+    player.prepare(state.board, state.rules)
+    view = state.apply(ChooseTarget(0)).view(state.giver)
+    rng = np.random.default_rng(22)
+    cells = state.board.cells()
+    vocabulary = set(clue_vocabulary("es"))
+    for i in rng.choice(len(cells), 1000):
+        clue = player.give_clue(view._replace(target=cells[int(i)]), rng).text
+        assert clue in vocabulary and legal_in_spanish(clue), clue
+
+
+@pytest.mark.slow
+def test_the_spanish_default_agent_plays_whole_games_with_random_agents_in_spanish() -> None:
+    vocabulary = set(clue_vocabulary("es"))
+    for seed in range(2):
+        agents: list[Player | RandomAgent] = [default_agent("es"), *[RandomAgent()] * 3]
+        record, state = play_game(agents, seed=seed, rules=SPANISH)
+        assert state.result is not None and record.rules.language == "es"
+        for r in state.history:
+            for k, clue in enumerate(r.clues):
+                assert legal_in_spanish(clue, second=k > 0)
+                if r.giver == 0:
+                    assert clue in vocabulary, clue  # one word of the Spanish vocabulary
+
+
+def test_play_in_spanish_in_the_terminal_checks_clues_by_the_spanish_rules() -> None:
+    out = io.StringIO()
+    firsts = iter(["verdoso", "pitufo", "nube", "lago", "musgo", "fresa", "arena"])
+
+    def person(prompt: str) -> str:
+        if "target" in prompt:
+            answer = "0"
+        elif "first clue" in prompt:
+            answer = next(firsts)
+        elif "second clue" in prompt:
+            answer = "pass"
+        else:
+            answer = next(free)
+        out.write(f"{prompt}{answer}\n")
+        return answer
+
+    free = iter(str(c) for c in Board.standard().cells())
+    state = play_in_terminal(
+        players=3, seed=2, opponents="random", input_fn=person, output=out, colour=False,
+        language="es",
+    )  # fmt: skip
+    text = out.getvalue()
+    assert state.rules.language == "es" and state.result is not None
+    assert "Clues are in Español (es)" in text
+    assert "Not allowed: clue 'verdoso' refused" in text and "'verde'" in text
+    for r in state.history:
+        assert all(legal_in_spanish(c, second=k > 0) for k, c in enumerate(r.clues))
+        if r.giver != 0:
+            assert all(w in RANDOM_CLUE_WORDS_ES for c in r.clues for w in c.split())
+
+
+def test_huescues_play_takes_language_es(tmp_path: Path) -> None:
+    from huescues.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--language", "fr"])
+    assert "--language" in _help("play") and "--language" in _help("tournament")
+
+
+def _help(command: str) -> str:
+    from huescues.cli import _parser
+
+    return _parser()._subparsers._group_actions[0].choices[command].format_help()  # type: ignore[union-attr]
+
+
+@pytest.mark.slow
+def test_a_spanish_tournament_seats_the_spanish_default_agent(tmp_path: Path) -> None:
+    from huescues.cli import main
+
+    out = tmp_path / "games.jsonl"
+    argv = ["tournament", "--language", "es", "--entrants", "default", "random", "naming"]
+    assert main([*argv, "--games", "3", "--workers", "1", "--out", str(out)]) == 0
+    t = Tournament(["default", "random", "naming"], games=3, rules={"language": "es"})
+    factories = {e.name: e.factory for e in t.entrants}
+    assert factories["default"].endswith(":spanish_default_agent")
+    assert factories["naming"] == "naming"  # English only: gives English clues
+    vocabulary = set(clue_vocabulary("es"))
+    spoke = 0
+    for line in out.read_text().splitlines():
+        game = json.loads(line)
+        assert game["status"] == "finished" and game["record"]["rules"]["language"] == "es"
+        for r in game["rounds"]:
+            seat = game["seats"][r["giver"]]
+            if seat == "default" and r["clues"]:
+                assert r["clues"][0] in vocabulary
+                spoke += 1
+            if seat == "random":
+                assert all(w in RANDOM_CLUE_WORDS_ES for c in r["clues"] for w in c.split())
+    assert spoke > 0
+
+
+def test_an_english_tournament_keeps_the_english_entrants() -> None:
+    t = Tournament(["default", "random"], games=1)
+    assert t.language == "en" and [e.factory for e in t.entrants] == ["default", "random"]
