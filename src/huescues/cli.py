@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 # Loaded with the package itself (huescues/__init__.py), so free here.
-from huescues.engine import MAX_PLAYERS, MIN_PLAYERS
+from huescues.engine import MAX_PLAYERS, MIN_PLAYERS, available_languages
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -324,7 +324,9 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if not args.idle_timeout > 0:
         raise ValueError(f"--idle-timeout {args.idle_timeout:g}: give seconds above 0")
-    tables = TableSettings(allow_seed=args.allow_seed, idle_timeout=args.idle_timeout)
+    tables = TableSettings(
+        allow_seed=args.allow_seed, idle_timeout=args.idle_timeout, language=args.language
+    )
     serve(
         args.host,
         args.port,
@@ -553,6 +555,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let visitors bring their own clue list (/study?clues=a,b); their rows say "
         "clue_source visitor in the export (default: only the study's clues)",
+    )
+    web.add_argument(
+        "--language",
+        default="en",
+        choices=available_languages(),
+        help="the language of a table made without choosing one (its clue rules, R19-R21), and "
+        "the pages' before the browser's is known (default en)",
     )
     web.add_argument(
         "--idle-timeout",
