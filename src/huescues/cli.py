@@ -315,6 +315,7 @@ def _serve(args: argparse.Namespace) -> int:
         completion_url=args.completion_url,
         completion_code=args.completion_code,
         screen_out_url=args.screen_out_url,
+        language=args.language if args.study_language is None else args.study_language,
     )
     if not args.header_timeout > 0:
         raise ValueError(f"--header-timeout {args.header_timeout:g}: give seconds above 0")
@@ -562,6 +563,12 @@ def _parser() -> argparse.ArgumentParser:
         choices=available_languages(),
         help="the language of a table made without choosing one (its clue rules, R19-R21), and "
         "the pages' before the browser's is known (default en)",
+    )
+    web.add_argument(
+        "--study-language",
+        choices=available_languages(),
+        help="the study's clue language (its built-in clue list, the rules a given clue is "
+        "checked by, the exports' clue_language; default: --language)",
     )
     web.add_argument(
         "--idle-timeout",
