@@ -698,6 +698,9 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 "age_range": list(AGE_RANGES),
                 "panel_ids": list(PANEL_IDS),
                 "language": config.language,
+                # The page may show the built-in text in its own language; a researcher's own
+                # text (--consent) is shown as written.
+                "default_consent": config.consent is None,
             }
         )
 
