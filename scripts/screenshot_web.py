@@ -1,9 +1,11 @@
 """The screenshots of docs/web.md: a real ``huescues serve`` on loopback, a person and three
 bots, taken with Playwright and Debian's Chromium: a game (web-game.png), a reveal waiting for
 "Next round" (web-reveal.png), the end screen (web-end.png), a dead link (web-gone.png), the
-lobby's house rules (web-lobby.png) and a phone's zoom (web-phone-zoom.png).
+lobby's house rules (web-lobby.png), a phone's zoom (web-phone-zoom.png), and a game in Spanish
+(web-game-es.png: a Spanish browser at a Spanish table, "rojizo" refused live with R19).
 
     python scripts/screenshot_web.py [--out docs/images/web-game.png] [--chromium /usr/bin/chromium]
+        [--only-spanish]
 """
 
 from __future__ import annotations
@@ -48,9 +50,16 @@ def serve_in_thread(app: Any) -> tuple[str, uvicorn.Server, threading.Thread]:
     return url, server, thread
 
 
-def _table(url: str, seats: list[dict[str, str]], seed: int) -> list[str | None]:
+def _table(
+    url: str, seats: list[dict[str, str]], seed: int, language: str = "en"
+) -> list[str | None]:
     """A new table's seats' tokens (a rule each round: R19's house rule on named colours)."""
-    body = {"seats": seats, "seed": seed, "house_rules": {"refuse_named_colours": True}}
+    body = {
+        "seats": seats,
+        "seed": seed,
+        "house_rules": {"refuse_named_colours": True},
+        "language": language,
+    }
     request = urllib.request.Request(
         url + "/api/tables",
         data=json.dumps(body).encode(),
@@ -92,10 +101,37 @@ def _play_to_the_end(page: Any) -> None:
         )
 
 
+def _spanish(browser: Any, url: str, images: Path) -> None:
+    """A Spanish browser at a Spanish table: Ana gives the first clue, and "rojizo" (a form of
+    "rojo") is refused live with R19, in Spanish words with the rule number."""
+    seats = [
+        {"name": "Ana", "kind": "person"},
+        {"name": "Bot Luis", "kind": "random"},
+        {"name": "Bot Marta", "kind": "random"},
+        {"name": "Bot Pablo", "kind": "random"},
+    ]
+    token = _table(url, seats, 2, language="es")[0]
+    page = browser.new_page(
+        viewport={"width": 1280, "height": 760}, device_scale_factor=1, locale="es-ES"
+    )
+    page.set_default_timeout(60_000)
+    page.goto(f"{url}/play#t={token}")
+    page.wait_for_selector("text=Elige un objetivo")
+    page.locator(".cell.card").nth(1).click()
+    page.locator("[data-field=clue]").fill("rojizo")
+    page.wait_for_selector("#clue-check.bad")
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(images / "web-game-es.png"))
+    page.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/images/web-game.png")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument(
+        "--only-spanish", action="store_true", help="take only web-game-es.png (no default bot)"
+    )
     args = parser.parse_args()
 
     db = Path(tempfile.mkdtemp()) / "shot.sqlite"
@@ -107,9 +143,15 @@ def main() -> None:
         {"name": "Default bot", "kind": "default"},
         {"name": "Random bot", "kind": "random"},
     ]
-    token = _table(url, seats, 2)[0]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
+        _spanish(browser, url, Path(args.out).parent)
+        if args.only_spanish:
+            browser.close()
+            server.should_exit = True
+            thread.join(10)
+            return
+        token = _table(url, seats, 2)[0]
         page = browser.new_page(viewport={"width": 1280, "height": 760}, device_scale_factor=1)
         page.set_default_timeout(60_000)
         page.goto(f"{url}/play#t={token}")

@@ -114,7 +114,7 @@ def test_the_webs_bots_and_the_studys_givers_are_from_the_catalogue() -> None:
 
     assert {n: CATALOGUE[n].factory for n in catalogue_names()} == BOT_KINDS
     assert {n: CATALOGUE[n].factory for n in catalogue_names(role="giver")} == GIVERS
-    assert bot_choices() == [
+    assert [{k: b[k] for k in ("kind", "description")} for b in bot_choices()] == [
         {"kind": n, "description": CATALOGUE[n].description} for n in catalogue_names()
     ]
 
@@ -178,8 +178,20 @@ def test_the_web_page_reads_its_bots_and_bounds_from_the_server(tmp_path: Path) 
 
     with TestClient(create_app(str(tmp_path / "db.sqlite"))) as client:
         setup = client.get("/api/setup").json()
+    from huescues.web._bots import bot_languages
+
     assert setup == {
-        "bots": [{"kind": n, "description": CATALOGUE[n].description} for n in catalogue_names()],
+        "bots": [
+            {
+                "kind": n,
+                "description": CATALOGUE[n].description,
+                "languages": bot_languages(n, ("en", "es")),
+            }
+            for n in catalogue_names()
+        ],
+        # The tables' languages (issue 22) and the server's default.
+        "languages": ["en", "es"],
+        "language": "en",
         "min_players": MIN_PLAYERS,
         "max_players": MAX_PLAYERS,
         # What the house rules allow (issue 21): R7's rounds each, the reveal's wait.

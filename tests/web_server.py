@@ -74,15 +74,17 @@ def live_server(
 
 
 @contextmanager
-def browser_page(width: int = 1280, height: int = 900) -> Iterator[Any]:
-    """A fresh Chromium page, every wait bounded."""
+def browser_page(width: int = 1280, height: int = 900, locale: str | None = None) -> Iterator[Any]:
+    """A fresh Chromium page, every wait bounded; ``locale`` (``"es-ES"``) sets the browser's
+    languages (``navigator.languages``)."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000)
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
+            extra = {} if locale is None else {"locale": locale}
+            page = browser.new_page(viewport={"width": width, "height": height}, **extra)
             page.set_default_timeout(15_000)
             yield page
         finally:

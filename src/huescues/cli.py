@@ -322,6 +322,7 @@ def _serve(args: argparse.Namespace) -> int:
         completion_url=args.completion_url,
         completion_code=args.completion_code,
         screen_out_url=args.screen_out_url,
+        language=args.language if args.study_language is None else args.study_language,
     )
     if not args.header_timeout > 0:
         raise ValueError(f"--header-timeout {args.header_timeout:g}: give seconds above 0")
@@ -331,7 +332,9 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if not args.idle_timeout > 0:
         raise ValueError(f"--idle-timeout {args.idle_timeout:g}: give seconds above 0")
-    tables = TableSettings(allow_seed=args.allow_seed, idle_timeout=args.idle_timeout)
+    tables = TableSettings(
+        allow_seed=args.allow_seed, idle_timeout=args.idle_timeout, language=args.language
+    )
     serve(
         args.host,
         args.port,
@@ -570,6 +573,19 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let visitors bring their own clue list (/study?clues=a,b); their rows say "
         "clue_source visitor in the export (default: only the study's clues)",
+    )
+    web.add_argument(
+        "--language",
+        default="en",
+        choices=available_languages(),
+        help="the language of a table made without choosing one (its clue rules, R19-R21), and "
+        "the pages' before the browser's is known (default en)",
+    )
+    web.add_argument(
+        "--study-language",
+        choices=available_languages(),
+        help="the study's clue language (its built-in clue list, the rules a given clue is "
+        "checked by, the exports' clue_language; default: --language)",
     )
     web.add_argument(
         "--idle-timeout",

@@ -16,7 +16,7 @@ from ._export import (
     export_responses,
 )
 from ._serve import serve
-from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, StudyConfig
+from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, SPANISH_CLUES, StudyConfig
 from ._tables import GONE_CLOSE_CODE, TableSettings
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "GONE_CLOSE_CODE",
     "PARTICIPANT_COLUMNS",
     "RESPONSE_COLUMNS",
+    "SPANISH_CLUES",
     "Database",
     "StudyConfig",
     "TableSettings",

@@ -15,6 +15,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from huescues.engine import available_languages
+
 from ._db import Database
 from ._headers import SecurityHeaders
 from ._study import STUDY_SCHEMA, StudyConfig, study_routes
@@ -50,8 +52,8 @@ def create_app(
     tables: TableSettings | None = None,
 ) -> Starlette:
     """The ASGI application behind ``huescues serve``: tables at ``/`` (set by ``tables``), the
-    study at ``/study`` (set by ``study``), ``GET /healthz``, and the page's own assets (nothing
-    from a CDN).
+    study at ``/study`` (set by ``study``), ``GET /healthz``, ``GET /api/languages`` (the pages'
+    languages and the server's defaults), and the page's own assets (nothing from a CDN).
 
     A ``db`` that is not a sound SQLite database, or that cannot be written, is a ``ValueError``
     naming it: the server refuses to start rather than lose what people do."""
@@ -61,11 +63,26 @@ def create_app(
         database.close()
         raise ValueError(f"{database.path}: {problem}")
     service = TableService(database, tables)
+    study = study or StudyConfig()
+    table_language = (tables or TableSettings()).language
+
+    async def languages(request: Request) -> JSONResponse:
+        # The pages' languages (their catalogues, static/i18n) and the server's defaults: the
+        # tables' (huescues serve --language) and the study's (--study-language).
+        return JSONResponse(
+            {
+                "languages": list(available_languages()),
+                "tables": table_language,
+                "study": study.language,
+            }
+        )
+
     routes: list[BaseRoute] = [
         Route("/healthz", _healthz),
+        Route("/api/languages", languages),
         Mount("/static", StaticFiles(packages=[("huescues.web", "static")]), name="static"),
         *service.routes(),
-        *study_routes(database, study or StudyConfig()),
+        *study_routes(database, study),
     ]
 
     @contextlib.asynccontextmanager

@@ -54,7 +54,10 @@ PARTICIPANT_COLUMNS: tuple[str, ...] = (
 #: UTC), the response time in milliseconds, the clue's place in the participant's list, the
 #: clue giver and hidden target of a giver study, the optional answers (empty when not
 #: given), and whose clue list the clue came from: ``researcher`` or ``visitor`` (a list the
-#: visitor brought, with ``huescues serve --allow-visitor-clues``).
+#: visitor brought, with ``huescues serve --allow-visitor-clues``); then the participant's
+#: columns, and last ``clue_language``: the language of the clue (the study's,
+#: ``StudyConfig.language``; ``en`` for rows stored before it), while ``language`` is what the
+#: participant said of themselves.
 RESPONSE_COLUMNS: tuple[str, ...] = (
     "participant",
     "clue",
@@ -70,6 +73,7 @@ RESPONSE_COLUMNS: tuple[str, ...] = (
     "age_range",
     "clue_source",
     *PARTICIPANT_COLUMNS,
+    "clue_language",
 )
 
 #: The columns of ``huescues responses export --kind given-clues``: one row per clue a
@@ -87,6 +91,7 @@ GIVEN_CLUE_COLUMNS: tuple[str, ...] = (
     "colour_blindness",
     "age_range",
     *PARTICIPANT_COLUMNS,
+    "clue_language",
 )
 
 _PANEL = (
@@ -115,8 +120,8 @@ def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) ->
         rows = database.query(
             "SELECT r.participant, r.clue, r.square, r.board, r.time, r.response_ms, r.item, "
             "r.giver, r.target, p.language, p.colour_blindness, p.age_range, p.clue_source, "
-            f"{_PANEL} FROM responses r LEFT JOIN participants p ON p.id = r.participant "
-            "WHERE r.trial = 'clue' ORDER BY r.id"
+            f"{_PANEL}, r.clue_language FROM responses r "
+            "LEFT JOIN participants p ON p.id = r.participant WHERE r.trial = 'clue' ORDER BY r.id"
         )
         checks = _checks(database)
     finally:
@@ -133,7 +138,8 @@ def export_given_clues(db: str | os.PathLike[str], out: str | os.PathLike[str]) 
     try:
         rows = database.query(
             "SELECT g.participant, g.target, g.clue, g.board, g.time, g.response_ms, g.item, "
-            f"p.language, p.colour_blindness, p.age_range, {_PANEL} FROM given_clues g "
+            f"p.language, p.colour_blindness, p.age_range, {_PANEL}, g.clue_language "
+            "FROM given_clues g "
             "LEFT JOIN participants p ON p.id = g.participant WHERE g.trial = 'give' "
             "ORDER BY g.id"
         )
@@ -179,7 +185,10 @@ def _write(
         for r in rows:
             values = list(r)
             values[4] = datetime.fromtimestamp(r["time"], UTC).isoformat(timespec="milliseconds")
+            # The clue's language comes last, after the participant's checks (the newest column).
+            clue_language = values.pop()
             values += checks.get(r["participant"], ["", "", "", "", ""])
+            values.append(clue_language)
             w.writerow(safe_row("" if v is None else v for v in values))
 
 

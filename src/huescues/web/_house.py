@@ -4,6 +4,9 @@ Two are game rules, so the engine checks them and the game's record carries them
 rule on named colours (:attr:`~huescues.Rules.refuse_named_colours`) and the rounds each player
 gives clues (R7, :attr:`~huescues.Rules.rounds_per_giver`: every player the same number, so
 turns stay equal). One is the table's: how long a reveal waits for the people to dismiss it.
+
+The table's language (:attr:`~huescues.Rules.language`, ``POST /api/tables``'s ``"language"``)
+is kept with them, so that a restart rebuilds the game in it.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from huescues.engine import Rules
+from huescues.engine import DEFAULT_LANGUAGE, Rules, available_languages
 
-__all__ = ["MAX_REVEAL_SECONDS", "MAX_ROUNDS_PER_GIVER", "HouseRules"]
+__all__ = ["MAX_REVEAL_SECONDS", "MAX_ROUNDS_PER_GIVER", "HouseRules", "check_language"]
 
 #: The most rounds a player may give clues at one table (R7): a long evening, not a siege.
 MAX_ROUNDS_PER_GIVER = 3
@@ -23,6 +26,17 @@ MAX_REVEAL_SECONDS = 600.0
 _FIELDS = ("refuse_named_colours", "rounds_per_giver", "reveal_seconds")
 
 
+def check_language(language: object) -> str:
+    """A table's language, checked: a ``ValueError`` names a language the engine has no pack
+    for."""
+    languages = available_languages()
+    if not isinstance(language, str) or language not in languages:
+        raise ValueError(
+            f"'language' is one of {', '.join(languages)}, not {str(language)[:20]!r} (R19-R21)"
+        )
+    return language
+
+
 @dataclass(frozen=True, slots=True)
 class HouseRules:
     """A table's house rules as requested; ``None`` keeps the standard (or the server's)."""
@@ -30,13 +44,15 @@ class HouseRules:
     refuse_named_colours: bool = False
     rounds_per_giver: int | None = None
     reveal_seconds: float | None = None
+    #: The game's language (R19-R21 in its words): a pack of :func:`available_languages`.
+    language: str = DEFAULT_LANGUAGE
 
     @classmethod
-    def from_request(cls, data: object) -> HouseRules:
+    def from_request(cls, data: object, language: str = DEFAULT_LANGUAGE) -> HouseRules:
         """The ``house_rules`` of ``POST /api/tables``, checked: a ``ValueError`` names the bad
         value and the rule."""
         if data is None:
-            return cls()
+            return cls(language=language)
         if not isinstance(data, dict):
             raise ValueError(f"'house_rules' is an object with some of {list(_FIELDS)}")
         unknown = sorted(str(k)[:30] for k in set(data) - set(_FIELDS))
@@ -63,7 +79,14 @@ class HouseRules:
                 f"house rule reveal_seconds is a number of seconds from 0 to "
                 f"{MAX_REVEAL_SECONDS:g}, not {str(reveal)[:20]!r}"
             )
-        return cls(named, rounds, None if reveal is None else float(reveal))
+        return cls(named, rounds, None if reveal is None else float(reveal), language)
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> HouseRules:
+        """The house rules :meth:`to_dict` kept (a game stored before languages is English)."""
+        data = dict(data)
+        language = check_language(data.pop("language", DEFAULT_LANGUAGE))
+        return cls.from_request(data, language)
 
     def to_dict(self) -> dict[str, Any]:
         """What was requested (the database keeps it, so a restart rebuilds the same game)."""
@@ -72,11 +95,15 @@ class HouseRules:
             data["rounds_per_giver"] = self.rounds_per_giver
         if self.reveal_seconds is not None:
             data["reveal_seconds"] = self.reveal_seconds
+        data["language"] = self.language
         return data
 
     def rules(self, n_players: int) -> Rules:
         """The game's rules: the standard ones for ``n_players`` with the house's changes."""
-        changes: dict[str, Any] = {"refuse_named_colours": self.refuse_named_colours}
+        changes: dict[str, Any] = {
+            "refuse_named_colours": self.refuse_named_colours,
+            "language": self.language,
+        }
         if self.rounds_per_giver is not None:
             changes["rounds_per_giver"] = self.rounds_per_giver
         return Rules.standard(n_players, **changes)

@@ -22,8 +22,11 @@ HTTP
 - ``GET /api/tables/ID``: ``{"table", "seats": [{"seat","name","kind"}], "finished": bool}``
   (no tokens).
 - ``GET /api/setup``: what a new table may hold, for the page that creates one: ``{"bots":
-  [{"kind", "description"}, ...], "min_players", "max_players"}`` (the bots are the catalogue's
-  fair players, :data:`huescues.agents.CATALOGUE`; the bounds are R2's).
+  [{"kind", "description", "languages": ["en", ...]}, ...], "languages": ["en", "es"],
+  "language": "en", "min_players", "max_players"}`` (the bots are the catalogue's fair players,
+  :data:`huescues.agents.CATALOGUE`, each with the table languages whose clues it reads and
+  gives; ``language`` is the server's default, ``huescues serve --language``; the bounds are
+  R2's).
 
 WebSocket ``/ws`` (JSON text messages, at most 4096 bytes each)
 ---------------------------------------------------------------
@@ -40,12 +43,16 @@ for several seats opens one connection per seat). Then:
   has, or after the table's ``reveal_seconds`` (nobody acts meanwhile);
 - ``{"type": "again"}``: once the game is over, a new table with the same seats and house rules.
 
-``POST /api/tables`` also takes ``"house_rules": {"refuse_named_colours": bool,
-"rounds_per_giver": 1-3, "reveal_seconds": 0-600}`` (:class:`HouseRules`); the ``welcome`` says
-them (``house_rules``), the ``state`` says ``reveal``: null, or ``{"round", "waiting_for":
-[seat, ...], "seconds_left"}``. The server also sends ``{"type": "again", "table", "token",
-"by"}`` (each seat its own new token) and, to a join whose table is gone, an ``error`` with
-``"code": "gone"`` before closing with :data:`GONE_CLOSE_CODE`.
+``POST /api/tables`` also takes ``"language": "en" | "es"`` (the game's language,
+``Rules.language``: the clue rules R19-R21 in its words, the live check too; default the
+server's; another is a 400 naming it; kept with the house rules, so a restart rebuilds the game
+in it; the ``welcome`` says it, ``language``, and in ``house_rules``) and ``"house_rules":
+{"refuse_named_colours": bool, "rounds_per_giver": 1-3, "reveal_seconds": 0-600}``
+(:class:`HouseRules`); the ``welcome`` says them (``house_rules``), the ``state`` says
+``reveal``: null, or ``{"round", "waiting_for": [seat, ...], "seconds_left"}``. The server also
+sends ``{"type": "again", "table", "token", "by"}`` (each seat its own new token) and, to a
+join whose table is gone, an ``error`` with ``"code": "gone"`` before closing
+with :data:`GONE_CLOSE_CODE`.
 
 The server sends:
 
@@ -169,6 +176,7 @@ def welcome(table: WebTable, seat: int) -> dict[str, Any]:
         "seats": table.public_seats(),
         "board": board_json(table.state.board),
         "house_rules": table.house_rules(),
+        "language": table.state.rules.language,
     }
 
 

@@ -35,6 +35,7 @@ from huescues.engine import (
     Cell,
     ChooseTarget,
     IllegalClue,
+    available_languages,
     new_game,
     normalise_clue,
     validate_clue,
@@ -60,9 +61,11 @@ __all__ = [
     "AGE_RANGES",
     "COLOUR_BLINDNESS",
     "DEFAULT_CLUES",
+    "DEFAULT_CLUES_BY_LANGUAGE",
     "DEFAULT_CONSENT",
     "DEFAULT_GIVE_INTRO",
     "GIVERS",
+    "SPANISH_CLUES",
     "STUDY_SCHEMA",
     "StudyConfig",
     "study_routes",
@@ -104,6 +107,7 @@ STUDY_SCHEMA: tuple[str, ...] = (
         giver TEXT,
         target TEXT,
         trial TEXT NOT NULL DEFAULT 'clue',
+        clue_language TEXT NOT NULL DEFAULT 'en',
         UNIQUE (participant, item)
     )""",
     """CREATE TABLE IF NOT EXISTS given_clues (
@@ -116,6 +120,7 @@ STUDY_SCHEMA: tuple[str, ...] = (
         time REAL NOT NULL,
         response_ms INTEGER,
         trial TEXT NOT NULL DEFAULT 'give',
+        clue_language TEXT NOT NULL DEFAULT 'en',
         UNIQUE (participant, item)
     )""",
     """CREATE TABLE IF NOT EXISTS study_meta (
@@ -137,6 +142,8 @@ _ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("participants", "pixel_ratio", "REAL"),
     ("participants", "colour_depth", "INTEGER"),
     ("responses", "trial", "TEXT NOT NULL DEFAULT 'clue'"),
+    ("responses", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
+    ("given_clues", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
 )
 
 #: The built-in clue list: the nine chromatic basic colour terms (the board has no white or
@@ -166,6 +173,47 @@ DEFAULT_CLUES: tuple[str, ...] = (
     "cherry",
     "ocean",
 )
+
+#: The built-in clue list of a Spanish study (``StudyConfig(language="es")``): the same clues
+#: in the same order, in Spanish, so that row ``i`` of one list is the translation of row ``i``
+#: of the other and the readings of a clue can be compared across languages. The nine
+#: colour terms are the Spanish pack's basic terms; every other clue passes the Spanish R19
+#: (a test checks it).
+SPANISH_CLUES: tuple[str, ...] = (
+    "rojo",
+    "naranja",
+    "amarillo",
+    "verde",
+    "azul",
+    "morado",
+    "rosa",
+    "marrón",
+    "gris",
+    "plátano",
+    "laguna",
+    "tomate",
+    "limón",
+    "césped",
+    "cielo",
+    "chocolate",
+    "lavanda",
+    "óxido",
+    "menta",
+    "ladrillo",
+    "melocotón",
+    "aceituna",
+    "arena",
+    "ciruela",
+    "bosque",
+    "salmón",
+    "vaquero",
+    "mostaza",
+    "cereza",
+    "océano",
+)
+
+#: A study's built-in clue list by its language.
+DEFAULT_CLUES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {"en": DEFAULT_CLUES, "es": SPANISH_CLUES}
 
 #: The consent text shown when the researcher gives none (``--consent FILE``); adapt it.
 DEFAULT_CONSENT: tuple[str, ...] = (
@@ -222,7 +270,11 @@ class StudyConfig:
     may make (per second, and at once); ``starts_per_minute`` the participants it may start.
     ``allow_visitor_clues`` lets a visitor bring their own clue list (``/study?clues=...``);
     off, only the researcher's clues are asked, and on, those participants' rows say
-    ``clue_source`` ``visitor`` in the export.
+    ``clue_source`` ``visitor`` in the export. ``language`` is the language of the study's
+    clues (``"en"`` or ``"es"``): its built-in list (:data:`DEFAULT_CLUES_BY_LANGUAGE`), the
+    rules a given clue is checked by (R18-R20 in its words), the pages' default language, and
+    the exports' ``clue_language`` column. The clue givers (``giver``) give English clues: a
+    giver study is English.
     """
 
     clues: tuple[str, ...] | None = None
@@ -242,8 +294,19 @@ class StudyConfig:
     completion_url: str | None = None
     completion_code: str | None = None
     screen_out_url: str | None = None
+    language: str = "en"
 
     def __post_init__(self) -> None:
+        if self.language not in available_languages():
+            raise ValueError(
+                f"the study's language is one of {', '.join(available_languages())}, "
+                f"not {self.language!r}"
+            )
+        if self.giver is not None and self.language != "en":
+            raise ValueError(
+                f"the clue givers give English clues: a study in {self.language!r} shows its "
+                "own clue list (no giver)"
+            )
         if not 1 <= self.targets_per_person <= MAX_CLUES_PER_PERSON:
             raise ValueError(
                 f"targets per person must be 1 to {MAX_CLUES_PER_PERSON}, "
@@ -306,7 +369,11 @@ class _Study:
         self.config = config
         upgrade_study_tables(db)
         self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
-        self.clues = config.clues if config.clues is not None else DEFAULT_CLUES
+        self.clues = (
+            config.clues
+            if config.clues is not None
+            else DEFAULT_CLUES_BY_LANGUAGE.get(config.language, DEFAULT_CLUES)
+        )
         self.consent = _consent_text(config.consent)
         self.give_consent = (
             self.consent if config.consent is not None else (DEFAULT_GIVE_INTRO, *self.consent[1:])
@@ -417,7 +484,8 @@ def upgrade_study_tables(db: Database) -> None:
     columns it lacks. Under ``clue_source`` its participants read as ``researcher`` (before it,
     every clue list a visitor sent was taken, untold; the default is the likelier truth); under
     ``study`` as ``guess`` and its responses' ``trial`` as ``clue`` (the only study and trial
-    there were); the panel ids and the screen are empty (never asked)."""
+    there were); its responses' and given clues' ``clue_language`` as ``en`` (every study was
+    English before it); the panel ids and the screen are empty (never asked)."""
     with db.transaction() as cur:
         for table, column, decl in _ADDED_COLUMNS:
             columns = {row[1] for row in cur.execute(f"PRAGMA table_info({table})")}
@@ -629,6 +697,10 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 "colour_blindness": list(COLOUR_BLINDNESS),
                 "age_range": list(AGE_RANGES),
                 "panel_ids": list(PANEL_IDS),
+                "language": config.language,
+                # The page may show the built-in text in its own language; a researcher's own
+                # text (--consent) is shown as written.
+                "default_consent": config.consent is None,
             }
         )
 
@@ -784,7 +856,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 shown = str(square)
             cur.execute(
                 "INSERT INTO responses (participant, item, clue, square, board, time, "
-                "response_ms, giver, target, trial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "response_ms, giver, target, trial, clue_language) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     participant,
                     index,
@@ -796,6 +869,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                     item.giver,
                     item.target,
                     item.kind,
+                    config.language,
                 ),
             )
         missed = session.missed
@@ -809,7 +883,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         participant = _participant(data.get("participant"))
         index, text = data.get("item"), data.get("clue")
         ms = response_ms(data.get("ms"))
-        clue = _given_clue(text)
+        clue = _given_clue(text, config.language)
         with db.transaction() as cur:
             session, item = current(cur, participant, index)
             if item.kind not in ("give", "give-practice"):
@@ -817,7 +891,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             assert item.target is not None
             cur.execute(
                 "INSERT INTO given_clues (participant, item, target, clue, board, time, "
-                "response_ms, trial) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "response_ms, trial, clue_language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     participant,
                     index,
@@ -827,6 +901,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                     time.time(),
                     ms,
                     item.kind,
+                    config.language,
                 ),
             )
         return JSONResponse(next_step(session.plan, session.answered + 1, session.missed))
@@ -838,7 +913,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         if not isinstance(text, str):
             raise Refused(400, "text: the clue to check, a string")
         try:
-            _given_clue(text)
+            _given_clue(text, config.language)
         except Refused as e:
             return JSONResponse(
                 {"ok": False, "rule": getattr(e, "rule", None), "message": e.message}
@@ -863,9 +938,10 @@ class _IllegalGivenClue(Refused):
         self.rule = rule
 
 
-def _given_clue(text: object) -> str:
+def _given_clue(text: object, language: str = "en") -> str:
     """A clue a participant gave, as stored (white space collapsed), if it is a first clue the
-    game allows (one word, R9; R18-R20 as the engine's :func:`validate_clue` checks them)."""
+    game allows (one word, R9; R18-R20 in ``language``'s words, as the engine's
+    :func:`validate_clue` checks them)."""
     if not isinstance(text, str):
         raise Refused(400, "clue: the clue, a string, is needed")
     clue = " ".join(text.split())
@@ -878,7 +954,7 @@ def _given_clue(text: object) -> str:
             f"a clue is at most {MAX_STUDY_CLUE_LENGTH} characters of text", None
         )
     try:
-        validate_clue(clue)
+        validate_clue(clue, language=language)
     except IllegalClue as e:
         raise _IllegalGivenClue(str(e), e.rule) from None
     return clue

@@ -11,9 +11,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from huescues.agents import Agent, Fault, Table
-from huescues.engine import (
-    GameState,
-)
+from huescues.engine import DEFAULT_LANGUAGE, GameState, available_languages
 
 from ._house import HouseRules
 
@@ -89,8 +87,16 @@ class TableSettings:
     #: it in the database and sends it to no client before the game ends, as a chosen seed tells
     #: its chooser every card and the bots' streams. For tests and demonstrations only.
     allow_seed: bool = False
+    #: The language of a table whose ``POST /api/tables`` names none (``huescues serve
+    #: --language``), and the pages' language before the browser's is known.
+    language: str = DEFAULT_LANGUAGE
 
     def __post_init__(self) -> None:
+        if self.language not in available_languages():
+            raise ValueError(
+                f"TableSettings.language is one of {', '.join(available_languages())}, "
+                f"not {self.language!r}"
+            )
         for name in ("max_tables", "max_tables_per_address", "max_connections_per_address"):
             if getattr(self, name) < 1:
                 raise ValueError(f"TableSettings.{name} is at least 1, not {getattr(self, name)}")
@@ -181,6 +187,7 @@ class WebTable:
             "refuse_named_colours": rules.refuse_named_colours,
             "rounds_per_giver": rules.rounds_per_giver,
             "reveal_seconds": self.reveal_seconds,
+            "language": rules.language,
         }
 
     def public_seats(self) -> list[dict[str, Any]]:

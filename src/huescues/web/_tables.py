@@ -27,12 +27,13 @@ from huescues.engine import (
     GameState,
     IllegalAction,
     Phase,
+    available_languages,
     new_game,
 )
 
 from ._bots import BOT_KINDS, bot_choices, build_bot
 from ._db import Database
-from ._house import MAX_REVEAL_SECONDS, MAX_ROUNDS_PER_GIVER, HouseRules
+from ._house import MAX_REVEAL_SECONDS, MAX_ROUNDS_PER_GIVER, HouseRules, check_language
 from ._limits import ClientLimiter, TokenBucket, client_key
 from ._memory import release_memory
 from ._messages import (
@@ -140,7 +141,7 @@ class _Tables:
         ``OverflowError`` (too many tables) names what is wrong, and nothing is stored."""
         if not isinstance(body, dict):
             raise ValueError("the request is a JSON object with 'seats'")
-        fields = ["seats", "seed", "house_rules"]
+        fields = ["seats", "seed", "house_rules", "language"]
         unknown = sorted(str(k)[:20] for k in set(body) - set(fields))
         if unknown:
             raise ValueError(f"unknown fields {unknown}; the fields are {fields}")
@@ -160,7 +161,8 @@ class _Tables:
         kinds_names = [seat_request(i, s) for i, s in enumerate(raw)]
         if all(kind != "person" for kind, _ in kinds_names):
             raise ValueError("a table needs at least one person")
-        house = HouseRules.from_request(body.get("house_rules"))
+        language = check_language(body.get("language", self.settings.language))
+        house = HouseRules.from_request(body.get("house_rules"), language)
         return self._new_table(kinds_names, seed, house, client)
 
     def _new_table(
@@ -181,7 +183,7 @@ class _Tables:
                 name,
                 kind,
                 secrets.token_urlsafe(18) if kind == "person" else None,
-                None if kind == "person" else build_bot(kind),
+                None if kind == "person" else build_bot(kind, house.language),
             )
             for kind, name in kinds_names
         ]
@@ -200,15 +202,25 @@ class _Tables:
     def _rebuild(self, stored: StoredGame) -> None:
         """A game in play when the server stopped, at the point its stored actions reach."""
         seats = []
+        try:
+            house = HouseRules.from_stored(stored.house_rules)
+        except ValueError as e:  # pragma: no cover - a database edited by hand
+            with contextlib.suppress(sqlite3.Error):
+                self.store.abandon(stored.id)
+            raise ValueError(f"game {stored.id} cannot be rebuilt: {e}") from None
         for s, token in zip(stored.seats, stored.tokens, strict=True):
             kind = s["kind"]
             if kind != "person" and kind not in BOT_KINDS:
                 kind = "random"  # a bot this server no longer offers: its seat plays on
             seats.append(
-                Seat(s["name"], kind, token, None if kind == "person" else build_bot(kind))
+                Seat(
+                    s["name"],
+                    kind,
+                    token,
+                    None if kind == "person" else build_bot(kind, house.language),
+                )
             )
         try:
-            house = HouseRules.from_request(stored.house_rules)
             self._open(stored.id, seats, stored.seed, stored.actions, "", house, hashed=True)
         except (ValueError, TypeError) as e:  # pragma: no cover - a database edited by hand
             with contextlib.suppress(sqlite3.Error):
@@ -631,7 +643,9 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
     async def setup(request: Request) -> Response:
         return JSONResponse(
             {
-                "bots": bot_choices(),
+                "bots": bot_choices(available_languages()),
+                "languages": list(available_languages()),
+                "language": tables.settings.language,
                 "min_players": MIN_PLAYERS,
                 "max_players": MAX_PLAYERS,
                 "house_rules": {

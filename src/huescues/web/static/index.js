@@ -3,19 +3,35 @@
 // catalogue of players, and R2's bounds). Text from people is only ever set with textContent.
 "use strict";
 (async function () {
+  await HuesI18n.ready;
+  const t = HuesI18n.t;
   const count = document.getElementById("seat-count");
   const list = document.getElementById("seat-list");
-  let KINDS = [["person", "Person", "a person at this device, or one you send the link to"]];
+  const language = document.getElementById("table-language");
   let setup;
   try {
     const response = await fetch("/api/setup");
     setup = await response.json();
     if (!response.ok) throw new Error(setup.error || response.statusText);
   } catch (e) {
-    document.getElementById("create-error").textContent = `The bots could not be loaded: ${e.message || e}`;
+    document.getElementById("create-error").textContent = t("index.no_bots", { e: e.message || e });
     return;
   }
-  KINDS = KINDS.concat(setup.bots.map((b) => [b.kind, `Bot (${b.kind})`, b.description]));
+  // The table's language (its clue rules, R19-R21): the server's default first. A bot that
+  // does not speak it is labelled so ("English clues").
+  for (const code of setup.languages || ["en"]) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = t(`lang.name.${code}`);
+    language.append(option);
+  }
+  language.value = setup.language || "en";
+  function kinds() {
+    const bots = setup.bots.map((b) => [b.kind,
+      (b.languages || ["en"]).includes(language.value) ? t("index.bot", { kind: b.kind }) : t("index.english_clues", { kind: b.kind }),
+      b.description]);
+    return [["person", t("index.person"), t("index.person.title")], ...bots];
+  }
 
   function el(tag, props, children) {
     const node = document.createElement(tag);
@@ -33,17 +49,18 @@
     for (let i = 0; i < n; i++) {
       const kind = el("select", { name: "kind" });
       kind.dataset.seat = String(i);
-      for (const [value, label, title] of KINDS) kind.append(el("option", { value, textContent: label, title }));
+      for (const [value, label, title] of kinds()) kind.append(el("option", { value, textContent: label, title }));
       kind.value = old[i] ? old[i][0] : i === 0 ? "person" : "default";
-      const name = el("input", { type: "text", name: "name", maxLength: 24, placeholder: `Player ${i + 1}`, value: old[i] ? old[i][1] : "" });
+      const name = el("input", { type: "text", name: "name", maxLength: 24, placeholder: t("index.player", { n: i + 1 }), value: old[i] ? old[i][1] : "" });
       name.dataset.seat = String(i);
       list.append(el("li", {}, [kind, name]));
     }
   }
   // The server's own reveal time, shown as the default.
   const reveal = document.querySelector("[data-field=reveal-seconds]");
-  if (setup.house_rules) reveal.options[0].textContent = `${setup.house_rules.reveal_seconds} s (the server's)`;
+  if (setup.house_rules) reveal.options[0].textContent = t("index.reveal.server.s", { s: setup.house_rules.reveal_seconds });
   count.addEventListener("change", drawSeats);
+  language.addEventListener("change", drawSeats);
   drawSeats();
 
   function playLink(tokens) {
@@ -73,7 +90,7 @@
       const response = await fetch("/api/tables", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ seats, house_rules: houseRules() }),
+        body: JSON.stringify({ seats, house_rules: houseRules(), language: language.value }),
       });
       answer = await response.json();
       if (!response.ok) throw new Error(answer.error || response.statusText);
@@ -86,16 +103,16 @@
     const tokens = [];
     for (const seat of answer.seats) {
       if (!seat.token) {
-        links.append(el("li", { className: "bot" }, [el("strong", { textContent: seat.name }), " plays itself"]));
+        links.append(el("li", { className: "bot" }, [el("strong", { textContent: seat.name }), t("index.plays_itself")]));
         continue;
       }
       tokens.push(seat.token);
       const url = playLink([seat.token]);
-      const copy = el("button", { type: "button", textContent: "Copy" });
+      const copy = el("button", { type: "button", textContent: t("index.copy") });
       copy.addEventListener("click", async () => {
-        try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch (e) { copy.textContent = "Select the link"; }
+        try { await navigator.clipboard.writeText(url); copy.textContent = t("index.copied"); } catch (e) { copy.textContent = t("index.select"); }
       });
-      const open = el("a", { href: url, textContent: "open", target: "_blank", rel: "noopener" });
+      const open = el("a", { href: url, textContent: t("index.open"), target: "_blank", rel: "noopener" });
       open.dataset.seatLink = String(seat.seat);
       links.append(el("li", {}, [el("strong", { textContent: seat.name }), el("input", { type: "text", readOnly: true, value: url }), copy, open]));
     }

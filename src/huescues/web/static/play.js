@@ -3,7 +3,8 @@
 // server's engine only; this page shows views and sends the choices. Text from people (names,
 // clues) is only ever set with textContent, never parsed as HTML.
 "use strict";
-(function () {
+HuesI18n.ready.then(function () {
+  const t = HuesI18n.t;
   const params = new URLSearchParams(location.hash.slice(1));
   const tokens = (params.get("t") || "").split(",").filter(Boolean);
   const conns = []; // {token, seat, ws, state}
@@ -22,20 +23,13 @@
     for (const c of children || []) if (c !== null && c !== undefined) node.append(c);
     return node;
   }
-  const PHASE_TEXT = {
-    choose_target: "is choosing a target",
-    first_clue: "is thinking of a first clue",
-    first_guess: "is placing a first pawn",
-    second_clue: "is thinking of a second clue",
-    second_guess: "is placing a second pawn",
-  };
 
-  function seatName(seat) { return welcome ? welcome.seats[seat].name : `Seat ${seat + 1}`; }
+  function seatName(seat) { return welcome ? welcome.seats[seat].name : t("play.seat", { n: seat + 1 }); }
   function seatColour(seat) { return welcome ? welcome.seats[seat].colour : "#888"; }
   function isPerson(seat) { return welcome && welcome.seats[seat].kind === "person"; }
 
   if (!tokens.length) {
-    $("status").textContent = "This page needs a seat's link. Make a table first.";
+    $("status").textContent = t("play.no_link");
     return;
   }
 
@@ -49,7 +43,7 @@
     ws.addEventListener("close", (event) => {
       // 4404: the server said the table is gone; trying again would only say it again.
       if (gone || event.code === 4404) { showGone(); return; }
-      $("status").textContent = "Connection lost; reconnecting…";
+      $("status").textContent = t("play.lost");
       setTimeout(() => connect(conn), event.code === 1013 ? 5000 : 1000);
     });
   }
@@ -78,7 +72,7 @@
       onAgain(msg);
     } else if (msg.type === "error") {
       if (msg.code === "gone") { gone = true; showGone(); return; }
-      $("message").textContent = msg.message;
+      $("message").textContent = HuesI18n.refusal(msg);
     }
   }
 
@@ -104,7 +98,7 @@
     join.hidden = false;
     join.addEventListener("click", (event) => { event.preventDefault(); location.href = url; location.reload(); });
     document.querySelector("[data-action=play-again]").hidden = true;
-    $("again-note").textContent = msg.by === null ? "A new game with these seats has started." : `${seatName(msg.by)} started a new game with these seats.`;
+    $("again-note").textContent = msg.by === null ? t("play.again.started") : t("play.again.by", { name: seatName(msg.by) });
   }
 
   // ---- which seat the screen shows -------------------------------------------------------
@@ -214,7 +208,7 @@
     }
     const place = document.querySelector("[data-action=zoom-place]");
     place.disabled = !selected;
-    place.textContent = selected ? `Place pawn on ${selected}` : "Tap a square";
+    place.textContent = selected ? t("play.place_on", { cell: selected }) : t("play.tap");
     zoom.hidden = false;
   }
   document.querySelector("[data-action=zoom-close]").addEventListener("click", () => { zoomAt = null; render(); });
@@ -237,7 +231,7 @@
     }
     if (state.phase === "first_guess" || state.phase === "second_guess") {
       if (needsZoom()) { zoomAt = name; if (!state.pawns.some(([, c]) => c === name)) selected = name; render(); return; }
-      if (state.pawns.some(([, c]) => c === name)) { $("message").textContent = `${name} already holds a pawn.`; return; }
+      if (state.pawns.some(([, c]) => c === name)) { $("message").textContent = t("play.taken", { cell: name }); return; }
       selected = name;
       render();
     }
@@ -249,13 +243,13 @@
     const input = document.querySelector("[data-field=clue]");
     if (!box || !input || input.value !== msg.text) return;
     box.className = msg.ok ? "check ok" : "check bad";
-    box.textContent = msg.ok ? "✓ allowed" : msg.message;
+    box.textContent = msg.ok ? t("play.allowed") : HuesI18n.refusal(msg);
   }
 
   function clueControls(conn, state) {
     const second = state.phase === "second_clue";
     const input = el("input", { type: "text", maxLength: 60, autocomplete: "off", spellcheck: false,
-      placeholder: second ? `up to ${state.clue_words} words` : `${state.clue_words} word` });
+      placeholder: second ? t("play.words.up_to", { n: state.clue_words }) : t("play.words.one", { n: state.clue_words }) });
     input.dataset.field = "clue";
     const check = el("p", { id: "clue-check", className: "check" });
     input.addEventListener("input", () => {
@@ -263,19 +257,17 @@
       check.textContent = "";
       if (input.value.trim()) checkTimer = setTimeout(() => send(conn, { type: "check", text: input.value }), 120);
     });
-    const give = el("button", { type: "submit", className: "primary", textContent: "Give clue" });
+    const give = el("button", { type: "submit", className: "primary", textContent: t("play.give") });
     give.dataset.action = "clue";
     const form = el("form", { className: "clue-form" }, [input, give]);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (input.value.trim()) send(conn, { type: "clue", text: input.value });
     });
-    const parts = [el("p", { textContent: second
-      ? "Give a second clue of up to two words, or pass. No colour names, no positions, no darker/lighter."
-      : "Give a one-word clue for your target. No colour names (R19), no positions or numbers (R20)." }),
+    const parts = [el("p", { textContent: second ? t("play.second.help") : t("play.first.help") }),
       targetSwatch(conn.state), form, check];
     if (second && state.may_pass) {
-      const pass = el("button", { type: "button", textContent: "Pass (no second clue)" });
+      const pass = el("button", { type: "button", textContent: t("play.pass") });
       pass.dataset.action = "pass";
       pass.addEventListener("click", () => send(conn, { type: "pass" }));
       parts.push(pass);
@@ -289,7 +281,7 @@
     const [r, c] = parseCell(view.target);
     const sw = el("span", { className: "swatch" });
     sw.style.background = welcome.board.colours[r][c];
-    return el("p", { className: "your-target" }, [sw, `Your target: ${view.target}`]);
+    return el("p", { className: "your-target" }, [sw, t("play.your_target", { cell: view.target })]);
   }
 
   function controls(conn, state) {
@@ -306,18 +298,18 @@
         b.addEventListener("click", () => send(conn, { type: "target", index }));
         return b;
       });
-      box.append(el("p", { textContent: "Your card is marked 1-4 on the board. Pick the square you will describe." }),
+      box.append(el("p", { textContent: t("play.card.help") }),
         el("div", { className: "target-choices" }, buttons));
     } else if (state.phase === "first_clue" || state.phase === "second_clue") {
       box.append(...clueControls(conn, state).filter(Boolean));
     } else {
       const place = el("button", { type: "button", className: "primary", disabled: !selected,
-        textContent: selected ? `Place pawn on ${selected}` : "Tap a square first" });
+        textContent: selected ? t("play.place_on", { cell: selected }) : t("play.tap_first") });
       place.dataset.action = "place";
       place.addEventListener("click", () => {
         if (selected) { send(conn, { type: "pawn", cell: selected }); selected = null; }
       });
-      box.append(el("p", { textContent: "Tap the square the clue means to you, then place your pawn." }), place);
+      box.append(el("p", { textContent: t("play.guess.help") }), place);
     }
   }
 
@@ -327,38 +319,32 @@
     const others = state.reveal.waiting_for.filter((seat) => !conns.some((c) => c.seat === seat));
     const parts = [];
     if (mine.length) {
-      const next = el("button", { type: "button", className: "primary", textContent: "Next round" });
+      const next = el("button", { type: "button", className: "primary", textContent: t("play.next") });
       next.dataset.action = "next-round";
       next.addEventListener("click", () => { for (const c of mine) send(c, { type: "next" }); next.disabled = true; });
       parts.push(next);
     }
-    const waiting = others.length ? `Waiting for ${others.map(seatName).join(", ")}` : mine.length ? "" : "Starting the next round";
-    parts.push(el("p", { className: "hint", textContent: `${waiting}${waiting ? " · " : ""}next round in ${Math.ceil(state.reveal.seconds_left)} s at the latest.` }));
+    const waiting = others.length ? t("play.waiting", { names: others.map(seatName).join(", ") }) : mine.length ? "" : t("play.starting");
+    parts.push(el("p", { className: "hint", textContent: `${waiting}${waiting ? " · " : ""}${t("play.next_in", { s: Math.ceil(state.reveal.seconds_left) })}` }));
     return parts;
   }
 
   function statusText(conn, state) {
     if (state.reveal) {
       const last = state.history[state.history.length - 1];
-      return `Reveal: ${seatName(last.giver)}'s target was ${last.target}.`;
+      return t("play.reveal", { name: seatName(last.giver), cell: last.target });
     }
     if (state.phase === "game_over") {
       const r = state.result;
-      const names = r.winners.map(seatName).join(" and ");
-      return r.shared ? `Game over: ${names} share the win.` : `Game over: ${names} wins!`;
+      const names = r.winners.map(seatName).join(t("play.and"));
+      return r.shared ? t("play.over.shared", { names }) : t("play.over.wins", { names });
     }
-    if (!state.ready && !isPerson(state.current)) return "The bots are getting ready…";
+    if (!state.ready && !isPerson(state.current)) return t("play.bots_ready");
     const who = state.current;
     if (conn.seat === who) {
-      return {
-        choose_target: "Your turn: you are the clue giver. Choose a target.",
-        first_clue: "Your turn: give the first clue.",
-        first_guess: "Your turn: place your first pawn.",
-        second_clue: "Your turn: give a second clue, or pass.",
-        second_guess: "Your turn: place your second pawn.",
-      }[state.phase];
+      return t(`turn.${state.phase}`);
     }
-    return `${seatName(who)} ${PHASE_TEXT[state.phase]}.`;
+    return t(`phase.${state.phase}`, { name: seatName(who) });
   }
 
   function drawScores(conn, state) {
@@ -367,8 +353,8 @@
     const scores = state.result ? state.result.scores : state.scores;
     scores.forEach((score, seat) => {
       const tags = [];
-      if (seat === state.giver && state.phase !== "game_over") tags.push("clue giver");
-      if (conns.some((c) => c.seat === seat)) tags.push("you");
+      if (seat === state.giver && state.phase !== "game_over") tags.push(t("play.tag.giver"));
+      if (conns.some((c) => c.seat === seat)) tags.push(t("play.tag.you"));
       const item = el("li", {}, [el("span", { className: "dot" }), el("span", { className: "name", textContent: seatName(seat) }),
         el("span", { className: "tags", textContent: tags.join(", ") }), el("span", { className: "score", textContent: String(score) })]);
       item.firstChild.style.background = seatColour(seat);
@@ -384,7 +370,7 @@
     const revealing = state.history.length > 0 && state.clues.length === 0;
     const clues = revealing ? [] : state.clues;
     if (!clues.length) return;
-    box.append(el("span", { className: "label", textContent: `${seatName(state.giver)}'s clue` }));
+    box.append(el("span", { className: "label", textContent: t("play.clue_of", { name: seatName(state.giver) }) }));
     clues.forEach((clue) => box.append(el("q", { className: "clue", textContent: clue })));
   }
 
@@ -396,11 +382,11 @@
     const [r, c] = parseCell(last.target);
     const sw = el("span", { className: "swatch" });
     sw.style.background = welcome.board.colours[r][c];
-    const points = last.points.map((p, seat) => p ? `${seatName(seat)} +${p}` : null).filter(Boolean).join(", ") || "no points";
-    const clues = last.clues.map((x) => `“${x}”`).join(" then ") + (last.clues.length < 2 ? " (then passed)" : "");
-    box.append(el("h3", { textContent: `Reveal of round ${last.round + 1}${last.tiebreak ? " (tie-breaker)" : ""}` }),
-      el("p", {}, [sw, `${seatName(last.giver)}'s target was ${last.target}. Clues: ${clues}.`]),
-      el("p", { textContent: `Points: ${points}.` }));
+    const points = last.points.map((p, seat) => p ? `${seatName(seat)} +${p}` : null).filter(Boolean).join(", ") || t("play.no_points");
+    const clues = last.clues.map((x) => `“${x}”`).join(t("play.then")) + (last.clues.length < 2 ? t("play.passed") : "");
+    box.append(el("h3", { textContent: `${t("play.reveal_of", { n: last.round + 1 })}${last.tiebreak ? t("play.tiebreak_tag") : ""}` }),
+      el("p", {}, [sw, t("play.target_was", { name: seatName(last.giver), cell: last.target, clues })]),
+      el("p", { textContent: t("play.points", { points }) }));
   }
 
   function render() {
@@ -419,15 +405,15 @@
     }
     showScreen("game");
     if (conns.length > 1 && actor && !state.reveal && unlocked !== actor.seat) {
-      $("cover-text").textContent = `Pass the device to ${seatName(actor.seat)}.`;
+      $("cover-text").textContent = t("play.pass_device", { name: seatName(actor.seat) });
       $("cover").hidden = false;
       document.querySelector(".game").classList.add("hidden-screen");
       return;
     }
     $("cover").hidden = true;
     document.querySelector(".game").classList.remove("hidden-screen");
-    const round = state.tiebreak ? `Tie-breaker round` : `Round ${Math.min(state.round + 1, state.regular_rounds)} of ${state.regular_rounds}`;
-    $("round").textContent = conns.length > 1 ? `${round} · this device: ${seatName(conn.seat)}` : `${round} · you are ${seatName(conn.seat)}`;
+    const round = state.tiebreak ? t("play.tiebreak_round") : t("play.round_of", { n: Math.min(state.round + 1, state.regular_rounds), of: state.regular_rounds });
+    $("round").textContent = t(conns.length > 1 ? "play.this_device" : "play.you_are", { round, name: seatName(conn.seat) });
     $("status").textContent = statusText(conn, state);
     $("status").classList.toggle("your-turn", conn.seat === state.current);
     drawClues(state);
@@ -450,10 +436,11 @@
   function drawHouse() {
     const h = welcome.house_rules;
     if (!h) return;
-    const parts = [h.refuse_named_colours ? "named colours refused too (R19)" : "basic colour terms refused (R19)",
-      `${h.rounds_per_giver} ${h.rounds_per_giver === 1 ? "round" : "rounds"} each as clue giver (R7)`,
-      h.reveal_seconds > 0 ? `a reveal waits up to ${h.reveal_seconds} s` : "no pause after a reveal"];
-    $("house").textContent = `Rules here: ${parts.join(" · ")}.`;
+    const parts = [t("house.language", { language: t(`house.lang.${welcome.language || "en"}`) }),
+      h.refuse_named_colours ? t("house.named") : t("house.basic"),
+      h.rounds_per_giver === 1 ? t("house.rounds.1") : t("house.rounds", { n: h.rounds_per_giver }),
+      h.reveal_seconds > 0 ? t("house.reveal", { s: h.reveal_seconds }) : t("house.no_pause")];
+    $("house").textContent = t("house.here", { parts: parts.join(" · ") });
   }
 
   // ---- the end screen --------------------------------------------------------------------
@@ -461,16 +448,16 @@
     $("cover").hidden = true;
     $("zoom").hidden = true;
     showScreen("end");
-    $("round").textContent = "Game over";
+    $("round").textContent = t("play.over");
     const r = state.result;
-    const names = r.winners.map(seatName).join(" and ");
-    $("end-title").textContent = r.shared ? `${names} share the win!` : `${names} wins!`;
+    const names = r.winners.map(seatName).join(t("play.and"));
+    $("end-title").textContent = r.shared ? t("play.end.shared", { names }) : t("play.end.wins", { names });
     const order = r.scores.map((score, seat) => [score, seat]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     const standings = $("standings");
     standings.replaceChildren();
     for (const [score, seat] of order) {
       const item = el("li", {}, [pawnOf(seat), el("span", { className: "name", textContent: seatName(seat) }),
-        el("span", { className: "score", textContent: `${score} ${score === 1 ? "point" : "points"}` })]);
+        el("span", { className: "score", textContent: t(score === 1 ? "play.point" : "play.points_n", { n: score }) })]);
       if (r.winners.includes(seat)) item.classList.add("winner");
       standings.append(item);
     }
@@ -480,22 +467,22 @@
       const [tr, tc] = parseCell(round.target);
       const sw = el("span", { className: "swatch" });
       sw.style.background = welcome.board.colours[tr][tc];
-      const clues = round.clues.map((x) => `“${x}”`).join(" then ") + (round.clues.length < 2 ? " (then passed)" : "");
+      const clues = round.clues.map((x) => `“${x}”`).join(t("play.then")) + (round.clues.length < 2 ? t("play.passed") : "");
       const pawns = round.pawns.map(([seat, c]) => {
         const d = distance(c, round.target);
-        return el("li", {}, [pawnOf(seat), `${seatName(seat)} on ${c} (${d === 0 ? "the target" : `${d} away`})`]);
+        return el("li", {}, [pawnOf(seat), d === 0 ? t("play.on_target", { name: seatName(seat), cell: c }) : t("play.on_away", { name: seatName(seat), cell: c, d })]);
       });
-      const points = round.points.map((p, seat) => p ? `${seatName(seat)} +${p}` : null).filter(Boolean).join(", ") || "no points";
+      const points = round.points.map((p, seat) => p ? `${seatName(seat)} +${p}` : null).filter(Boolean).join(", ") || t("play.no_points");
       rounds.append(el("li", { className: "round-card" }, [
-        el("h3", { textContent: `Round ${round.round + 1}${round.tiebreak ? " (tie-breaker)" : ""}: ${seatName(round.giver)} gave ${clues}` }),
-        el("p", {}, [sw, `Target ${round.target}. Points: ${points}.`]),
+        el("h3", { textContent: t("play.round_card", { n: round.round + 1, tie: round.tiebreak ? t("play.tiebreak_tag") : "", name: seatName(round.giver), clues }) }),
+        el("p", {}, [sw, t("play.target_points", { cell: round.target, points })]),
         el("ul", { className: "round-pawns" }, pawns),
       ]));
     }
   }
   document.querySelector("[data-action=play-again]").addEventListener("click", (event) => {
     const conn = conns.find((c) => c.state);
-    if (conn) { send(conn, { type: "again" }); event.target.disabled = true; $("again-note").textContent = "Making the new table…"; }
+    if (conn) { send(conn, { type: "again" }); event.target.disabled = true; $("again-note").textContent = t("play.making"); }
   });
 
   document.querySelector("[data-action=reveal-screen]").addEventListener("click", () => {
@@ -505,4 +492,4 @@
     selected = null;
     render();
   });
-})();
+});

@@ -5,7 +5,8 @@
 // Every text from the server is set with textContent, never as HTML.
 "use strict";
 
-(() => {
+HuesI18n.ready.then(() => {
+  const t = HuesI18n.t;
   const $ = (id) => document.getElementById(id);
   const consentButton = document.querySelector('[data-action="consent"]');
   const state = {
@@ -38,7 +39,7 @@
     let data = {};
     try { data = await response.json(); } catch (e) { data = {}; }
     if (!response.ok) {
-      const error = new Error(data.error || `the server answered ${response.status}`);
+      const error = new Error(data.error || t("study.server_answered", { status: response.status }));
       error.status = response.status;
       throw error;
     }
@@ -96,20 +97,20 @@
         b.className = "swatch";
         b.dataset.swatch = String(i);
         b.style.backgroundColor = colour;
-        b.setAttribute("aria-label", `square ${i + 1}`);
+        b.setAttribute("aria-label", t("study.square_n", { n: i + 1 }));
         b.addEventListener("click", () => send("/study/api/answer", { choice: i }));
         box.append(b);
       });
       return;
     }
     const giving = kind === "give" || kind === "give-practice";
-    $("progress").textContent = kind === "practice" || kind === "give-practice" ? "Practice"
-      : kind === "attention" ? "Check" : `${item.number || item.index + 1} of ${item.of || state.total}`;
+    $("progress").textContent = kind === "practice" || kind === "give-practice" ? t("study.practice")
+      : kind === "attention" ? t("study.check") : t("study.n_of", { n: item.number || item.index + 1, of: item.of || state.total });
     $("give").hidden = !giving;
     $("confirm-bar").hidden = giving;
     $("clue").hidden = giving;
     if (giving) {
-      $("prompt").textContent = "Type one word that would make someone think of the outlined square:";
+      $("prompt").textContent = t("study.give_prompt");
       $("target-swatch").style.backgroundColor = item.colour;
       mark(item.square);
       clueInput.value = "";
@@ -117,13 +118,11 @@
       $("clue-check").className = "check";
       clueInput.focus({ preventScroll: true });
     } else if (kind === "attention") {
-      $("prompt").textContent = "This one checks that the board works for you:";
-      $("clue").textContent = "Click the square shown";
+      $("prompt").textContent = t("study.attention_prompt");
+      $("clue").textContent = t("study.attention_clue");
       mark(item.square);
     } else {
-      $("prompt").textContent = kind === "practice"
-        ? "A practice clue first. Click the square that these words make you think of:"
-        : "Click the square that these words make you think of:";
+      $("prompt").textContent = kind === "practice" ? t("study.practice_prompt") : t("study.prompt");
       $("clue").textContent = item.clue;
     }
   }
@@ -135,7 +134,7 @@
     for (const old of document.querySelectorAll(".hc-cell.picked")) old.classList.remove("picked");
     button.classList.add("picked");
     state.pick = square;
-    $("picked-name").textContent = `Your choice: ${square}`;
+    $("picked-name").textContent = t("study.choice", { square });
     confirmButton.disabled = false;
   }
 
@@ -145,8 +144,7 @@
     $("colour").hidden = true;
     $("thanks").hidden = false;
     if (data.screened_out) {
-      $("thanks-text").textContent = "Thank you for taking part. The checks did not work out, "
-        + "so this session has ended.";
+      $("thanks-text").textContent = t("study.screened");
     }
     if (data.completion_code) {
       $("completion-code").textContent = data.completion_code;
@@ -206,7 +204,7 @@
       try {
         const verdict = await call("POST", "/study/api/check", { text });
         if (clueInput.value !== text) return;
-        box.textContent = verdict.ok ? "allowed" : verdict.message;
+        box.textContent = verdict.ok ? t("study.allowed") : HuesI18n.refusal(verdict);
         box.className = verdict.ok ? "check ok" : "check bad";
       } catch (e) { /* the submit says it */ }
     }, 150);
@@ -283,7 +281,10 @@
       state.panelIds = info.panel_ids || [];
       const text = $("consent-text");
       text.replaceChildren();
-      for (const paragraph of info.consent) {
+      // The built-in consent text in the page's language (a researcher's own text as it is).
+      const own = t(MODE === "give" ? "study.consent.give" : "study.consent");
+      const paragraphs = info.default_consent && Array.isArray(own) ? own : info.consent;
+      for (const paragraph of paragraphs) {
         const p = document.createElement("p");
         p.textContent = paragraph;
         text.append(p);
@@ -293,7 +294,7 @@
       fillChoices(form.elements.age_range, info.age_range);
       state.visitorClues = info.visitor_clues === true;
       if (new URLSearchParams(window.location.search).get("clues") && !state.visitorClues) {
-        showError("This study asks its own clues: the clues in the address are not used.");
+        showError(t("study.own_clues"));
       }
       consentButton.disabled = false;
     } catch (e) {
@@ -303,4 +304,4 @@
 
   consentButton.addEventListener("click", start);
   load();
-})();
+});
