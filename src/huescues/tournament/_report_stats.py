@@ -2,7 +2,7 @@
 file's JSON lines): per entrant, points per game, per round as clue giver (R16), per pawn as
 guesser (R15), the share of pawns in the frame and the win rate, each with a bootstrap 95%
 confidence interval over blocks of games that share a seed; Plackett-Luce ratings from the final
-scores (``openskill``, imported only when there are games to rate); a cross-play table of every
+scores (openskill's ``PlackettLuce``, in ``_ratings``); a cross-play table of every
 giver with every guesser; paired comparisons of entrants over the blocks both played; faults by
 entrant and kind; and the unfinished games."""
 
@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
-import math
 import zlib
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
@@ -25,6 +23,7 @@ from numpy.typing import NDArray
 from huescues.engine import Cell
 from huescues.stats import Estimate, ratio_interval, resample
 
+from ._ratings import PlackettLuce
 from ._report import (
     CrossPlay,
     EntrantStats,
@@ -38,8 +37,6 @@ __all__ = ["GAME_FORMAT", "compute_report", "compute_report_ordered", "report_vi
 
 #: The results-file format this report reads.
 GAME_FORMAT = 1
-#: openskill's defaults; an entrant with no finished game keeps them.
-_MU, _SIGMA = 25.0, 25.0 / 3.0
 #: Board size limits for parsing squares: any board of up to 26 rows (R1).
 _ROWS, _COLS = 26, 999
 _FAULT_KINDS = ("exception", "illegal", "timeout")
@@ -78,7 +75,7 @@ def compute_report_ordered(
     _check_options(seed, n_boot)
     names = list(dict.fromkeys(entrants))
     tally = _Tally(names)
-    ratings = _Ratings(names)
+    ratings = PlackettLuce(names)
     unknown: dict[str, None] = {}
     n_games = 0
     for i, g in enumerate(games):
@@ -91,7 +88,7 @@ def compute_report_ordered(
         n_games += 1
         tally.add(g)
         if g["status"] == "finished":
-            ratings.add(g)
+            ratings.add([str(e) for e in g["seats"]], [float(x) for x in g["scores"]])
     if unknown:
         raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
     rank = {e: i for i, e in enumerate(names)}
@@ -418,44 +415,3 @@ def _check_game(i: int, game: Mapping[str, Any]) -> None:
         raise ValueError(
             f"game {game['game']} has {len(game['seats'])} seats for {game['n_players']} players"
         )
-
-
-class _Ratings:
-    """Plackett-Luce ``(mu, sigma)`` per entrant from the final scores of finished games,
-    updated one game at a time, in game order.
-
-    Every seat is a team of one carrying its entrant's current rating; ranks come from the
-    scores (equal scores share a rank). An entrant in several seats of a game takes the mean of
-    its seats' new ratings, so it is rated once per game.
-    """
-
-    def __init__(self, entrants: Sequence[str]) -> None:
-        self.ratings = dict.fromkeys(entrants, (_MU, _SIGMA))
-        self._model: Any = None
-
-    def add(self, game: Mapping[str, Any]) -> None:
-        seats = [str(s) for s in game["seats"]]
-        if len(seats) < 2:
-            return
-        model = self._model
-        if model is None:
-            try:
-                models: Any = importlib.import_module("openskill.models")
-            except ImportError as missing:
-                raise ImportError(
-                    "Plackett-Luce ratings need openskill: pip install openskill"
-                ) from missing
-            model = self._model = models.PlackettLuce()
-        ratings = self.ratings
-        scores = [float(x) for x in game["scores"]]
-        ranks = [1 + sum(o > x for o in scores) for x in scores]
-        teams = [[model.rating(mu=ratings[e][0], sigma=ratings[e][1], name=e)] for e in seats]
-        new: Any = model.rate(teams, ranks=ranks)
-        updates: dict[str, list[tuple[float, float]]] = {}
-        for e, team in zip(seats, new, strict=True):
-            updates.setdefault(e, []).append((float(team[0].mu), float(team[0].sigma)))
-        for e, values in updates.items():
-            ratings[e] = (
-                math.fsum(v[0] for v in values) / len(values),
-                math.fsum(v[1] for v in values) / len(values),
-            )
