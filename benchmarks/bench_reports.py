@@ -6,7 +6,8 @@ test:
 
 The results file (random agents, 4 players, seed 1) is made once with 2 workers and kept under
 ``/tmp/huescues-bench-reports/`` for later runs (about two minutes to make 100,000 games). Each
-figure is the wall time of one step in this process, with its peak resident memory so far:
+figure is the wall time of one step, the CPU time of this process and its workers in it (on a
+shared machine the wall time depends on the other jobs), and the peak resident memory so far:
 
 - the report: ``TournamentResults.load(path, check=False).report(seed=1)`` (finding the games
   and the one pass over them);
@@ -52,6 +53,14 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def cpu() -> float:
+    """CPU seconds of this process and its finished workers (on a shared machine the wall time
+    says little; this says how much work was done)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -64,32 +73,35 @@ def main() -> None:
     path = results_file(args.games)
     print(f"{path}: {path.stat().st_size / 1e6:.0f} MB, {args.games:,} games")
     if "report" in steps:
-        start = time.perf_counter()
+        start, used = time.perf_counter(), cpu()
         results = TournamentResults.load(path, check=False)
         found = time.perf_counter()
         report = results.report(seed=1)
         done = time.perf_counter()
         print(
             f"report: {done - start:.1f} s ({found - start:.1f} s to find the games, "
-            f"{done - found:.1f} s the pass; {report.n_blocks:,} blocks); peak {peak_mib():.0f} MiB"
+            f"{done - found:.1f} s the pass; {report.n_blocks:,} blocks); "
+            f"CPU {cpu() - used:.1f} s; "
+            f"peak {peak_mib():.0f} MiB"
         )
     if "load" in steps:
-        start = time.perf_counter()
+        start, used = time.perf_counter(), cpu()
         results = TournamentResults.load(path)
         print(
             f"checked load: {time.perf_counter() - start:.1f} s ({len(results):,} games); "
+            f"CPU {cpu() - used:.1f} s; "
             f"peak {peak_mib():.0f} MiB"
         )
     if "resume" in steps:
         copy = CACHE / f"resume-{args.games}.jsonl"
         shutil.copyfile(path, copy)
-        start = time.perf_counter()
+        start, used = time.perf_counter(), cpu()
         results = run_tournament(
             RANDOMS, games=args.games, players=(4,), seed=1, workers=2, out=copy, resume=True
         )
         print(
             f"resume: {time.perf_counter() - start:.1f} s ({len(results):,} games, none to "
-            f"play); peak {peak_mib():.0f} MiB"
+            f"play); CPU {cpu() - used:.1f} s; peak {peak_mib():.0f} MiB"
         )
         copy.unlink()
 

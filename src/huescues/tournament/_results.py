@@ -15,10 +15,13 @@ from numpy.typing import NDArray
 
 from huescues.engine import STANDARD_BOARD_ID, Board, GameRecord
 
+from ._chunks_pool import map_in_order
+
 if TYPE_CHECKING:
     from ._report import Report
 
 __all__ = [
+    "CHECK_CHUNK",
     "FileLines",
     "LazyLines",
     "ResultsFileError",
@@ -70,12 +73,33 @@ def scan_results_file(
     path: Path, *, board: Board | None = None, check: bool = True
 ) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
     """``(index, byte offset, game)`` for each complete line of a results file, read one line
-    at a time (a file of any size takes no more memory than its longest line). A last line cut
-    short (a run killed while writing it) is left out; any other line that is not a game, or
+    at a time (a file of any size takes no more memory than a few chunks of lines). A last line
+    cut short (a run killed while writing it) is left out; any other line that is not a game, or
     whose scores are not what its record replays to (see :func:`check_scores`), is an error
-    naming the line. ``check=False`` reads only the index (``game`` is then ``None``), for a
-    file this library wrote and has just checked. The caller finds where the complete lines
-    end from the last offset and line (see :func:`complete_length`)."""
+    naming the line. The lines are checked in chunks of :data:`CHECK_CHUNK` on every core (see
+    ``_chunks_pool``); ``game`` is then the line's header, the game without its ``rounds`` and
+    with only the ``rules`` of its ``record``. ``check=False`` reads only the index (``game`` is
+    then ``None``), for a file this library wrote and has just checked. The caller finds where
+    the complete lines end from the last offset and line (see :func:`complete_length`)."""
+    if not check:
+        for lineno, offset, raw in _lines(path):
+            yield _read_line(path, lineno, raw, offset, board, check)
+        return
+    chunks = ((path, board, chunk) for chunk in _batched(_lines(path), CHECK_CHUNK))
+    for done, error in map_in_order(_check_chunk, chunks):
+        yield from done
+        if error is not None:
+            raise error
+
+
+#: Lines checked at a time by one worker.
+CHECK_CHUNK = 250
+
+_Line = tuple[int, int, bytes]
+
+
+def _lines(path: Path) -> Iterator[_Line]:
+    """``(line number, byte offset, line)`` of each complete, non-blank line."""
     with open(path, "rb") as f:
         offset = 0
         for lineno, raw in enumerate(f, start=1):
@@ -85,7 +109,43 @@ def scan_results_file(
                 return  # cut short
             if not raw.strip():
                 continue
-            yield _read_line(path, lineno, raw, here, board, check)
+            yield lineno, here, raw
+
+
+def _batched(lines: Iterator[_Line], size: int) -> Iterator[list[_Line]]:
+    batch: list[_Line] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _check_chunk(
+    task: tuple[Path, Board | None, list[_Line]],
+) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None]:
+    """Each line of a chunk read and checked, up to the first that fails (and its error)."""
+    path, board, chunk = task
+    done: list[tuple[int, int, dict[str, Any] | None]] = []
+    for lineno, offset, raw in chunk:
+        try:
+            index, at, game = _read_line(path, lineno, raw, offset, board, True)
+        except ResultsFileError as e:
+            return done, e
+        done.append((index, at, None if game is None else _header(game)))
+    return done, None
+
+
+def _header(game: dict[str, Any]) -> dict[str, Any]:
+    """The game without its rounds, and with only the rules of its record (what a resume
+    compares with the schedule), so that little travels back from a worker."""
+    out = {k: v for k, v in game.items() if k not in ("record", "rounds")}
+    record = game.get("record")
+    if record is not None:
+        out["record"] = {"rules": record["rules"]} if "rules" in record else {}
+    return out
 
 
 def _read_line(
