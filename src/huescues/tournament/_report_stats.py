@@ -9,20 +9,18 @@ entrant and kind; and the unfinished games."""
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
 import zlib
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.engine import Cell
 from huescues.stats import Estimate, ratio_interval, resample
 
+from ._chunks_pool import map_in_order
 from ._ratings import PlackettLuce
 from ._report import (
     CrossPlay,
@@ -32,18 +30,19 @@ from ._report import (
     Report,
     UnfinishedGame,
 )
+from ._report_games import (
+    BlockKey,
+    GameNumbers,
+    check_game,
+    numbers,
+    numbers_of_lines,
+    strip_record,
+)
 
-__all__ = ["GAME_FORMAT", "compute_report", "compute_report_ordered", "report_view"]
+__all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
-#: The results-file format this report reads.
-GAME_FORMAT = 1
-#: Board size limits for parsing squares: any board of up to 26 rows (R1).
-_ROWS, _COLS = 26, 999
 _FAULT_KINDS = ("exception", "illegal", "timeout")
 _STATS = ("points", "giver", "guesser", "frame", "win")
-
-# A block: games of one seed and one lineup, rotated (seed, players, board, lineup).
-_BlockKey = tuple[int, int, str, tuple[str, ...]]
 
 
 def compute_report(
@@ -55,7 +54,8 @@ def compute_report(
 ) -> Report:
     """The report of ``games`` (see :meth:`Report.from_games`)."""
     _check_options(seed, n_boot)
-    _check(games)
+    for i, g in enumerate(games):
+        check_game(i, g)
     ordered = sorted(games, key=lambda g: int(g["game"]))
     names = list(dict.fromkeys(str(s) for g in ordered for s in g["seats"]))
     if entrants is not None:
@@ -73,22 +73,61 @@ def compute_report_ordered(
     """The report of games that come in game order, in one pass that keeps no game: what
     grows is a few numbers per block (for the bootstrap) and the unfinished games' entries."""
     _check_options(seed, n_boot)
+
+    def counted() -> Iterator[GameNumbers]:
+        for i, g in enumerate(games):
+            check_game(i, g)
+            yield numbers(g)
+
+    return _report(counted(), entrants, seed, n_boot)
+
+
+#: Results lines worked on at a time by one worker process.
+LINES_CHUNK = 500
+
+
+def compute_report_lines(
+    lines: Iterable[str], *, entrants: Sequence[str], seed: int = 0, n_boot: int = 2000
+) -> Report:
+    """:func:`compute_report_ordered` of results lines in game order, each parsed without its
+    ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``)."""
+    _check_options(seed, n_boot)
+
+    def chunks() -> Iterator[tuple[int, list[str]]]:
+        chunk: list[str] = []
+        first = 0
+        for line in lines:
+            chunk.append(strip_record(line))
+            if len(chunk) >= LINES_CHUNK:
+                yield first, chunk
+                first += len(chunk)
+                chunk = []
+        if chunk:
+            yield first, chunk
+
+    counted = (n for done in map_in_order(numbers_of_lines, chunks()) for n in done)
+    return _report(counted, entrants, seed, n_boot)
+
+
+def _report(
+    games: Iterable[GameNumbers], entrants: Sequence[str], seed: int, n_boot: int
+) -> Report:
     names = list(dict.fromkeys(entrants))
     tally = _Tally(names)
     ratings = PlackettLuce(names)
+    known = tally.seats_played
     unknown: dict[str, None] = {}
     n_games = 0
-    for i, g in enumerate(games):
-        _check_game(i, g)
-        for e in g["seats"]:
-            if e not in tally.seats_played:
-                unknown.setdefault(str(e))
+    for g in games:
+        for e in g.seats:
+            if e not in known:
+                unknown.setdefault(e)
         if unknown:
             continue
         n_games += 1
         tally.add(g)
-        if g["status"] == "finished":
-            ratings.add([str(e) for e in g["seats"]], [float(x) for x in g["scores"]])
+        if g.finished:
+            ratings.add(g.seats, g.scores)
     if unknown:
         raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
     rank = {e: i for i, e in enumerate(names)}
@@ -104,20 +143,6 @@ def compute_report_ordered(
         seed=seed,
         n_boot=n_boot,
     )
-
-
-def report_view(line: str) -> dict[str, Any]:
-    """A results line parsed without its ``record`` (half the line, which the report does not
-    read): the keys are sorted, so ``"record"`` is followed by ``"rounds"``, and a quote inside
-    a JSON string is escaped, so ``,"rounds":`` cannot occur inside the record."""
-    start = line.find(',"record":{')
-    if start >= 0:
-        stop = line.find(',"rounds":', start)
-        if stop > start:
-            view: dict[str, Any] = json.loads(line[:start] + line[stop:])
-            return view
-    whole: dict[str, Any] = json.loads(line)
-    return whole
 
 
 def _check_options(seed: int, n_boot: int) -> None:
@@ -222,7 +247,7 @@ class _Tally:
     """Everything the report counts, gathered in one pass over the games in game order."""
 
     names: list[str]
-    blocks: dict[_BlockKey, int] = field(default_factory=dict)
+    blocks: dict[BlockKey, int] = field(default_factory=dict)
     unfinished_blocks: set[int] = field(default_factory=set)
     sums: dict[tuple[str, str], _Sums] = field(default_factory=dict)
     seats_played: dict[str, int] = field(default_factory=dict)
@@ -230,8 +255,6 @@ class _Tally:
     wins: dict[str, float] = field(default_factory=dict)
     # (giver, guesser) -> [pawns, rounds, points, in frame]
     cross: dict[tuple[str, str], list[float]] = field(default_factory=dict)
-    # entrant -> per block: [score sum, seats] in finished games
-    by_block: dict[str, _Sums] = field(default_factory=dict)
     # (entrant, kind) -> [count, in unfinished games]
     fault_counts: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     unfinished: list[UnfinishedGame] = field(default_factory=list)
@@ -241,17 +264,16 @@ class _Tally:
         self.seats_played = dict.fromkeys(self.names, 0)
         self.seats_unfinished = dict.fromkeys(self.names, 0)
         self.wins = dict.fromkeys(self.names, 0.0)
-        self.by_block = {e: _Sums() for e in self.names}
 
-    def add(self, g: Mapping[str, Any]) -> None:
+    def add(self, g: GameNumbers) -> None:
         """Count one game (games must come in game order)."""
-        block = self.blocks.setdefault(_block_key(g), len(self.blocks))
-        seats = [str(s) for s in g["seats"]]
-        finished = g["status"] == "finished"
-        for fault in g.get("faults") or ():
+        block = self.blocks.setdefault(g.block, len(self.blocks))
+        seats = g.seats
+        finished = g.finished
+        for fault in g.faults:
             who = str(fault.get("entrant") or seats[int(fault["seat"])])
             if who not in self.seats_played:
-                raise ValueError(f"game {g['game']} has a fault by unknown entrant {who!r}")
+                raise ValueError(f"game {g.game} has a fault by unknown entrant {who!r}")
             counts = self.fault_counts.setdefault((who, str(fault["kind"])), [0, 0])
             counts[0] += 1
             counts[1] += not finished
@@ -259,51 +281,26 @@ class _Tally:
             self.unfinished_blocks.add(block)
             for e in seats:
                 self.seats_unfinished[e] += 1
-            error = g.get("error")
-            self.unfinished.append(
-                UnfinishedGame(
-                    int(g["game"]),
-                    int(g["seed"]),
-                    tuple(seats),
-                    len(g.get("rounds") or ()),
-                    None if error is None else str(error),
-                )
-            )
+            self.unfinished.append(UnfinishedGame(g.game, g.seed, seats, g.rounds, g.error))
             return
-
-        scores = [float(x) for x in g["scores"]]
-        winners = {int(w) for w in g.get("winners") or ()}
-        for seat, e in enumerate(seats):
+        sums = self.sums
+        for e, (score, share, given, gave, guessed, pawns, inside) in zip(
+            seats, g.seat_rows, strict=True
+        ):
             self.seats_played[e] += 1
-            self.sums[e, "points"].add(block, scores[seat])
-            share = 1.0 / len(winners) if seat in winners else 0.0
+            sums[e, "points"].add(block, score)
             self.wins[e] += share
-            self.sums[e, "win"].add(block, share)
-            self.by_block[e].add(block, scores[seat])
-
-        for rnd in g.get("rounds") or ():
-            if not rnd.get("tiebreak"):
-                self._add_round(rnd, seats, block)
-
-    def _add_round(self, rnd: Mapping[str, Any], seats: list[str], block: int) -> None:
-        giver = int(rnd["giver"])
-        points = [float(p) for p in rnd["points"]]
-        self.sums[seats[giver], "giver"].add(block, points[giver])
-        t_row, t_col = _square(str(rnd["target"]))
-        per_seat: dict[int, list[int]] = {}  # seat -> [pawns, in frame]
-        for seat, square in rnd["pawns"]:
-            r, c = _square(str(square))
-            tally = per_seat.setdefault(int(seat), [0, 0])
-            tally[0] += 1
-            tally[1] += abs(r - t_row) <= 1 and abs(c - t_col) <= 1  # Chebyshev distance <= 1 (R5)
-        for seat, (n_pawns, inside) in sorted(per_seat.items()):
-            e = seats[seat]
-            self.sums[e, "guesser"].add(block, points[seat], n_pawns)
-            self.sums[e, "frame"].add(block, inside, n_pawns)
-            row = self.cross.setdefault((seats[giver], e), [0, 0, 0.0, 0])
-            row[0] += n_pawns
-            row[1] += 1
-            row[2] += points[seat]
+            sums[e, "win"].add(block, share)
+            if gave:
+                sums[e, "giver"].add(block, given, gave)
+            if pawns:
+                sums[e, "guesser"].add(block, guessed, pawns)
+                sums[e, "frame"].add(block, inside, pawns)
+        for giver, guesser, pawns, rounds, points, inside in g.cross:
+            row = self.cross.setdefault((seats[giver], seats[guesser]), [0, 0, 0.0, 0])
+            row[0] += pawns
+            row[1] += rounds
+            row[2] += points
             row[3] += inside
 
     # -- the tables ----------------------------------------------------------------------------
@@ -344,7 +341,7 @@ class _Tally:
         unfinished[list(self.unfinished_blocks)] = True
         per_seat: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
         for e in names:
-            sums, seats = self.by_block[e].arrays()
+            sums, seats = self.sums[e, "points"].arrays()  # score sums and seats per block
             per_seat[e] = (np.pad(sums, (0, n - len(sums))), np.pad(seats, (0, n - len(seats))))
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
@@ -375,43 +372,4 @@ class _Tally:
             for (e, kind), counts in sorted(
                 self.fault_counts.items(), key=lambda kv: (rank[kv[0][0]], kind_order(kv[0][1]))
             )
-        )
-
-
-@functools.lru_cache(maxsize=4096)
-def _square(text: str) -> tuple[int, int]:
-    """A square's row and column from its name, parsed once per name (a report reads each of
-    a board's few hundred names many thousand times)."""
-    cell = Cell.parse(text, rows=_ROWS, cols=_COLS)
-    return cell.row, cell.col
-
-
-def _block_key(game: Mapping[str, Any]) -> _BlockKey:
-    seats = tuple(str(s) for s in game["seats"])
-    lineup = min((seats[i:] + seats[:i] for i in range(len(seats))), default=())
-    return (int(game["seed"]), int(game["n_players"]), str(game["board_id"]), lineup)
-
-
-def _check(games: Sequence[Mapping[str, Any]]) -> None:
-    for i, game in enumerate(games):
-        _check_game(i, game)
-
-
-def _check_game(i: int, game: Mapping[str, Any]) -> None:
-    needed = ("format", "game", "seed", "n_players", "board_id", "seats", "status", "scores")
-    missing = [k for k in needed if k not in game]
-    if missing:
-        raise ValueError(f"game {i} of the results lacks {', '.join(missing)}")
-    if game["format"] != GAME_FORMAT:
-        raise ValueError(
-            f"game {game['game']} is in results format {game['format']!r}; "
-            f"this report reads format {GAME_FORMAT}"
-        )
-    if game["status"] not in ("finished", "unfinished"):
-        raise ValueError(
-            f"game {game['game']} has status {game['status']!r}, not 'finished' or 'unfinished'"
-        )
-    if len(game["seats"]) != game["n_players"]:
-        raise ValueError(
-            f"game {game['game']} has {len(game['seats'])} seats for {game['n_players']} players"
         )

@@ -367,12 +367,10 @@ class TournamentResults:
         """The tournament's report (points by role with confidence intervals, win rates,
         ratings, faults): ``Report.from_games`` over these games, computed in one pass that
         keeps no game (each line is read without its ``record``, which the report does not
-        use)."""
-        from ._report_stats import compute_report_ordered, report_view
+        use), the lines parsed and counted on every core."""
+        from ._report_stats import compute_report_lines
 
-        return compute_report_ordered(
-            (report_view(line) for line in self.lines), entrants=list(self.entrants), **kw
-        )
+        return compute_report_lines(self.lines, entrants=list(self.entrants), **kw)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, check: bool = True) -> TournamentResults:
