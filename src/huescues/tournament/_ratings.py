@@ -58,20 +58,19 @@ class PlackettLuce:
             total += s2 + beta_squared
         c = math.sqrt(total)
         exps = [math.exp(mu / c) for mu in mus]
-        # sum_q: for each q, the sum over i (in order) of exp(mu_i / c) where rank_i >= rank_q.
+        # sum_q: for each q, the sum over i (in order) of exp(mu_i / c) where rank_i >= rank_q
+        # (starting from 0.0 changes nothing: 0.0 + x is x).
         sum_q = [0.0] * n
-        started = [False] * n
         for i in range(n):
             e = exps[i]
             ri = rank[i]
             for q in range(n):
                 if ri >= rank[q]:
-                    if started[q]:
-                        sum_q[q] += e
-                    else:
-                        sum_q[q] = e
-                        started[q] = True
-        a = [sum(1 for r in rank if r == rq) for rq in rank]
+                    sum_q[q] += e
+        sharing: dict[int, int] = {}
+        for r in rank:
+            sharing[r] = sharing.get(r, 0) + 1
+        a = [sharing[r] for r in rank]
         c_squared = c**2
         out = [(0.0, 0.0)] * n
         for i in range(n):
@@ -80,8 +79,8 @@ class PlackettLuce:
             e = exps[i]
             ri = rank[i]
             for q in range(n):
-                p = e / sum_q[q]
                 if rank[q] <= ri:
+                    p = e / sum_q[q]
                     delta += p * (1 - p) / a[q]
                     if q == i:
                         omega += (1 - p) / a[q]
@@ -104,18 +103,28 @@ class PlackettLuce:
 
     def add(self, seats: Sequence[str], scores: Sequence[float]) -> None:
         """Rate one finished game: every seat a team of one carrying its entrant's rating, ranked
-        by score (equal scores share a rank); an entrant in several seats takes the mean of its
-        seats' new ratings, so it is rated once per game. A game of one seat changes nothing."""
+        by score (equal scores share a rank: one more than the seats that scored more); an
+        entrant in several seats takes the mean of its seats' new ratings, so it is rated once
+        per game. A game of one seat changes nothing."""
         if len(seats) < 2:
             return
         ratings = self.ratings
-        ranks = [1 + sum(o > x for o in scores) for x in scores]
+        ranks = [1 + sum([o > x for o in scores]) for x in scores]
         new = self.rate([ratings[e] for e in seats], ranks)
         updates: dict[str, list[tuple[float, float]]] = {}
         for e, value in zip(seats, new, strict=True):
-            updates.setdefault(e, []).append(value)
+            if e in updates:
+                updates[e].append(value)
+            else:
+                updates[e] = [value]
         for e, values in updates.items():
-            ratings[e] = (
-                math.fsum(v[0] for v in values) / len(values),
-                math.fsum(v[1] for v in values) / len(values),
-            )
+            if len(values) == 1:
+                ratings[e] = values[0]
+            elif len(values) == 2:  # two floats' sum is rounded once, as math.fsum's
+                (mu_a, sigma_a), (mu_b, sigma_b) = values
+                ratings[e] = ((mu_a + mu_b) / 2, (sigma_a + sigma_b) / 2)
+            else:
+                ratings[e] = (
+                    math.fsum(v[0] for v in values) / len(values),
+                    math.fsum(v[1] for v in values) / len(values),
+                )

@@ -167,38 +167,17 @@ def _given(entrants: Sequence[str], seen: Sequence[str]) -> list[str]:
 _DRAWS_AT_ONCE = 1 << 20
 
 
-class _Sums:
-    """Per-block sums and counts of one statistic of one entrant, as arrays indexed by block
-    (16 bytes a block)."""
+def _block_estimate(
+    sums: NDArray[np.float64], counts: NDArray[np.float64], *, seed: int, key: str, n_boot: int
+) -> Estimate:
+    """The ratio of sums over blocks, with a percentile bootstrap CI resampling whole blocks
+    (the blocks with a count; ``sums`` and ``counts`` are indexed by block).
 
-    __slots__ = ("counts", "sums")
-
-    def __init__(self) -> None:
-        self.sums = array("d")
-        self.counts = array("d")
-
-    def add(self, block: int, value: float, count: float = 1.0) -> None:
-        if block >= len(self.sums):
-            zeros = bytes(8 * (block + 1 - len(self.sums)))
-            self.sums.frombytes(zeros)
-            self.counts.frombytes(zeros)
-        self.sums[block] += value
-        self.counts[block] += count
-
-    def arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return np.frombuffer(self.sums, dtype=np.float64), np.frombuffer(
-            self.counts, dtype=np.float64
-        )
-
-    def estimate(self, *, seed: int, key: str, n_boot: int) -> Estimate:
-        """The ratio of sums over blocks, with a percentile bootstrap CI resampling whole blocks.
-
-        The generator is seeded from ``seed`` and ``key`` (the statistic and entrant), so each
-        interval is reproducible and does not depend on the order the others were computed in.
-        """
-        sums, counts = self.arrays()
-        used = counts > 0
-        return _estimate(sums[used], counts[used], seed=seed, key=key, n_boot=n_boot)
+    The generator is seeded from ``seed`` and ``key`` (the statistic and entrant), so each
+    interval is reproducible and does not depend on the order the others were computed in.
+    """
+    used = counts > 0
+    return _estimate(sums[used], counts[used], seed=seed, key=key, n_boot=n_boot)
 
 
 def _estimate(
@@ -249,7 +228,11 @@ class _Tally:
     names: list[str]
     blocks: dict[BlockKey, int] = field(default_factory=dict)
     unfinished_blocks: set[int] = field(default_factory=set)
-    sums: dict[tuple[str, str], _Sums] = field(default_factory=dict)
+    # Per statistic, the sums and counts of each block and entrant, at ``block * E + entrant``
+    # (16 bytes a block, statistic and entrant).
+    sums: dict[str, array[float]] = field(default_factory=dict)
+    counts: dict[str, array[float]] = field(default_factory=dict)
+    ids: dict[str, int] = field(default_factory=dict)
     seats_played: dict[str, int] = field(default_factory=dict)
     seats_unfinished: dict[str, int] = field(default_factory=dict)
     wins: dict[str, float] = field(default_factory=dict)
@@ -260,14 +243,21 @@ class _Tally:
     unfinished: list[UnfinishedGame] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.sums = {(e, s): _Sums() for e in self.names for s in _STATS}
+        self.sums = {s: array("d") for s in _STATS}
+        self.counts = {s: array("d") for s in _STATS}
+        self.ids = {e: i for i, e in enumerate(self.names)}
         self.seats_played = dict.fromkeys(self.names, 0)
         self.seats_unfinished = dict.fromkeys(self.names, 0)
         self.wins = dict.fromkeys(self.names, 0.0)
 
     def add(self, g: GameNumbers) -> None:
         """Count one game (games must come in game order)."""
-        block = self.blocks.setdefault(g.block, len(self.blocks))
+        n_blocks = len(self.blocks)
+        block = self.blocks.setdefault(g.block, n_blocks)
+        if block == n_blocks:  # a new block: room for its numbers
+            zeros = bytes(8 * len(self.names))
+            for column in (*self.sums.values(), *self.counts.values()):
+                column.frombytes(zeros)
         seats = g.seats
         finished = g.finished
         for fault in g.faults:
@@ -283,19 +273,28 @@ class _Tally:
                 self.seats_unfinished[e] += 1
             self.unfinished.append(UnfinishedGame(g.game, g.seed, seats, g.rounds, g.error))
             return
-        sums = self.sums
+        sums, weights, ids = self.sums, self.counts, self.ids
+        points_s, points_c = sums["points"], weights["points"]
+        win_s, win_c = sums["win"], weights["win"]
+        base = block * len(self.names)
         for e, (score, share, given, gave, guessed, pawns, inside) in zip(
             seats, g.seat_rows, strict=True
         ):
+            at = base + ids[e]
             self.seats_played[e] += 1
-            sums[e, "points"].add(block, score)
+            points_s[at] += score
+            points_c[at] += 1.0
             self.wins[e] += share
-            sums[e, "win"].add(block, share)
+            win_s[at] += share
+            win_c[at] += 1.0
             if gave:
-                sums[e, "giver"].add(block, given, gave)
+                sums["giver"][at] += given
+                weights["giver"][at] += gave
             if pawns:
-                sums[e, "guesser"].add(block, guessed, pawns)
-                sums[e, "frame"].add(block, inside, pawns)
+                sums["guesser"][at] += guessed
+                weights["guesser"][at] += pawns
+                sums["frame"][at] += inside
+                weights["frame"][at] += pawns
         for giver, guesser, pawns, rounds, points, inside in g.cross:
             row = self.cross.setdefault((seats[giver], seats[guesser]), [0, 0, 0.0, 0])
             row[0] += pawns
@@ -303,12 +302,20 @@ class _Tally:
             row[2] += points
             row[3] += inside
 
+    def columns(self, e: str, stat: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The sums and counts of one statistic of one entrant, by block."""
+        step, at = len(self.names), self.ids[e]
+        sums = np.frombuffer(self.sums[stat], dtype=np.float64)[at::step]
+        counts = np.frombuffer(self.counts[stat], dtype=np.float64)[at::step]
+        return sums, counts
+
     # -- the tables ----------------------------------------------------------------------------
     def entrant_stats(
         self, e: str, rating: tuple[float, float], seed: int, n_boot: int
     ) -> EntrantStats:
         def estimate(stat: str) -> Estimate:
-            return self.sums[e, stat].estimate(seed=seed, key=f"{stat}\0{e}", n_boot=n_boot)
+            sums, counts = self.columns(e, stat)
+            return _block_estimate(sums, counts, seed=seed, key=f"{stat}\0{e}", n_boot=n_boot)
 
         return EntrantStats(
             entrant=e,
@@ -339,10 +346,8 @@ class _Tally:
         n = len(self.blocks)
         unfinished = np.zeros(n, dtype=bool)
         unfinished[list(self.unfinished_blocks)] = True
-        per_seat: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
-        for e in names:
-            sums, seats = self.sums[e, "points"].arrays()  # score sums and seats per block
-            per_seat[e] = (np.pad(sums, (0, n - len(sums))), np.pad(seats, (0, n - len(seats))))
+        # Score sums and seats per block.
+        per_seat = {e: self.columns(e, "points") for e in names}
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
                 (sa, na), (sb, nb) = per_seat[a], per_seat[b]
