@@ -42,6 +42,7 @@ def test_the_report_counted_on_workers_is_the_same(
     games = [json.loads(line) for line in results.lines]
     expected = Report.from_games(games, seed=3, n_boot=300).to_json()
     monkeypatch.setattr(_report_stats, "LINES_CHUNK", 7)  # 13 chunks
+    monkeypatch.setattr(_report_stats, "_DRAWS_FOR_WORKERS", 0)  # the intervals too
     monkeypatch.setattr(_chunks_pool, "n_workers", lambda: 2)
     assert results.report(seed=3, n_boot=300).to_json() == expected
     # An error in a late chunk names the game's place in the stream, as in one process.
