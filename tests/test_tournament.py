@@ -507,3 +507,22 @@ def test_checked_load_on_workers_finds_the_same_games_and_the_same_errors(
         TournamentResults.load(out)
     with pytest.raises(ResultsFileError, match="not from this tournament"):  # games 0-29 of 31
         run_tournament(["random"], games=20, players=(3,), workers=1, out=out, resume=True)
+
+
+def test_load_names_the_entrants_in_game_order_whatever_the_file_order(tmp_path: Path) -> None:
+    # issue 23 item 6: the names are read while the file is scanned when its games come in
+    # order; a file out of order (or with a repeated game) still names them in game order.
+    entrants = [
+        "random",
+        "random2=huescues.agents:RandomAgent",
+        "random3=huescues.agents:RandomAgent",
+    ]
+    out = tmp_path / "r.jsonl"
+    run_tournament(entrants, games=12, players=(3,), seed=4, workers=1, out=out)
+    lines = _lines(out)
+    expected = list(dict.fromkeys(n for line in lines for n in json.loads(line)["seats"]))
+    shuffled = tmp_path / "s.jsonl"
+    shuffled.write_text("".join(line + "\n" for line in lines[::-1]), encoding="utf-8")
+    for path in (out, shuffled):
+        for check in (True, False):
+            assert list(TournamentResults.load(path, check=check).entrants) == expected

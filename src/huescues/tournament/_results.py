@@ -79,8 +79,9 @@ def scan_results_file(
     whose scores are not what its record replays to (see :func:`check_scores`), is an error
     naming the line. The lines are checked in chunks of :data:`CHECK_CHUNK` on every core (see
     ``_chunks_pool``); ``game`` is then the line's header, the game without its ``rounds`` and
-    with only the ``rules`` of its ``record``. ``check=False`` reads only the index (``game`` is
-    then ``None``), for a file this library wrote and has just checked. The caller finds where
+    with only the ``rules`` of its ``record``. ``check=False`` reads only the index and the
+    seats (``game`` is then ``{"seats": [...]}``, or ``None`` where the seats cannot be read on
+    their own), for a file this library wrote and has just checked. The caller finds where
     the complete lines end from the last offset and line (see :func:`complete_length`)."""
     if not check:
         for lineno, offset, raw in _lines(path):
@@ -149,16 +150,29 @@ def header(game: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _seats(raw: bytes) -> dict[str, Any] | None:
+    """``{"seats": [...]}`` read from a compact line alone, or ``None``."""
+    at = raw.find(b',"seats":[')
+    if at < 0:
+        return None
+    try:
+        seats = _DECODER.raw_decode(raw[at + 9 : raw.find(b"]", at) + 1].decode("utf-8"))[0]
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return {"seats": seats} if isinstance(seats, list) else None
+
+
 def _read_line(
     path: Path, lineno: int, raw: bytes, offset: int, board: Board | None, check: bool
 ) -> tuple[int, int, dict[str, Any] | None]:
     if not check:
-        # The line's index, without parsing the rest: '"game":N,' comes right after "format".
+        # The line's index, without parsing the rest: '"game":N,' comes right after "format";
+        # and its seats, where they can be read on their own.
         at = raw.find(b',"game":')
         if at >= 0:
             digits = raw[at + 8 : raw.find(b",", at + 8)]
             if digits.isdigit():
-                return int(digits), offset, None
+                return int(digits), offset, _seats(raw)
     try:
         text = raw.decode("utf-8")
         game = json.loads(text)
@@ -389,13 +403,24 @@ class TournamentResults:
         else:
             index: list[int] = []
             offsets: list[int] = []
-            for i, offset, _ in scan_results_file(p, check=check):
+            # The names as the games come, when they come in game order (as in a finished
+            # run's file); otherwise, from the lines once they are in order.
+            names: dict[str, None] | None = {}
+            for i, offset, game in scan_results_file(p, check=check):
+                if names is not None:
+                    if game is None or (index and i <= index[-1]):
+                        names = None
+                    else:
+                        for name in game["seats"]:
+                            names.setdefault(name)
                 index.append(i)
                 offsets.append(offset)
             lines = FileLines(
                 p, _order(np.array(index, dtype=np.int64), np.array(offsets, dtype=np.int64))
             )
-        names: dict[str, None] = {}
+            if names is not None:
+                return cls(lines, entrants=list(names), out=p)
+        names = {}
         for line in lines:
             # Only the seats, read without parsing the whole line where the line is compact.
             at = line.find(',"seats":[')
