@@ -526,3 +526,21 @@ def test_load_names_the_entrants_in_game_order_whatever_the_file_order(tmp_path:
     for path in (out, shuffled):
         for check in (True, False):
             assert list(TournamentResults.load(path, check=check).entrants) == expected
+
+
+def test_resuming_a_finished_run_leaves_its_file_as_it_is(tmp_path: Path) -> None:
+    # issue 23 item 6: every game there, in order, nothing else: checked, not written again.
+    out = tmp_path / "r.jsonl"
+    first = run_tournament(["random"], games=9, players=(3,), workers=1, out=out)
+    before, inode = out.read_bytes(), out.stat().st_ino
+    again = run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
+    assert out.read_bytes() == before and out.stat().st_ino == inode
+    assert list(again.lines) == list(first.lines)
+    # A blank line, or a game out of order, and the file is put in order as before.
+    lines = _lines(out)
+    out.write_text("".join(line + "\n" for line in [*lines[:4], "", *lines[4:]]), encoding="utf-8")
+    run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
+    assert out.read_bytes() == before
+    out.write_text("".join(line + "\n" for line in lines[::-1]), encoding="utf-8")
+    run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
+    assert out.read_bytes() == before
