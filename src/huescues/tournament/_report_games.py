@@ -1,5 +1,6 @@
-"""A game of the results in the few numbers the report counts, worked out from its line or dict
-(in worker processes, for the lines of a large file: ``_report_stats`` sends them chunks).
+"""A game of the results in the few numbers the report counts, worked out from its line or dict,
+a chunk of games at a time (on worker processes, for the lines of a large file: ``_report_stats``
+sends them the chunks, and gets back each chunk's numbers packed in a few arrays).
 
 Per seat of a finished game: its final score, its share of the win, and over the regular rounds
 its points as clue giver (R16) and the rounds it gave, its points as guesser (R15), its pawns and
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -20,11 +22,11 @@ from huescues.engine import Cell
 __all__ = [
     "GAME_FORMAT",
     "BlockKey",
+    "Counted",
     "GameNumbers",
     "check_game",
+    "count_games",
     "numbers",
-    "numbers_of_lines",
-    "report_view",
     "strip_record",
 ]
 
@@ -56,15 +58,10 @@ class GameNumbers(NamedTuple):
     cross: list[list[Any]]
 
 
-def report_view(line: str) -> dict[str, Any]:
-    """A results line parsed without its ``record`` (half the line, which the report does not
-    read): the keys are sorted, so ``"record"`` is followed by ``"rounds"``, and a quote inside
-    a JSON string is escaped, so ``,"rounds":`` cannot occur inside the record."""
-    view: dict[str, Any] = json.loads(strip_record(line))
-    return view
-
-
 def strip_record(line: str) -> str:
+    """A results line without its ``record`` (half the line, which the report does not read):
+    the keys are sorted, so ``"record"`` is followed by ``"rounds"``, and a quote inside a JSON
+    string is escaped, so ``,"rounds":`` cannot occur inside the record."""
     start = line.find(',"record":{')
     if start >= 0:
         stop = line.find(',"rounds":', start)
@@ -73,16 +70,72 @@ def strip_record(line: str) -> str:
     return line
 
 
-def numbers_of_lines(task: tuple[int, Sequence[str]]) -> list[GameNumbers]:
-    """The numbers of a chunk of results lines (stripped of their records or not), the first
-    being game ``task[0]`` of the stream (for error messages)."""
-    first, lines = task
-    out = []
-    for i, line in enumerate(lines, start=first):
-        game = json.loads(line)
-        check_game(i, game)
-        out.append(numbers(game))
-    return out
+class Counted(NamedTuple):
+    """The numbers of a chunk of games, packed (a few objects, not a few hundred per game, so
+    that they travel back from a worker fast)."""
+
+    #: The chunk's first game's place in the stream.
+    first: int
+    #: Per game: its block as JSON text, its seats, whether it finished.
+    blocks: list[str]
+    n_seats: bytes
+    finished: bytes
+    #: Per seat of every game: the entrant's number (-1: not one of the entrants)...
+    entrants: array[int]
+    #: ... and its seven numbers (see :class:`GameNumbers`; zeros in unfinished games).
+    rows: array[float]
+    #: (giver, guesser) entrant numbers -> [pawns, rounds, points, in frame], regular rounds.
+    cross: dict[tuple[int, int], list[Any]]
+    #: The rarer things, by the game's place in the chunk: faults, unfinished games (game,
+    #: seed, rounds, error) and the seats of games with an entrant not in the list.
+    faults: dict[int, tuple[int, list[Any]]]
+    unfinished: dict[int, tuple[int, int, int, str | None]]
+    seats: dict[int, tuple[str, ...]]
+
+
+def count_games(task: tuple[int, Sequence[str], Sequence[str | Mapping[str, Any]]]) -> Counted:
+    """The numbers of a chunk of games (results lines, stripped of their records or not, or
+    dicts), ``task`` being (the first game's place in the stream, the entrants, the games)."""
+    first, names, games = task
+    ids = {e: i for i, e in enumerate(names)}
+    blocks: list[str] = []
+    n_seats = bytearray()
+    finished = bytearray()
+    entrants = array("i")
+    rows = array("d")
+    cross: dict[tuple[int, int], list[Any]] = {}
+    faults: dict[int, tuple[int, list[Any]]] = {}
+    unfinished: dict[int, tuple[int, int, int, str | None]] = {}
+    seats_of: dict[int, tuple[str, ...]] = {}
+    for j, line in enumerate(games):
+        g = json.loads(line) if isinstance(line, str) else line
+        check_game(first + j, g)
+        n = numbers(g)
+        blocks.append(json.dumps([n.block[0], n.block[1], n.block[2], list(n.block[3])]))
+        n_seats.append(len(n.seats))
+        finished.append(n.finished)
+        seat_ids = [ids.get(e, -1) for e in n.seats]
+        entrants.extend(seat_ids)
+        if -1 in seat_ids:
+            seats_of[j] = n.seats
+        if n.faults:
+            faults[j] = (n.game, n.faults)
+        if not n.finished:
+            unfinished[j] = (n.game, n.seed, n.rounds, n.error)
+            rows.frombytes(bytes(56 * len(n.seats)))
+            continue
+        for row in n.seat_rows:
+            rows.extend(row)
+        for giver, guesser, pawns, rounds, points, inside in n.cross:
+            tally = cross.setdefault((seat_ids[giver], seat_ids[guesser]), [0, 0, 0.0, 0])
+            tally[0] += pawns
+            tally[1] += rounds
+            tally[2] += points
+            tally[3] += inside
+    return Counted(
+        first, blocks, bytes(n_seats), bytes(finished), entrants, rows, cross, faults,
+        unfinished, seats_of,
+    )  # fmt: skip
 
 
 def check_game(i: int, game: Mapping[str, Any]) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,14 +30,7 @@ from ._report import (
     Report,
     UnfinishedGame,
 )
-from ._report_games import (
-    BlockKey,
-    GameNumbers,
-    check_game,
-    numbers,
-    numbers_of_lines,
-    strip_record,
-)
+from ._report_games import Counted, check_game, count_games, strip_record
 
 __all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
@@ -73,13 +66,9 @@ def compute_report_ordered(
     """The report of games that come in game order, in one pass that keeps no game: what
     grows is a few numbers per block (for the bootstrap) and the unfinished games' entries."""
     _check_options(seed, n_boot)
-
-    def counted() -> Iterator[GameNumbers]:
-        for i, g in enumerate(games):
-            check_game(i, g)
-            yield numbers(g)
-
-    return _report(counted(), entrants, seed, n_boot)
+    names = tuple(dict.fromkeys(entrants))
+    counted = (count_games((first, names, chunk)) for first, chunk in _chunks(games, None))
+    return _report(counted, names, seed, n_boot)
 
 
 #: Results lines worked on at a time by one worker process.
@@ -92,42 +81,37 @@ def compute_report_lines(
     """:func:`compute_report_ordered` of results lines in game order, each parsed without its
     ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``)."""
     _check_options(seed, n_boot)
+    names = tuple(dict.fromkeys(entrants))
+    tasks = ((first, names, chunk) for first, chunk in _chunks(lines, strip_record))
+    return _report(map_in_order(count_games, tasks), names, seed, n_boot)
 
-    def chunks() -> Iterator[tuple[int, list[str]]]:
-        chunk: list[str] = []
-        first = 0
-        for line in lines:
-            chunk.append(strip_record(line))
-            if len(chunk) >= LINES_CHUNK:
-                yield first, chunk
-                first += len(chunk)
-                chunk = []
-        if chunk:
+
+_T = TypeVar("_T")
+
+
+def _chunks(
+    items: Iterable[_T], prepare: Callable[[_T], _T] | None
+) -> Iterator[tuple[int, list[_T]]]:
+    chunk: list[_T] = []
+    first = 0
+    for item in items:
+        chunk.append(item if prepare is None else prepare(item))
+        if len(chunk) >= LINES_CHUNK:
             yield first, chunk
+            first += len(chunk)
+            chunk = []
+    if chunk:
+        yield first, chunk
 
-    counted = (n for done in map_in_order(numbers_of_lines, chunks()) for n in done)
-    return _report(counted, entrants, seed, n_boot)
 
-
-def _report(
-    games: Iterable[GameNumbers], entrants: Sequence[str], seed: int, n_boot: int
-) -> Report:
-    names = list(dict.fromkeys(entrants))
+def _report(chunks: Iterable[Counted], names: Sequence[str], seed: int, n_boot: int) -> Report:
+    names = list(names)
     tally = _Tally(names)
     ratings = PlackettLuce(names)
-    known = tally.seats_played
     unknown: dict[str, None] = {}
     n_games = 0
-    for g in games:
-        for e in g.seats:
-            if e not in known:
-                unknown.setdefault(e)
-        if unknown:
-            continue
-        n_games += 1
-        tally.add(g)
-        if g.finished:
-            ratings.add(g.seats, g.scores)
+    for chunk in chunks:
+        n_games += tally.add_chunk(chunk, ratings, unknown)
     if unknown:
         raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
     rank = {e: i for i, e in enumerate(names)}
@@ -137,9 +121,8 @@ def _report(
     pairs = tally.pairs(names)
     jobs += [(v, np.ones(len(v)), seed, f"paired\0{a}\0{b}", n_boot) for a, b, v in pairs]
     draws = n_boot * sum(len(job[0]) for job in jobs)
-    found = list(
-        map_in_order(_estimate_job, jobs, workers=None if draws >= _DRAWS_FOR_WORKERS else 1)
-    )
+    workers = None if draws >= _DRAWS_FOR_WORKERS else 1
+    found = list(map_in_order(_estimate_job, jobs, workers=workers))
     estimates = dict(zip((job[3] for job in jobs), found, strict=True))
     return Report(
         entrants=tuple(tally.entrant_stats(e, ratings.ratings[e], estimates) for e in names),
@@ -247,16 +230,17 @@ class _Tally:
     """Everything the report counts, gathered in one pass over the games in game order."""
 
     names: list[str]
-    blocks: dict[BlockKey, int] = field(default_factory=dict)
+    blocks: dict[str, int] = field(default_factory=dict)
     unfinished_blocks: set[int] = field(default_factory=set)
     # Per statistic, the sums and counts of each block and entrant, at ``block * E + entrant``
     # (16 bytes a block, statistic and entrant).
-    sums: dict[str, array[float]] = field(default_factory=dict)
-    counts: dict[str, array[float]] = field(default_factory=dict)
+    sums: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    counts: dict[str, NDArray[np.float64]] = field(default_factory=dict)
     ids: dict[str, int] = field(default_factory=dict)
-    seats_played: dict[str, int] = field(default_factory=dict)
-    seats_unfinished: dict[str, int] = field(default_factory=dict)
-    wins: dict[str, float] = field(default_factory=dict)
+    # Per entrant (by number): seats in finished and unfinished games, and wins.
+    seats_played: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    seats_unfinished: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    wins: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     # (giver, guesser) -> [pawns, rounds, points, in frame]
     cross: dict[tuple[str, str], list[float]] = field(default_factory=dict)
     # (entrant, kind) -> [count, in unfinished games]
@@ -264,71 +248,105 @@ class _Tally:
     unfinished: list[UnfinishedGame] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.sums = {s: array("d") for s in _STATS}
-        self.counts = {s: array("d") for s in _STATS}
+        self.sums = {s: np.zeros(0) for s in _STATS}
+        self.counts = {s: np.zeros(0) for s in _STATS}
         self.ids = {e: i for i, e in enumerate(self.names)}
-        self.seats_played = dict.fromkeys(self.names, 0)
-        self.seats_unfinished = dict.fromkeys(self.names, 0)
-        self.wins = dict.fromkeys(self.names, 0.0)
+        n = len(self.names)
+        self.seats_played = np.zeros(n, dtype=np.int64)
+        self.seats_unfinished = np.zeros(n, dtype=np.int64)
+        self.wins = np.zeros(n)
 
-    def add(self, g: GameNumbers) -> None:
-        """Count one game (games must come in game order)."""
-        n_blocks = len(self.blocks)
-        block = self.blocks.setdefault(g.block, n_blocks)
-        if block == n_blocks:  # a new block: room for its numbers
-            zeros = bytes(8 * len(self.names))
-            for column in (*self.sums.values(), *self.counts.values()):
-                column.frombytes(zeros)
-        seats = g.seats
-        finished = g.finished
-        for fault in g.faults:
+    def add_chunk(self, c: Counted, ratings: PlackettLuce, unknown: dict[str, None]) -> int:
+        """Count a chunk of games (chunks must come in game order); return the games counted.
+        The seats of entrants not in the list are gathered in ``unknown``: from the first
+        such game on, nothing more is counted (the report is then refused)."""
+        names, n_names = self.names, len(self.names)
+        ids = c.entrants.tolist()
+        rows = np.frombuffer(c.rows, dtype=np.float64).reshape(-1, 7)
+        scores = rows[:, 0].tolist()
+        blocks = self.blocks
+        n_seats = c.n_seats
+        seat_blocks = array("q")
+        counted = 0
+        at = 0
+        for j, key in enumerate(c.blocks):
+            k = n_seats[j]
+            if j in c.seats:
+                for e in c.seats[j]:
+                    if e not in self.ids:
+                        unknown.setdefault(e)
+            if unknown:
+                break
+            seats = [names[i] for i in ids[at : at + k]]
+            block = blocks.setdefault(key, len(blocks))
+            seat_blocks.extend([block] * k)
+            counted += 1
+            finished = c.finished[j]
+            if j in c.faults:
+                self._faults(c.faults[j], seats, finished)
+            if finished:
+                ratings.add(seats, scores[at : at + k])
+            else:
+                game, seed, rounds, error = c.unfinished[j]
+                self.unfinished_blocks.add(block)
+                self.unfinished.append(UnfinishedGame(game, seed, tuple(seats), rounds, error))
+            at += k
+        if unknown:
+            return counted
+        self._grow(len(blocks))
+        who = np.frombuffer(c.entrants, dtype=np.int32)[:at].astype(np.int64)
+        done = np.frombuffer(c.finished, dtype=np.uint8)[: len(c.blocks)]
+        done = np.repeat(done, np.frombuffer(n_seats, dtype=np.uint8)) == 1
+        self.seats_unfinished += np.bincount(who[~done], minlength=n_names)
+        who, rows = who[done], rows[:at][done]
+        place = np.frombuffer(seat_blocks, dtype=np.int64)[done] * n_names + who
+        self.seats_played += np.bincount(who, minlength=n_names)
+        # np.add.at adds one row after another, in the order given: the same sums, to the last
+        # bit, as adding each seat's numbers in turn.
+        np.add.at(self.wins, who, rows[:, 1])
+        ones = np.ones(len(who))
+        for stat, value, count in (
+            ("points", rows[:, 0], ones),
+            ("win", rows[:, 1], ones),
+            ("giver", rows[:, 2], rows[:, 3]),
+            ("guesser", rows[:, 4], rows[:, 5]),
+            ("frame", rows[:, 6], rows[:, 5]),
+        ):
+            np.add.at(self.sums[stat], place, value)
+            np.add.at(self.counts[stat], place, count)
+        for (giver, guesser), v in c.cross.items():
+            row = self.cross.setdefault((names[giver], names[guesser]), [0, 0, 0.0, 0])
+            row[0] += v[0]
+            row[1] += v[1]
+            row[2] += v[2]
+            row[3] += v[3]
+        return counted
+
+    def _faults(self, faults: tuple[int, list[Any]], seats: list[str], finished: int) -> None:
+        game, listed = faults
+        for fault in listed:
             who = str(fault.get("entrant") or seats[int(fault["seat"])])
-            if who not in self.seats_played:
-                raise ValueError(f"game {g.game} has a fault by unknown entrant {who!r}")
+            if who not in self.ids:
+                raise ValueError(f"game {game} has a fault by unknown entrant {who!r}")
             counts = self.fault_counts.setdefault((who, str(fault["kind"])), [0, 0])
             counts[0] += 1
             counts[1] += not finished
-        if not finished:
-            self.unfinished_blocks.add(block)
-            for e in seats:
-                self.seats_unfinished[e] += 1
-            self.unfinished.append(UnfinishedGame(g.game, g.seed, seats, g.rounds, g.error))
+
+    def _grow(self, n_blocks: int) -> None:
+        size = n_blocks * len(self.names)
+        have = len(self.sums["points"])
+        if size <= have:
             return
-        sums, weights, ids = self.sums, self.counts, self.ids
-        points_s, points_c = sums["points"], weights["points"]
-        win_s, win_c = sums["win"], weights["win"]
-        base = block * len(self.names)
-        for e, (score, share, given, gave, guessed, pawns, inside) in zip(
-            seats, g.seat_rows, strict=True
-        ):
-            at = base + ids[e]
-            self.seats_played[e] += 1
-            points_s[at] += score
-            points_c[at] += 1.0
-            self.wins[e] += share
-            win_s[at] += share
-            win_c[at] += 1.0
-            if gave:
-                sums["giver"][at] += given
-                weights["giver"][at] += gave
-            if pawns:
-                sums["guesser"][at] += guessed
-                weights["guesser"][at] += pawns
-                sums["frame"][at] += inside
-                weights["frame"][at] += pawns
-        for giver, guesser, pawns, rounds, points, inside in g.cross:
-            row = self.cross.setdefault((seats[giver], seats[guesser]), [0, 0, 0.0, 0])
-            row[0] += pawns
-            row[1] += rounds
-            row[2] += points
-            row[3] += inside
+        room = max(size, 2 * have, 1024)
+        for table in (self.sums, self.counts):
+            for stat, column in table.items():
+                table[stat] = np.concatenate([column, np.zeros(room - have)])
 
     def columns(self, e: str, stat: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The sums and counts of one statistic of one entrant, by block."""
         step, at = len(self.names), self.ids[e]
-        sums = np.frombuffer(self.sums[stat], dtype=np.float64)[at::step]
-        counts = np.frombuffer(self.counts[stat], dtype=np.float64)[at::step]
-        return sums, counts
+        size = len(self.blocks) * step
+        return self.sums[stat][:size][at::step], self.counts[stat][:size][at::step]
 
     def used(self, e: str, stat: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The sums and counts of the blocks in which the entrant has a count of ``stat``."""
@@ -345,14 +363,14 @@ class _Tally:
 
         return EntrantStats(
             entrant=e,
-            games=self.seats_played[e],
-            unfinished=self.seats_unfinished[e],
+            games=int(self.seats_played[self.ids[e]]),
+            unfinished=int(self.seats_unfinished[self.ids[e]]),
             points_per_game=estimate("points"),
             giver_points_per_round=estimate("giver"),
             guesser_points_per_pawn=estimate("guesser"),
             frame_share=estimate("frame"),
             win_rate=estimate("win"),
-            wins=self.wins[e],
+            wins=float(self.wins[self.ids[e]]),
             mu=rating[0],
             sigma=rating[1],
             ordinal=rating[0] - 3.0 * rating[1],
