@@ -118,3 +118,21 @@ def test_docs_rules_md_states_every_rule_and_setting() -> None:
         assert f"- **R{n} " in text, f"R{n} is not stated in docs/rules.md"
     for field in dataclasses.fields(Rules):
         assert f"`{field.name}" in text, f"setting {field.name} is not in docs/rules.md"
+
+
+def test_rules_read_twice_are_one_object_and_types_still_count() -> None:
+    # issue 23 item 6: a results file's records share their rules, read once; the cache keys
+    # on each value's type, so False is still refused where 0 is a seat.
+    from huescues.engine import Cell, PlacePawn, action_from_dict
+
+    data = Rules.standard(4).to_dict()
+    assert Rules.from_dict(data) is Rules.from_dict(dict(data))
+    assert Rules.from_dict({**data, "first_giver": 0}).first_giver == 0
+    with pytest.raises(InvalidRules):
+        Rules.from_dict({**data, "first_giver": False})
+    with pytest.raises(InvalidRules):
+        Rules.from_dict({**data, "rounds_per_giver": 2.5})
+    assert action_from_dict({"pawn": "B3"}) == PlacePawn(Cell.parse("B3"))
+    for _ in range(2):  # a bad square is refused every time, not remembered
+        with pytest.raises(ValueError, match="not a square"):
+            action_from_dict({"pawn": "Z0"})

@@ -474,3 +474,73 @@ def test_edited_scores_are_refused_naming_the_game_and_line(tmp_path: Path) -> N
     out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     with pytest.raises(ResultsFileError, match="line 3: game 2's winners"):
         TournamentResults.load(out)
+
+
+@pytest.mark.slow
+def test_checked_load_on_workers_finds_the_same_games_and_the_same_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 23 item 6: the lines are checked in chunks on worker processes; the games, their
+    # offsets and the first error (with its line number) are those of the one-process reading,
+    # and a schedule check of an earlier line still comes before a replay error of a later one.
+    from huescues.tournament import _chunks_pool, _results
+
+    out = tmp_path / "r.jsonl"
+    run_tournament(["random"], games=30, players=(3,), workers=1, out=out)
+    monkeypatch.setattr(_results, "CHECK_CHUNK", 3)  # ten chunks: on workers
+    monkeypatch.setattr(_chunks_pool, "n_workers", lambda: 2)
+    on_workers = list(_results.scan_results_file(out))
+    monkeypatch.setattr(_chunks_pool, "n_workers", lambda: 1)
+    here = list(_results.scan_results_file(out))
+    assert on_workers == here
+    assert [i for i, _, _ in here] == list(range(30))
+    assert all(
+        g is not None and "rounds" not in g and set(g["record"]) == {"rules"} for *_, g in here
+    )
+    lines = _lines(out)
+    game = json.loads(lines[25])
+    game["scores"] = [99] * len(game["scores"])
+    lines[25] = json.dumps(game, sort_keys=True, separators=(",", ":"))
+    out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    monkeypatch.setattr(_chunks_pool, "n_workers", lambda: 2)
+    with pytest.raises(ResultsFileError, match=r"line 26: game 25's scores \[99, 99, 99\]"):
+        TournamentResults.load(out)
+    with pytest.raises(ResultsFileError, match="not from this tournament"):  # games 0-29 of 31
+        run_tournament(["random"], games=20, players=(3,), workers=1, out=out, resume=True)
+
+
+def test_load_names_the_entrants_in_game_order_whatever_the_file_order(tmp_path: Path) -> None:
+    # issue 23 item 6: the names are read while the file is scanned when its games come in
+    # order; a file out of order (or with a repeated game) still names them in game order.
+    entrants = [
+        "random",
+        "random2=huescues.agents:RandomAgent",
+        "random3=huescues.agents:RandomAgent",
+    ]
+    out = tmp_path / "r.jsonl"
+    run_tournament(entrants, games=12, players=(3,), seed=4, workers=1, out=out)
+    lines = _lines(out)
+    expected = list(dict.fromkeys(n for line in lines for n in json.loads(line)["seats"]))
+    shuffled = tmp_path / "s.jsonl"
+    shuffled.write_text("".join(line + "\n" for line in lines[::-1]), encoding="utf-8")
+    for path in (out, shuffled):
+        for check in (True, False):
+            assert list(TournamentResults.load(path, check=check).entrants) == expected
+
+
+def test_resuming_a_finished_run_leaves_its_file_as_it_is(tmp_path: Path) -> None:
+    # issue 23 item 6: every game there, in order, nothing else: checked, not written again.
+    out = tmp_path / "r.jsonl"
+    first = run_tournament(["random"], games=9, players=(3,), workers=1, out=out)
+    before, inode = out.read_bytes(), out.stat().st_ino
+    again = run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
+    assert out.read_bytes() == before and out.stat().st_ino == inode
+    assert list(again.lines) == list(first.lines)
+    # A blank line, or a game out of order, and the file is put in order as before.
+    lines = _lines(out)
+    out.write_text("".join(line + "\n" for line in [*lines[:4], "", *lines[4:]]), encoding="utf-8")
+    run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
+    assert out.read_bytes() == before
+    out.write_text("".join(line + "\n" for line in lines[::-1]), encoding="utf-8")
+    run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
+    assert out.read_bytes() == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,13 +88,25 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     return {"pass": True}
 
 
+@functools.lru_cache(maxsize=4096)
+def _pawn(text: str) -> PlacePawn:
+    """The pawn action of a square's name, made once per name (a record of a game names a
+    hundred squares, a results file the same few hundred over and over); actions are frozen,
+    so one may be shared. A name that is not a square raises each time (errors are not kept)."""
+    return PlacePawn(Cell.parse(text, rows=_MAX_ROWS, cols=_MAX_COLS))
+
+
 def action_from_dict(data: dict[str, Any]) -> Action:
     """The inverse of :func:`action_to_dict`."""
+    if type(data) is dict and len(data) == 1:  # a pawn first: most of a record's actions
+        square = data.get("pawn")
+        if type(square) is str:
+            return _pawn(square)
     if not isinstance(data, dict) or len(data) != 1:
         raise ValueError(f"not an action: {data!r}")
     ((kind, value),) = data.items()
     if kind == "pawn" and isinstance(value, str):
-        return PlacePawn(Cell.parse(value, rows=_MAX_ROWS, cols=_MAX_COLS))
+        return _pawn(value)
     if kind == "clue" and isinstance(value, str):
         return GiveClue(value)
     if kind == "target" and type(value) is int:

@@ -233,7 +233,28 @@ class Rules:
         unknown = set(data) - names
         if unknown:
             raise InvalidRules(f"unknown rules settings: {sorted(unknown)}")
+        try:  # the same settings again (every record of a results file): the same object
+            key = tuple(
+                (k, type(v), tuple((type(x), x) for x in v) if type(v) is list else v)
+                for k, v in data.items()
+            )
+            known = _FROM_DICT.get(key)
+        except TypeError:  # a value that cannot be hashed: made anew (and refused)
+            key, known = None, None
+        if known is not None and type(known) is cls:
+            return known
         values: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) else v for k, v in data.items()
         }
-        return cls(**values)
+        made = cls(**values)
+        if key is not None:
+            if len(_FROM_DICT) >= 64:
+                _FROM_DICT.clear()
+            _FROM_DICT[key] = made
+        return made
+
+
+#: Rules read by :meth:`Rules.from_dict`, by their settings with each value's type (so that
+#: ``0`` and ``False`` are not taken for each other): a results file's records share a few rules,
+#: and a shared object also shares the clue checks cached per rules object.
+_FROM_DICT: dict[tuple[Any, ...], Rules] = {}

@@ -2,29 +2,26 @@
 file's JSON lines): per entrant, points per game, per round as clue giver (R16), per pawn as
 guesser (R15), the share of pawns in the frame and the win rate, each with a bootstrap 95%
 confidence interval over blocks of games that share a seed; Plackett-Luce ratings from the final
-scores (``openskill``, imported only when there are games to rate); a cross-play table of every
+scores (openskill's ``PlackettLuce``, in ``_ratings``); a cross-play table of every
 giver with every guesser; paired comparisons of entrants over the blocks both played; faults by
 entrant and kind; and the unfinished games."""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import importlib
-import json
-import math
 import zlib
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.engine import Cell
 from huescues.stats import Estimate, ratio_interval, resample
 
+from ._chunks_pool import map_in_order
+from ._ratings import PlackettLuce
 from ._report import (
     CrossPlay,
     EntrantStats,
@@ -33,20 +30,12 @@ from ._report import (
     Report,
     UnfinishedGame,
 )
+from ._report_games import Counted, check_game, count_games, strip_record
 
-__all__ = ["GAME_FORMAT", "compute_report", "compute_report_ordered", "report_view"]
+__all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
-#: The results-file format this report reads.
-GAME_FORMAT = 1
-#: openskill's defaults; an entrant with no finished game keeps them.
-_MU, _SIGMA = 25.0, 25.0 / 3.0
-#: Board size limits for parsing squares: any board of up to 26 rows (R1).
-_ROWS, _COLS = 26, 999
 _FAULT_KINDS = ("exception", "illegal", "timeout")
 _STATS = ("points", "giver", "guesser", "frame", "win")
-
-# A block: games of one seed and one lineup, rotated (seed, players, board, lineup).
-_BlockKey = tuple[int, int, str, tuple[str, ...]]
 
 
 def compute_report(
@@ -58,7 +47,8 @@ def compute_report(
 ) -> Report:
     """The report of ``games`` (see :meth:`Report.from_games`)."""
     _check_options(seed, n_boot)
-    _check(games)
+    for i, g in enumerate(games):
+        check_game(i, g)
     ordered = sorted(games, key=lambda g: int(g["game"]))
     names = list(dict.fromkeys(str(s) for g in ordered for s in g["seats"]))
     if entrants is not None:
@@ -76,29 +66,68 @@ def compute_report_ordered(
     """The report of games that come in game order, in one pass that keeps no game: what
     grows is a few numbers per block (for the bootstrap) and the unfinished games' entries."""
     _check_options(seed, n_boot)
-    names = list(dict.fromkeys(entrants))
+    names = tuple(dict.fromkeys(entrants))
+    counted = (count_games((first, names, chunk)) for first, chunk in _chunks(games, None))
+    return _report(counted, names, seed, n_boot)
+
+
+#: Results lines worked on at a time by one worker process.
+LINES_CHUNK = 500
+
+
+def compute_report_lines(
+    lines: Iterable[str], *, entrants: Sequence[str], seed: int = 0, n_boot: int = 2000
+) -> Report:
+    """:func:`compute_report_ordered` of results lines in game order, each parsed without its
+    ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``)."""
+    _check_options(seed, n_boot)
+    names = tuple(dict.fromkeys(entrants))
+    tasks = ((first, names, chunk) for first, chunk in _chunks(lines, strip_record))
+    return _report(map_in_order(count_games, tasks), names, seed, n_boot)
+
+
+_T = TypeVar("_T")
+
+
+def _chunks(
+    items: Iterable[_T], prepare: Callable[[_T], _T] | None
+) -> Iterator[tuple[int, list[_T]]]:
+    chunk: list[_T] = []
+    first = 0
+    for item in items:
+        chunk.append(item if prepare is None else prepare(item))
+        if len(chunk) >= LINES_CHUNK:
+            yield first, chunk
+            first += len(chunk)
+            chunk = []
+    if chunk:
+        yield first, chunk
+
+
+def _report(chunks: Iterable[Counted], names: Sequence[str], seed: int, n_boot: int) -> Report:
+    names = list(names)
     tally = _Tally(names)
-    ratings = _Ratings(names)
+    ratings = PlackettLuce(names)
     unknown: dict[str, None] = {}
     n_games = 0
-    for i, g in enumerate(games):
-        _check_game(i, g)
-        for e in g["seats"]:
-            if e not in tally.seats_played:
-                unknown.setdefault(str(e))
-        if unknown:
-            continue
-        n_games += 1
-        tally.add(g)
-        if g["status"] == "finished":
-            ratings.add(g)
+    for chunk in chunks:
+        n_games += tally.add_chunk(chunk, ratings, unknown)
     if unknown:
         raise ValueError(f"the games have entrants not in the list given: {', '.join(unknown)}")
     rank = {e: i for i, e in enumerate(names)}
+    # Every interval at once, on every core when they are many draws (each is seeded by its
+    # own key, so where it is drawn changes nothing).
+    jobs = [(*tally.used(e, stat), seed, f"{stat}\0{e}", n_boot) for e in names for stat in _STATS]
+    pairs = tally.pairs(names)
+    jobs += [(v, np.ones(len(v)), seed, f"paired\0{a}\0{b}", n_boot) for a, b, v in pairs]
+    draws = n_boot * sum(len(job[0]) for job in jobs)
+    workers = None if draws >= _DRAWS_FOR_WORKERS else 1
+    found = list(map_in_order(_estimate_job, jobs, workers=workers))
+    estimates = dict(zip((job[3] for job in jobs), found, strict=True))
     return Report(
-        entrants=tuple(tally.entrant_stats(e, ratings.ratings[e], seed, n_boot) for e in names),
+        entrants=tuple(tally.entrant_stats(e, ratings.ratings[e], estimates) for e in names),
         crossplay=tally.crossplay(rank),
-        paired=tally.paired(names, seed, n_boot),
+        paired=tuple(_paired(a, b, v, estimates) for a, b, v in pairs),
         faults=tally.fault_table(rank),
         unfinished=tuple(tally.unfinished),
         n_games=n_games,
@@ -107,20 +136,6 @@ def compute_report_ordered(
         seed=seed,
         n_boot=n_boot,
     )
-
-
-def report_view(line: str) -> dict[str, Any]:
-    """A results line parsed without its ``record`` (half the line, which the report does not
-    read): the keys are sorted, so ``"record"`` is followed by ``"rounds"``, and a quote inside
-    a JSON string is escaped, so ``,"rounds":`` cannot occur inside the record."""
-    start = line.find(',"record":{')
-    if start >= 0:
-        stop = line.find(',"rounds":', start)
-        if stop > start:
-            view: dict[str, Any] = json.loads(line[:start] + line[stop:])
-            return view
-    whole: dict[str, Any] = json.loads(line)
-    return whole
 
 
 def _check_options(seed: int, n_boot: int) -> None:
@@ -145,38 +160,28 @@ def _given(entrants: Sequence[str], seen: Sequence[str]) -> list[str]:
 _DRAWS_AT_ONCE = 1 << 20
 
 
-class _Sums:
-    """Per-block sums and counts of one statistic of one entrant, as arrays indexed by block
-    (16 bytes a block)."""
+#: Bootstrap draws (blocks times resamples, over every interval) from which the intervals are
+#: drawn on worker processes: 100,000 games make about 25,000 blocks and 11 intervals, 550
+#: million draws with the default 2,000 resamples.
+_DRAWS_FOR_WORKERS = 50_000_000
 
-    __slots__ = ("counts", "sums")
 
-    def __init__(self) -> None:
-        self.sums = array("d")
-        self.counts = array("d")
+def _estimate_job(job: tuple[NDArray[np.float64], NDArray[np.float64], int, str, int]) -> Estimate:
+    s, c, seed, key, n_boot = job
+    return _estimate(s, c, seed=seed, key=key, n_boot=n_boot)
 
-    def add(self, block: int, value: float, count: float = 1.0) -> None:
-        if block >= len(self.sums):
-            zeros = bytes(8 * (block + 1 - len(self.sums)))
-            self.sums.frombytes(zeros)
-            self.counts.frombytes(zeros)
-        self.sums[block] += value
-        self.counts[block] += count
 
-    def arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return np.frombuffer(self.sums, dtype=np.float64), np.frombuffer(
-            self.counts, dtype=np.float64
-        )
-
-    def estimate(self, *, seed: int, key: str, n_boot: int) -> Estimate:
-        """The ratio of sums over blocks, with a percentile bootstrap CI resampling whole blocks.
-
-        The generator is seeded from ``seed`` and ``key`` (the statistic and entrant), so each
-        interval is reproducible and does not depend on the order the others were computed in.
-        """
-        sums, counts = self.arrays()
-        used = counts > 0
-        return _estimate(sums[used], counts[used], seed=seed, key=key, n_boot=n_boot)
+def _paired(
+    a: str, b: str, values: NDArray[np.float64], estimates: Mapping[str, Estimate]
+) -> PairedComparison:
+    return PairedComparison(
+        a,
+        b,
+        len(values),
+        estimates[f"paired\0{a}\0{b}"],
+        int((values > 0).sum()) / len(values),
+        int((values == 0).sum()) / len(values),
+    )
 
 
 def _estimate(
@@ -225,107 +230,147 @@ class _Tally:
     """Everything the report counts, gathered in one pass over the games in game order."""
 
     names: list[str]
-    blocks: dict[_BlockKey, int] = field(default_factory=dict)
+    blocks: dict[str, int] = field(default_factory=dict)
     unfinished_blocks: set[int] = field(default_factory=set)
-    sums: dict[tuple[str, str], _Sums] = field(default_factory=dict)
-    seats_played: dict[str, int] = field(default_factory=dict)
-    seats_unfinished: dict[str, int] = field(default_factory=dict)
-    wins: dict[str, float] = field(default_factory=dict)
+    # Per statistic, the sums and counts of each block and entrant, at ``block * E + entrant``
+    # (16 bytes a block, statistic and entrant).
+    sums: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    counts: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    ids: dict[str, int] = field(default_factory=dict)
+    # Per entrant (by number): seats in finished and unfinished games, and wins.
+    seats_played: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    seats_unfinished: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    wins: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     # (giver, guesser) -> [pawns, rounds, points, in frame]
     cross: dict[tuple[str, str], list[float]] = field(default_factory=dict)
-    # entrant -> per block: [score sum, seats] in finished games
-    by_block: dict[str, _Sums] = field(default_factory=dict)
     # (entrant, kind) -> [count, in unfinished games]
     fault_counts: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     unfinished: list[UnfinishedGame] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.sums = {(e, s): _Sums() for e in self.names for s in _STATS}
-        self.seats_played = dict.fromkeys(self.names, 0)
-        self.seats_unfinished = dict.fromkeys(self.names, 0)
-        self.wins = dict.fromkeys(self.names, 0.0)
-        self.by_block = {e: _Sums() for e in self.names}
+        self.sums = {s: np.zeros(0) for s in _STATS}
+        self.counts = {s: np.zeros(0) for s in _STATS}
+        self.ids = {e: i for i, e in enumerate(self.names)}
+        n = len(self.names)
+        self.seats_played = np.zeros(n, dtype=np.int64)
+        self.seats_unfinished = np.zeros(n, dtype=np.int64)
+        self.wins = np.zeros(n)
 
-    def add(self, g: Mapping[str, Any]) -> None:
-        """Count one game (games must come in game order)."""
-        block = self.blocks.setdefault(_block_key(g), len(self.blocks))
-        seats = [str(s) for s in g["seats"]]
-        finished = g["status"] == "finished"
-        for fault in g.get("faults") or ():
+    def add_chunk(self, c: Counted, ratings: PlackettLuce, unknown: dict[str, None]) -> int:
+        """Count a chunk of games (chunks must come in game order); return the games counted.
+        The seats of entrants not in the list are gathered in ``unknown``: from the first
+        such game on, nothing more is counted (the report is then refused)."""
+        names, n_names = self.names, len(self.names)
+        ids = c.entrants.tolist()
+        rows = np.frombuffer(c.rows, dtype=np.float64).reshape(-1, 7)
+        scores = rows[:, 0].tolist()
+        blocks = self.blocks
+        n_seats = c.n_seats
+        seat_blocks = array("q")
+        counted = 0
+        at = 0
+        for j, key in enumerate(c.blocks):
+            k = n_seats[j]
+            if j in c.seats:
+                for e in c.seats[j]:
+                    if e not in self.ids:
+                        unknown.setdefault(e)
+            if unknown:
+                break
+            seats = [names[i] for i in ids[at : at + k]]
+            block = blocks.setdefault(key, len(blocks))
+            seat_blocks.extend([block] * k)
+            counted += 1
+            finished = c.finished[j]
+            if j in c.faults:
+                self._faults(c.faults[j], seats, finished)
+            if finished:
+                ratings.add(seats, scores[at : at + k])
+            else:
+                game, seed, rounds, error = c.unfinished[j]
+                self.unfinished_blocks.add(block)
+                self.unfinished.append(UnfinishedGame(game, seed, tuple(seats), rounds, error))
+            at += k
+        if unknown:
+            return counted
+        self._grow(len(blocks))
+        who = np.frombuffer(c.entrants, dtype=np.int32)[:at].astype(np.int64)
+        done = np.frombuffer(c.finished, dtype=np.uint8)[: len(c.blocks)]
+        done = np.repeat(done, np.frombuffer(n_seats, dtype=np.uint8)) == 1
+        self.seats_unfinished += np.bincount(who[~done], minlength=n_names)
+        who, rows = who[done], rows[:at][done]
+        place = np.frombuffer(seat_blocks, dtype=np.int64)[done] * n_names + who
+        self.seats_played += np.bincount(who, minlength=n_names)
+        # np.add.at adds one row after another, in the order given: the same sums, to the last
+        # bit, as adding each seat's numbers in turn.
+        np.add.at(self.wins, who, rows[:, 1])
+        ones = np.ones(len(who))
+        for stat, value, count in (
+            ("points", rows[:, 0], ones),
+            ("win", rows[:, 1], ones),
+            ("giver", rows[:, 2], rows[:, 3]),
+            ("guesser", rows[:, 4], rows[:, 5]),
+            ("frame", rows[:, 6], rows[:, 5]),
+        ):
+            np.add.at(self.sums[stat], place, value)
+            np.add.at(self.counts[stat], place, count)
+        for (giver, guesser), v in c.cross.items():
+            row = self.cross.setdefault((names[giver], names[guesser]), [0, 0, 0.0, 0])
+            row[0] += v[0]
+            row[1] += v[1]
+            row[2] += v[2]
+            row[3] += v[3]
+        return counted
+
+    def _faults(self, faults: tuple[int, list[Any]], seats: list[str], finished: int) -> None:
+        game, listed = faults
+        for fault in listed:
             who = str(fault.get("entrant") or seats[int(fault["seat"])])
-            if who not in self.seats_played:
-                raise ValueError(f"game {g['game']} has a fault by unknown entrant {who!r}")
+            if who not in self.ids:
+                raise ValueError(f"game {game} has a fault by unknown entrant {who!r}")
             counts = self.fault_counts.setdefault((who, str(fault["kind"])), [0, 0])
             counts[0] += 1
             counts[1] += not finished
-        if not finished:
-            self.unfinished_blocks.add(block)
-            for e in seats:
-                self.seats_unfinished[e] += 1
-            error = g.get("error")
-            self.unfinished.append(
-                UnfinishedGame(
-                    int(g["game"]),
-                    int(g["seed"]),
-                    tuple(seats),
-                    len(g.get("rounds") or ()),
-                    None if error is None else str(error),
-                )
-            )
+
+    def _grow(self, n_blocks: int) -> None:
+        size = n_blocks * len(self.names)
+        have = len(self.sums["points"])
+        if size <= have:
             return
+        room = max(size, 2 * have, 1024)
+        for table in (self.sums, self.counts):
+            for stat, column in table.items():
+                table[stat] = np.concatenate([column, np.zeros(room - have)])
 
-        scores = [float(x) for x in g["scores"]]
-        winners = {int(w) for w in g.get("winners") or ()}
-        for seat, e in enumerate(seats):
-            self.seats_played[e] += 1
-            self.sums[e, "points"].add(block, scores[seat])
-            share = 1.0 / len(winners) if seat in winners else 0.0
-            self.wins[e] += share
-            self.sums[e, "win"].add(block, share)
-            self.by_block[e].add(block, scores[seat])
+    def columns(self, e: str, stat: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The sums and counts of one statistic of one entrant, by block."""
+        step, at = len(self.names), self.ids[e]
+        size = len(self.blocks) * step
+        return self.sums[stat][:size][at::step], self.counts[stat][:size][at::step]
 
-        for rnd in g.get("rounds") or ():
-            if not rnd.get("tiebreak"):
-                self._add_round(rnd, seats, block)
-
-    def _add_round(self, rnd: Mapping[str, Any], seats: list[str], block: int) -> None:
-        giver = int(rnd["giver"])
-        points = [float(p) for p in rnd["points"]]
-        self.sums[seats[giver], "giver"].add(block, points[giver])
-        t_row, t_col = _square(str(rnd["target"]))
-        per_seat: dict[int, list[int]] = {}  # seat -> [pawns, in frame]
-        for seat, square in rnd["pawns"]:
-            r, c = _square(str(square))
-            tally = per_seat.setdefault(int(seat), [0, 0])
-            tally[0] += 1
-            tally[1] += abs(r - t_row) <= 1 and abs(c - t_col) <= 1  # Chebyshev distance <= 1 (R5)
-        for seat, (n_pawns, inside) in sorted(per_seat.items()):
-            e = seats[seat]
-            self.sums[e, "guesser"].add(block, points[seat], n_pawns)
-            self.sums[e, "frame"].add(block, inside, n_pawns)
-            row = self.cross.setdefault((seats[giver], e), [0, 0, 0.0, 0])
-            row[0] += n_pawns
-            row[1] += 1
-            row[2] += points[seat]
-            row[3] += inside
+    def used(self, e: str, stat: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The sums and counts of the blocks in which the entrant has a count of ``stat``."""
+        sums, counts = self.columns(e, stat)
+        used = counts > 0
+        return sums[used], counts[used]
 
     # -- the tables ----------------------------------------------------------------------------
     def entrant_stats(
-        self, e: str, rating: tuple[float, float], seed: int, n_boot: int
+        self, e: str, rating: tuple[float, float], estimates: Mapping[str, Estimate]
     ) -> EntrantStats:
         def estimate(stat: str) -> Estimate:
-            return self.sums[e, stat].estimate(seed=seed, key=f"{stat}\0{e}", n_boot=n_boot)
+            return estimates[f"{stat}\0{e}"]
 
         return EntrantStats(
             entrant=e,
-            games=self.seats_played[e],
-            unfinished=self.seats_unfinished[e],
+            games=int(self.seats_played[self.ids[e]]),
+            unfinished=int(self.seats_unfinished[self.ids[e]]),
             points_per_game=estimate("points"),
             giver_points_per_round=estimate("giver"),
             guesser_points_per_pawn=estimate("guesser"),
             frame_share=estimate("frame"),
             win_rate=estimate("win"),
-            wins=self.wins[e],
+            wins=float(self.wins[self.ids[e]]),
             mu=rating[0],
             sigma=rating[1],
             ordinal=rating[0] - 3.0 * rating[1],
@@ -340,34 +385,22 @@ class _Tally:
             )
         )
 
-    def paired(self, names: Sequence[str], seed: int, n_boot: int) -> tuple[PairedComparison, ...]:
-        out: list[PairedComparison] = []
+    def pairs(self, names: Sequence[str]) -> list[tuple[str, str, NDArray[np.float64]]]:
+        """Per pair of entrants that finished a block together, the difference of their mean
+        scores per seat in each such block."""
+        out = []
         n = len(self.blocks)
         unfinished = np.zeros(n, dtype=bool)
         unfinished[list(self.unfinished_blocks)] = True
-        per_seat: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
-        for e in names:
-            sums, seats = self.by_block[e].arrays()
-            per_seat[e] = (np.pad(sums, (0, n - len(sums))), np.pad(seats, (0, n - len(seats))))
+        # Score sums and seats per block.
+        per_seat = {e: self.columns(e, "points") for e in names}
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
                 (sa, na), (sb, nb) = per_seat[a], per_seat[b]
                 both = (na > 0) & (nb > 0) & ~unfinished
-                if not both.any():
-                    continue
-                values = sa[both] / na[both] - sb[both] / nb[both]
-                ones = np.ones(len(values))
-                out.append(
-                    PairedComparison(
-                        a,
-                        b,
-                        len(values),
-                        _estimate(values, ones, seed=seed, key=f"paired\0{a}\0{b}", n_boot=n_boot),
-                        int((values > 0).sum()) / len(values),
-                        int((values == 0).sum()) / len(values),
-                    )
-                )
-        return tuple(out)
+                if both.any():
+                    out.append((a, b, sa[both] / na[both] - sb[both] / nb[both]))
+        return out
 
     def fault_table(self, rank: Mapping[str, int]) -> tuple[FaultCount, ...]:
         def kind_order(kind: str) -> tuple[int, str]:
@@ -379,83 +412,3 @@ class _Tally:
                 self.fault_counts.items(), key=lambda kv: (rank[kv[0][0]], kind_order(kv[0][1]))
             )
         )
-
-
-@functools.lru_cache(maxsize=4096)
-def _square(text: str) -> tuple[int, int]:
-    """A square's row and column from its name, parsed once per name (a report reads each of
-    a board's few hundred names many thousand times)."""
-    cell = Cell.parse(text, rows=_ROWS, cols=_COLS)
-    return cell.row, cell.col
-
-
-def _block_key(game: Mapping[str, Any]) -> _BlockKey:
-    seats = tuple(str(s) for s in game["seats"])
-    lineup = min((seats[i:] + seats[:i] for i in range(len(seats))), default=())
-    return (int(game["seed"]), int(game["n_players"]), str(game["board_id"]), lineup)
-
-
-def _check(games: Sequence[Mapping[str, Any]]) -> None:
-    for i, game in enumerate(games):
-        _check_game(i, game)
-
-
-def _check_game(i: int, game: Mapping[str, Any]) -> None:
-    needed = ("format", "game", "seed", "n_players", "board_id", "seats", "status", "scores")
-    missing = [k for k in needed if k not in game]
-    if missing:
-        raise ValueError(f"game {i} of the results lacks {', '.join(missing)}")
-    if game["format"] != GAME_FORMAT:
-        raise ValueError(
-            f"game {game['game']} is in results format {game['format']!r}; "
-            f"this report reads format {GAME_FORMAT}"
-        )
-    if game["status"] not in ("finished", "unfinished"):
-        raise ValueError(
-            f"game {game['game']} has status {game['status']!r}, not 'finished' or 'unfinished'"
-        )
-    if len(game["seats"]) != game["n_players"]:
-        raise ValueError(
-            f"game {game['game']} has {len(game['seats'])} seats for {game['n_players']} players"
-        )
-
-
-class _Ratings:
-    """Plackett-Luce ``(mu, sigma)`` per entrant from the final scores of finished games,
-    updated one game at a time, in game order.
-
-    Every seat is a team of one carrying its entrant's current rating; ranks come from the
-    scores (equal scores share a rank). An entrant in several seats of a game takes the mean of
-    its seats' new ratings, so it is rated once per game.
-    """
-
-    def __init__(self, entrants: Sequence[str]) -> None:
-        self.ratings = dict.fromkeys(entrants, (_MU, _SIGMA))
-        self._model: Any = None
-
-    def add(self, game: Mapping[str, Any]) -> None:
-        seats = [str(s) for s in game["seats"]]
-        if len(seats) < 2:
-            return
-        model = self._model
-        if model is None:
-            try:
-                models: Any = importlib.import_module("openskill.models")
-            except ImportError as missing:
-                raise ImportError(
-                    "Plackett-Luce ratings need openskill: pip install openskill"
-                ) from missing
-            model = self._model = models.PlackettLuce()
-        ratings = self.ratings
-        scores = [float(x) for x in game["scores"]]
-        ranks = [1 + sum(o > x for o in scores) for x in scores]
-        teams = [[model.rating(mu=ratings[e][0], sigma=ratings[e][1], name=e)] for e in seats]
-        new: Any = model.rate(teams, ranks=ranks)
-        updates: dict[str, list[tuple[float, float]]] = {}
-        for e, team in zip(seats, new, strict=True):
-            updates.setdefault(e, []).append((float(team[0].mu), float(team[0].sigma)))
-        for e, values in updates.items():
-            ratings[e] = (
-                math.fsum(v[0] for v in values) / len(values),
-                math.fsum(v[1] for v in values) / len(values),
-            )

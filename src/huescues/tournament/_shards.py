@@ -21,7 +21,8 @@ from numpy.typing import NDArray
 
 from huescues.engine import Board
 
-from ._results import LazyLines, ResultsFileError, _order, check_scores, iter_array
+from ._chunks_pool import map_in_order
+from ._results import LazyLines, ResultsFileError, _order, check_scores, header, iter_array
 
 __all__ = [
     "SHARD_GAMES",
@@ -75,24 +76,42 @@ def _parts(directory: Path) -> list[Path]:
 def scan_shards(
     directory: Path, *, board: Board | None = None
 ) -> Iterator[tuple[int, int, int, dict[str, Any]]]:
-    """``(index, shard, row, game)`` for every game in the directory's whole shards, one shard
-    in memory at a time, each checked (see :func:`check_scores`); stale ``.tmp`` files of a
-    killed run are removed."""
+    """``(index, shard, row, game)`` for every game in the directory's whole shards, each checked
+    (see :func:`check_scores`), a shard at a time on every core (``_chunks_pool``; ``game`` is
+    the line's header, without its rounds and with only its record's rules); stale ``.tmp``
+    files of a killed run are removed."""
     if not directory.exists():
         return
-    _, pq = _pyarrow()
+    _pyarrow()
     for stale in directory.glob(".part-*.tmp"):
         stale.unlink()
-    for part in _parts(directory):
-        number = int(part.stem.split("-")[1])
-        table = pq.read_table(part)
-        games = table.column("game").to_pylist()
-        lines = table.column("line").to_pylist()
-        del table
-        for row, (game, line) in enumerate(zip(games, lines, strict=True)):
-            parsed = json.loads(str(line))
+    tasks = ((part, board) for part in _parts(directory))
+    for done, error in map_in_order(_check_part, tasks):
+        yield from done
+        if error is not None:
+            raise error
+
+
+def _check_part(
+    task: tuple[Path, Board | None],
+) -> tuple[list[tuple[int, int, int, dict[str, Any]]], ResultsFileError | None]:
+    """The games of one shard, each checked, up to the first that fails (and its error)."""
+    part, board = task
+    _, pq = _pyarrow()
+    number = int(part.stem.split("-")[1])
+    table = pq.read_table(part)
+    games = table.column("game").to_pylist()
+    lines = table.column("line").to_pylist()
+    del table
+    done: list[tuple[int, int, int, dict[str, Any]]] = []
+    for row, (game, line) in enumerate(zip(games, lines, strict=True)):
+        parsed = json.loads(str(line))
+        try:
             check_scores(parsed, f"{part}, game {game}", board)
-            yield int(game), number, row, parsed
+        except ResultsFileError as e:
+            return done, e
+        done.append((int(game), number, row, header(parsed)))
+    return done, None
 
 
 def next_shard_number(directory: Path) -> int:

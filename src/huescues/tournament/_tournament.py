@@ -167,11 +167,12 @@ class Tournament:
         # are saved, 1 byte a game. Nothing else grows with the number of games.
         where = np.zeros(total if path is not None and not shards else 0, dtype=np.int64)
         have: NDArray[np.bool_] | None = None
+        in_order = False  # the file holds every game, in order, and nothing else
         next_shard = 0
         if path is not None and shards:
             have, next_shard = self._prepare_shards(path, specs, resume=resume)
         elif path is not None:
-            have = self._prepare_file(path, specs, where, resume=resume)
+            have, in_order = self._prepare_file(path, specs, where, resume=resume)
         n_done = 0 if have is None else int(have.sum())
         if progress is not None:
             progress(n_done, total)
@@ -210,6 +211,10 @@ class Tournament:
         names = [e.name for e in self.entrants]
         if path is not None and shards:
             return TournamentResults(write_final_shards(path, total), entrants=names, out=path)
+        if path is not None and in_order:
+            # Resumed from a finished run's file: putting it in order would write it again, the
+            # same bytes.
+            return TournamentResults(FileLines(path, where - 1), entrants=names, out=path)
         if path is not None:
             return TournamentResults(_put_in_order(path, where), entrants=names, out=path)
         assert kept is not None
@@ -217,15 +222,16 @@ class Tournament:
 
     def _prepare_file(
         self, path: Path, specs: Schedule, where: NDArray[np.int64], *, resume: bool
-    ) -> NDArray[np.bool_] | None:
+    ) -> tuple[NDArray[np.bool_] | None, bool]:
         """The games already in ``path`` (when resuming), each checked against the schedule
         as it is read, and where their lines are; the file is cut back to its complete
-        lines."""
+        lines. Also whether it holds every game of the schedule in order and nothing else
+        (no other line, not even a blank one), as a finished run leaves it."""
         exists = path.exists() and path.stat().st_size > 0
         if not exists:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(b"")
-            return None
+            return None, False
         if not resume:
             raise ResultsFileError(
                 f"results file {path} already exists; pass resume=True to finish that run, "
@@ -234,15 +240,20 @@ class Tournament:
         end = complete_length(path)
         _check_cut_line(path, end)
         have = np.zeros(len(specs), dtype=bool)
+        n_lines = 0
+        in_order = True
         for index, offset, game in scan_results_file(path, board=self.board):
             assert game is not None
             self._check(path, index, game, specs)
+            in_order = in_order and index == n_lines
+            n_lines += 1
             if not have[index]:  # the first copy of a game counts, as when reading the file
                 have[index] = True
                 where[index] = offset + 1
         with open(path, "r+b") as f:
             f.truncate(end)
-        return have
+        in_order = in_order and n_lines == len(specs) and _count_lines(path) == n_lines
+        return have, in_order
 
     def _prepare_shards(
         self, path: Path, specs: Schedule, *, resume: bool
@@ -393,6 +404,15 @@ class _Sink:
         if self._f is not None:
             self._f.flush()
             os.fsync(self._f.fileno())
+
+
+def _count_lines(path: Path) -> int:
+    """The newlines in a file, counted a few MB at a time."""
+    count = 0
+    with open(path, "rb") as f:
+        while block := f.read(1 << 22):
+            count += block.count(b"\n")
+    return count
 
 
 def _put_in_order(path: Path, where: NDArray[np.int64]) -> FileLines:

@@ -1,0 +1,130 @@
+"""Plackett-Luce ratings from final scores: openskill's ``PlackettLuce().rate`` (version 6, its
+defaults) for games of one-player teams, done in a tight loop with the same arithmetic in the same
+order, so the same numbers to the last bit, about ten times faster (openskill deep-copies the
+teams and builds several objects per game). openskill stays the reference: the tests rate games
+with both and compare.
+
+What openskill does for teams of one, ``ranks`` given, no scores or weights, and that is done
+here: every sigma is widened by ``tau`` first; the teams are sorted by rank (stably); with
+``c = sqrt(sum(sigma_i^2 + beta^2))`` and ``sum_q`` the sum of ``exp(mu_i / c)`` over the teams
+ranked no better than ``q``, team ``i`` gains ``omega`` (over the teams ``q`` ranked no worse than
+``i``, ``(1 - p)/a_q`` for itself and ``-p/a_q`` for the others, ``p = exp(mu_i / c) / sum_q``,
+``a_q`` the teams sharing ``q``'s rank) times ``sigma_i^2 / c``, and its sigma shrinks by
+``sqrt(max(1 - delta, kappa))``. openskill's averaging of the change over tied teams compares each
+player with itself (it changes the players in place), so it changes nothing, and nothing is done
+for it here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+__all__ = ["MU", "SIGMA", "PlackettLuce"]
+
+#: openskill's defaults; an entrant that played no finished game keeps them.
+MU, SIGMA = 25.0, 25.0 / 3.0
+_BETA = 25.0 / 6.0
+_KAPPA = 0.0001
+_TAU = 25.0 / 300.0
+
+
+class PlackettLuce:
+    """``(mu, sigma)`` per entrant, updated one game at a time (see the module)."""
+
+    __slots__ = ("_beta_squared", "_tau_squared", "ratings")
+
+    def __init__(self, entrants: Sequence[str]) -> None:
+        self.ratings: dict[str, tuple[float, float]] = dict.fromkeys(entrants, (MU, SIGMA))
+        self._beta_squared = _BETA**2
+        self._tau_squared = _TAU * _TAU
+
+    def rate(
+        self, ratings: Sequence[tuple[float, float]], ranks: Sequence[int]
+    ) -> list[tuple[float, float]]:
+        """New ``(mu, sigma)`` of each team (in the order given) after a game with ``ranks``
+        (1 the best; equal ranks are a tie), as openskill's ``rate(teams, ranks=ranks)``."""
+        n = len(ratings)
+        tau_squared = self._tau_squared
+        # The teams sorted by rank, stably (openskill's _unwind).
+        order = sorted(range(n), key=ranks.__getitem__)
+        mus = [ratings[i][0] for i in order]
+        sigmas = [math.sqrt(ratings[i][1] * ratings[i][1] + tau_squared) for i in order]
+        rank = [int(ranks[i]) for i in order]
+        sigma_squared = [s**2 for s in sigmas]  # openskill: (sigma * 1.0) ** 2
+        total = 0.0
+        beta_squared = self._beta_squared
+        for s2 in sigma_squared:
+            total += s2 + beta_squared
+        c = math.sqrt(total)
+        exps = [math.exp(mu / c) for mu in mus]
+        # sum_q: for each q, the sum over i (in order) of exp(mu_i / c) where rank_i >= rank_q
+        # (starting from 0.0 changes nothing: 0.0 + x is x).
+        sum_q = [0.0] * n
+        for i in range(n):
+            e = exps[i]
+            ri = rank[i]
+            for q in range(n):
+                if ri >= rank[q]:
+                    sum_q[q] += e
+        sharing: dict[int, int] = {}
+        for r in rank:
+            sharing[r] = sharing.get(r, 0) + 1
+        a = [sharing[r] for r in rank]
+        c_squared = c**2
+        out = [(0.0, 0.0)] * n
+        for i in range(n):
+            omega = 0.0
+            delta = 0.0
+            e = exps[i]
+            ri = rank[i]
+            for q in range(n):
+                if rank[q] <= ri:
+                    p = e / sum_q[q]
+                    delta += p * (1 - p) / a[q]
+                    if q == i:
+                        omega += (1 - p) / a[q]
+                    else:
+                        omega -= p / a[q]
+            s2 = sigma_squared[i]
+            omega *= s2 / c
+            delta *= s2 / c_squared
+            delta *= math.sqrt(s2) / c
+            sigma = sigmas[i]
+            share = sigma**2 / s2
+            if omega >= 0:
+                mu = mus[i] + share * omega * 1.0
+                sigma *= math.sqrt(max(1 - share * delta * 1.0, _KAPPA))
+            else:
+                mu = mus[i] + share * omega / 1.0
+                sigma *= math.sqrt(max(1 - share * delta / 1.0, _KAPPA))
+            out[order[i]] = (mu, sigma)
+        return out
+
+    def add(self, seats: Sequence[str], scores: Sequence[float]) -> None:
+        """Rate one finished game: every seat a team of one carrying its entrant's rating, ranked
+        by score (equal scores share a rank: one more than the seats that scored more); an
+        entrant in several seats takes the mean of its seats' new ratings, so it is rated once
+        per game. A game of one seat changes nothing."""
+        if len(seats) < 2:
+            return
+        ratings = self.ratings
+        ranks = [1 + sum([o > x for o in scores]) for x in scores]
+        new = self.rate([ratings[e] for e in seats], ranks)
+        updates: dict[str, list[tuple[float, float]]] = {}
+        for e, value in zip(seats, new, strict=True):
+            if e in updates:
+                updates[e].append(value)
+            else:
+                updates[e] = [value]
+        for e, values in updates.items():
+            if len(values) == 1:
+                ratings[e] = values[0]
+            elif len(values) == 2:  # two floats' sum is rounded once, as math.fsum's
+                (mu_a, sigma_a), (mu_b, sigma_b) = values
+                ratings[e] = ((mu_a + mu_b) / 2, (sigma_a + sigma_b) / 2)
+            else:
+                ratings[e] = (
+                    math.fsum(v[0] for v in values) / len(values),
+                    math.fsum(v[1] for v in values) / len(values),
+                )
