@@ -25,7 +25,6 @@ _CHUNK = 256
 FloatArray = NDArray[np.float64]
 
 
-@functools.cache
 def clue_vocabulary(language: str = "en") -> tuple[str, ...]:
     """The shipped vocabulary of the clue givers in ``language``. English (the default): 3,395
     common English words people use in colour names, most used first (made by
@@ -33,6 +32,12 @@ def clue_vocabulary(language: str = "en") -> tuple[str, ...]:
     Spanish reading's translation of one of the English words, in their order (made by
     ``scripts/make_clue_vocabulary_es.py``, docs/languages.md). Another language is a
     ValueError."""
+    # One tuple per language however it is asked for (the memos key readings by its id).
+    return _clue_vocabulary(language)
+
+
+@functools.cache
+def _clue_vocabulary(language: str) -> tuple[str, ...]:
     if language not in LANGUAGES:
         raise ValueError(
             f"unknown language {language!r}: the givers speak {', '.join(map(repr, LANGUAGES))}"
