@@ -484,8 +484,10 @@ class EmbeddingClueGiver:
             f"{a} {b}"
             for a_i, a in enumerate(singles if limit >= 2 else ())
             for b in singles[a_i + 1 :]
-            if self._legal(f"{a} {b}", view, second=True) is not None
-            and (true_mask is None or attested(f"{a} {b}"))
+            # Whether people say it first (kept per phrase, and most pairs are not), then the
+            # clue rules: both are pure, so the order changes no phrase.
+            if (true_mask is None or attested(f"{a} {b}"))
+            and self._legal(f"{a} {b}", view, second=True) is not None
         ]
         n_singles = len(candidates)
         if phrases:
