@@ -183,6 +183,26 @@ GUESSER_READINGS_KEPT = 128
 GUESSER_READINGS: ModelMemo[tuple[FloatArray, ...]] = ModelMemo(per_models=GUESSER_READINGS_KEPT)
 
 
+#: A guesser's readings of a later clue (the models' literal readings averaged), per tuple of
+#: its models, keyed by board id and clue: every guess after the clue reads it again.
+LATER_READINGS_KEPT = 128
+LATER_READINGS: ModelMemo[FloatArray] = ModelMemo(per_models=LATER_READINGS_KEPT)
+
+
+def _later_reading(models: list[ColourTermModel], board: Board, clue: str) -> FloatArray:
+    """The literal readings of a later clue by ``models``, averaged (flat squares; kept,
+    read-only)."""
+
+    def make() -> FloatArray:
+        out: FloatArray = np.mean(
+            [posterior([_log_l0(m, board, clue)]).ravel() for m in models], axis=0
+        )
+        out.flags.writeable = False
+        return out
+
+    return LATER_READINGS.get(models, (board.id, clue), make)
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddingGuesser:
     """Also :data:`ModelGuesser`: it reads with any colour-term model, ``default_model()`` by
@@ -314,7 +334,7 @@ class EmbeddingGuesser:
         for wi, reading in zip(w, readings, strict=True):
             joint += wi * reading
         for clue in clues[1:]:
-            joint *= np.mean([posterior([_log_l0(m, board, clue)]).ravel() for m in models], axis=0)
+            joint *= _later_reading(models, board, clue)
         if self.use_pawns and pawns:
             term = pawn_log_likelihood(
                 pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
