@@ -13,6 +13,7 @@ from ._catalogue import (
 from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS, RANDOM_CLUE_WORDS_ES, random_clue_words
 from ._evaluate import AgentEvaluation, PairResult, evaluate
+from ._lockstep import joins_batches, run_together
 from ._loop import GameLoop, PlayedGame, play_game
 from ._players import (
     DEFAULT_GIVER_MODELS,
@@ -108,6 +109,7 @@ __all__ = [
     "evaluate",
     "expected_points",
     "fallback_generator",
+    "joins_batches",
     "naming_agent",
     "oracle_agent",
     "parse_clue",
@@ -119,6 +121,7 @@ __all__ = [
     "random_clue_words",
     "readings_cache_dir",
     "resolve_model",
+    "run_together",
     "sees_target",
     "spanish_default_agent",
     "top_squares",

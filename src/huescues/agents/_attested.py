@@ -35,6 +35,17 @@ def attested(text: str) -> bool:
     attested word (``pale sky``), or an attested common English word before a colour term of
     c3 (``sky teal``). Two words that each have a colour but are no phrase (``throne spleen``) are
     refused, as is a word known only from its vector (``boyfriend``)."""
+    return _attested(text)
+
+
+#: How many texts' answers :func:`attested` keeps (a second clue asks of up to 28 pairs).
+ATTESTED_KEPT = 65536
+
+
+@functools.lru_cache(maxsize=ATTESTED_KEPT)
+def _attested(text: str) -> bool:
+    """:func:`attested`, kept per text: its answer depends only on the text and the shipped
+    data (the default naming and knowledge models, loaded once a process)."""
     key = name_key(text)
     if not key:
         return False
@@ -44,4 +55,4 @@ def attested(text: str) -> bool:
     words = key.split()
     if len(words) == 1:
         return ObjectColourModel.default().evidence(key) >= GIVER_EVIDENCE
-    return len(words) == 2 and naming.is_modifier(words[0]) and attested(words[1])
+    return len(words) == 2 and naming.is_modifier(words[0]) and _attested(words[1])

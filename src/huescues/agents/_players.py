@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -189,6 +189,10 @@ def _same(row: FloatArray) -> FloatArray:
     return row
 
 
+def _same_pair(words: tuple[str, ...], row: FloatArray) -> tuple[tuple[str, ...], FloatArray]:
+    return words, row
+
+
 #: How close (in giver points) a phrase's screened worth must come to the best candidate's for
 #: its exact worth to be computed: far above the batched readings' error (about 1e-12).
 _PHRASE_SLACK = 1e-7
@@ -198,6 +202,26 @@ _PHRASE_SLACK = 1e-7
 #: keyed by board id, clue and the imagined givers' sizes: at most this many per tuple.
 GUESSER_READINGS_KEPT = 128
 GUESSER_READINGS: ModelMemo[tuple[FloatArray, ...]] = ModelMemo(per_models=GUESSER_READINGS_KEPT)
+
+
+#: A guesser's readings of a later clue (the models' literal readings averaged), per tuple of
+#: its models, keyed by board id and clue: every guess after the clue reads it again.
+LATER_READINGS_KEPT = 128
+LATER_READINGS: ModelMemo[FloatArray] = ModelMemo(per_models=LATER_READINGS_KEPT)
+
+
+def _later_reading(models: list[ColourTermModel], board: Board, clue: str) -> FloatArray:
+    """The literal readings of a later clue by ``models``, averaged (flat squares; kept,
+    read-only)."""
+
+    def make() -> FloatArray:
+        out: FloatArray = np.mean(
+            [posterior([_log_l0(m, board, clue)]).ravel() for m in models], axis=0
+        )
+        out.flags.writeable = False
+        return out
+
+    return LATER_READINGS.get(models, (board.id, clue), make)
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +355,7 @@ class EmbeddingGuesser:
         for wi, reading in zip(w, readings, strict=True):
             joint += wi * reading
         for clue in clues[1:]:
-            joint *= np.mean([posterior([_log_l0(m, board, clue)]).ravel() for m in models], axis=0)
+            joint *= _later_reading(models, board, clue)
         if self.use_pawns and pawns:
             term = pawn_log_likelihood(
                 pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
@@ -505,8 +529,10 @@ class EmbeddingClueGiver:
             f"{a} {b}"
             for a_i, a in enumerate(singles if limit >= 2 else ())
             for b in singles[a_i + 1 :]
-            if self._legal(f"{a} {b}", view, second=True) is not None
-            and (true_mask is None or attested(f"{a} {b}"))
+            # Whether people say it first (kept per phrase, and most pairs are not), then the
+            # clue rules: both are pure, so the order changes no phrase.
+            if (true_mask is None or attested(f"{a} {b}"))
+            and self._legal(f"{a} {b}", view, second=True) is not None
         ]
         n_singles = len(candidates)
         if phrases:
@@ -532,6 +558,38 @@ class EmbeddingClueGiver:
             return Pass()
         return GiveClue(best)
 
+    def prepare_second_clues(self, views: Sequence[View]) -> None:
+        """Screen the vocabulary for many games' second clues at once (one matrix product per
+        listener model for all of them, instead of one per game): :meth:`give_second_clue`
+        then takes what it can from it, and gives the same clue or pass as without it. For a
+        runner that plays many games together; nothing is decided here."""
+        ready = [v for v in views if v.target is not None and v.clues]
+        for board_id in dict.fromkeys(v.board.id for v in ready):
+            same = [v for v in ready if v.board.id == board_id]
+            if len(same) < 2:
+                continue
+            board = same[0].board
+            empties = []
+            for view in same:
+                empty = np.ones(board.size, dtype=bool)
+                for c in view.occupied:
+                    empty[c.row * board.cols + c.col] = False
+                empties.append(empty)
+            for model in _models(self.model):
+                reading = board_reading(model, board, self.words)
+                rows = []
+                for view, empty in zip(same, empties, strict=True):
+                    first = _log_l0(model, board, view.clues[0]).ravel()
+                    rows.append((np.exp(first - first.max()) * empty).astype(np.float32))
+                weights32 = np.stack(rows)
+                totals = (weights32 @ _belief32(model, board, reading)).astype(np.float64)
+                for w, z in zip(weights32, totals, strict=True):
+                    SCREEN_TOTALS.get(
+                        (model,),
+                        _totals_key(board, reading, w),
+                        functools.partial(_same_pair, reading.words, z),
+                    )
+
     def _screen(
         self,
         view: View,
@@ -547,7 +605,51 @@ class EmbeddingClueGiver:
         single second clues. Each word's worth is estimated in float32 from three sums over the
         squares (vector products per model) with an error bound of its own; a word is kept when
         its worth may reach the ``pair_from``-th best legal word's least possible worth. Words
-        whose estimate is not trustworthy (their joint belief underflows float32) are kept."""
+        whose estimate is not trustworthy (their joint belief underflows float32) are kept.
+
+        The largest sum (each word's total weight over the board) may come from a batch of
+        games (:meth:`prepare_second_clues`, one matrix product for them all): its words are
+        then the same whenever that sum's other rounding cannot change one (else the sums are
+        made again here, as for one game)."""
+        models = _models(self.model)
+        board = view.board
+        weights = [np.exp(first - first.max()) * empty for first in firsts]
+        totals = [
+            _kept_totals(m, board, r, w.astype(np.float32))
+            for m, r, w in zip(models, readings, weights, strict=True)
+        ]
+        kept = [t for t in totals if t is not None]
+        if len(kept) == len(totals):
+            out = self._shortlist(
+                view, readings, weights, kept, frame_idx, ring_pts, is_legal, allowed, True
+            )
+            if out is not None:
+                return out
+        exact = [
+            (w.astype(np.float32) @ _belief32(m, board, r)).astype(np.float64)
+            for m, r, w in zip(models, readings, weights, strict=True)
+        ]
+        out = self._shortlist(
+            view, readings, weights, exact, frame_idx, ring_pts, is_legal, allowed, False
+        )
+        assert out is not None
+        return out
+
+    def _shortlist(
+        self,
+        view: View,
+        readings: list[BoardReading],
+        weights: list[FloatArray],
+        totals: list[FloatArray],
+        frame_idx: NDArray[np.intp],
+        ring_pts: FloatArray,
+        is_legal: Callable[[str], bool],
+        allowed: NDArray[np.bool_] | None,
+        batched: bool,
+    ) -> NDArray[np.intp] | None:
+        """:meth:`_screen` from each model's word totals, exact (as one game makes them) or
+        ``batched`` (:func:`_kept_totals`): then ``None`` when a word's place in or out of the
+        shortlist could be another with the exact totals."""
         n = len(readings[0].words)
         # Only the squares within the points' reach of the target add to the frame and points.
         near = np.flatnonzero(ring_pts > 0)
@@ -562,12 +664,12 @@ class EmbeddingClueGiver:
         error = np.zeros(n)
         unsure = np.zeros(n, dtype=bool)
         board = view.board
-        for model, reading, first in zip(_models(self.model), readings, firsts, strict=True):
-            # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares: its total, its
-            # mass in the frame and its expected points, each a sum of non-negative terms.
-            v = np.exp(first - first.max()) * empty
+        for model, reading, v, z in zip(
+            _models(self.model), readings, weights, totals, strict=True
+        ):
+            # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares (v): its total (z),
+            # its mass in the frame and its expected points, each a sum of non-negative terms.
             table = _belief32(model, board, reading)  # squares x words
-            z = (v.astype(np.float32) @ table).astype(np.float64)
             part = table[near]
             frame_mass = (v[near] * in_frame).astype(np.float32) @ part
             points = (v[near] * ring_pts[near]).astype(np.float32) @ part
@@ -586,29 +688,15 @@ class EmbeddingClueGiver:
         # The pair_from-th largest least worth among legal words: the best few first (most
         # words are legal), all of them if need be.
         keep = max(1, self.pair_from)
-        top = min(n, 4 * keep + 8)
-        best = np.argpartition(-lower, top - 1)[:top] if top < n else np.arange(n)
-        threshold = -np.inf
-        # The full sort only when the best few hold too few legal words (rarely).
-        sorts: tuple[Callable[[], NDArray[np.intp]], ...] = (
-            lambda: best[np.argsort(-lower[best])],
-            lambda: np.argsort(-lower),
-        )
-        for order in (sort() for sort in sorts):
-            found = 0
-            for i in order:
-                if lower[int(i)] == -np.inf:
-                    break
-                if is_legal(readings[0].words[int(i)]):
-                    found += 1
-                    if found >= keep:
-                        threshold = float(lower[int(i)])
-                        break
-            if threshold > -np.inf or len(order) == n:
-                break
+        words = readings[0].words
+        threshold = _kth_legal(lower, keep, words, is_legal)
         keep_mask = (approx + error >= threshold) | unsure
         if allowed is not None:
             keep_mask &= allowed
+        if batched and not _surely_kept_alike(
+            approx, error, lower, unsure, totals, threshold, keep, words, is_legal
+        ):
+            return None
         out: NDArray[np.intp] = np.flatnonzero(keep_mask)
         return out
 
@@ -733,6 +821,100 @@ def _belief32(model: ColourTermModel, board: Board, reading: BoardReading) -> ND
     )[1]
 
 
+#: Each word's total weight in a second clue's screening (see :meth:`EmbeddingClueGiver._screen`)
+#: made for a batch of games by :meth:`EmbeddingClueGiver.prepare_second_clues`, per model while
+#: it lives, keyed by board id, vocabulary and the weights' bytes (the screening's whole input):
+#: at most this many per model (27 KB each on the standard board's vocabulary).
+SCREEN_TOTALS_KEPT = 256
+SCREEN_TOTALS: ModelMemo[tuple[tuple[str, ...], FloatArray]] = ModelMemo(
+    per_models=SCREEN_TOTALS_KEPT
+)
+#: How far (relatively) a batch's float32 total may be from one game's: two sums of the same
+#: 480 non-negative float32 products in other orders differ by at most about 2 * 480 * 2**-24
+#: (6e-5) of the exact sum; this is more.
+_BATCH_MARGIN = 4 * _REL_ERROR
+
+
+def _totals_key(board: Board, reading: BoardReading, weights32: NDArray[np.float32]) -> Hashable:
+    return (board.id, words_key(reading.words), weights32.tobytes())
+
+
+def _kept_totals(
+    model: ColourTermModel, board: Board, reading: BoardReading, weights32: NDArray[np.float32]
+) -> FloatArray | None:
+    """The word totals a batch made for these weights, if kept."""
+    kept = SCREEN_TOTALS.cached((model,), _totals_key(board, reading, weights32))
+    return None if kept is None else kept[1]
+
+
+def _kth_legal(
+    values: FloatArray, k: int, words: tuple[str, ...], is_legal: Callable[[str], bool]
+) -> float:
+    """The ``k``-th largest of ``values`` (``-inf`` for words left out) among legal words, or
+    ``-inf`` when fewer are: the best few first (most words are legal), all of them if need
+    be."""
+    n = len(values)
+    top = min(n, 4 * k + 8)
+    best = np.argpartition(-values, top - 1)[:top] if top < n else np.arange(n)
+    threshold = -np.inf
+    # The full sort only when the best few hold too few legal words (rarely).
+    sorts: tuple[Callable[[], NDArray[np.intp]], ...] = (
+        lambda: best[np.argsort(-values[best])],
+        lambda: np.argsort(-values),
+    )
+    for order in (sort() for sort in sorts):
+        found = 0
+        for i in order:
+            if values[int(i)] == -np.inf:
+                break
+            if is_legal(words[int(i)]):
+                found += 1
+                if found >= k:
+                    threshold = float(values[int(i)])
+                    break
+        if threshold > -np.inf or len(order) == n:
+            break
+    return threshold
+
+
+def _surely_kept_alike(
+    approx: FloatArray,
+    error: FloatArray,
+    lower: FloatArray,
+    unsure: NDArray[np.bool_],
+    totals: list[FloatArray],
+    threshold: float,
+    k: int,
+    words: tuple[str, ...],
+    is_legal: Callable[[str], bool],
+) -> bool:
+    """Whether a screening from a batch's totals keeps exactly the words that one from the
+    exact totals would.
+
+    A batch's total and one game's are sums of the same 480 non-negative float32 products in
+    other orders: each within 480 * 2**-24 (2.9e-5) of the exact sum, so within 5.8e-5 of each
+    other. Each word's worth and bound (ratios to the totals) then move by at most 5.8e-5 of
+    the sums its ``error`` is 2.5e-4 of: by less than a quarter of its ``error`` (``slack``).
+    The threshold (the ``k``-th best legal bound) lies between the ``k``-th best legal bounds
+    less and plus their slack; a word is surely kept, or surely not, when its upper bound
+    clears that range by its slack. The totals must also be surely on the same side of
+    :data:`_SURE_TOTAL` (then the same words are unsure)."""
+    for z in totals:
+        floor = (z > _SURE_TOTAL * (1 - _BATCH_MARGIN)) & (z <= _SURE_TOTAL * (1 + _BATCH_MARGIN))
+        if floor.any():
+            return False
+    if threshold == -np.inf:
+        return True  # too few legal words are sure: every word is kept either way
+    slack = 0.25 * error + 1e-12 * (1.0 + np.abs(approx) + error)
+    finite = lower > -np.inf
+    least = _kth_legal(np.where(finite, lower - slack, -np.inf), k, words, is_legal)
+    most = _kth_legal(np.where(finite, lower + slack, -np.inf), k, words, is_legal)
+    upper = (approx + error)[finite]
+    s = slack[finite]
+    sure = (upper - s >= most) | (upper + s < least)
+    return bool(sure.all())
+
+
 def _near(
     target: Cell, board: Board, points: tuple[int, ...]
 ) -> tuple[NDArray[np.intp], FloatArray]:
@@ -806,6 +988,13 @@ class Player:
     def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
         """The giver's second clue or pass (R11)."""
         return self.giver.give_second_clue(view, rng)
+
+    def prepare_second_clues(self, views: Sequence[View]) -> None:
+        """The giver's work for many games' second clues at once, if it does any
+        (:meth:`EmbeddingClueGiver.prepare_second_clues`): the clues stay the same."""
+        prepare = getattr(self.giver, "prepare_second_clues", None)
+        if prepare is not None:
+            prepare(views)
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The guesser's pawn (R10, R12)."""

@@ -8,11 +8,20 @@ import importlib
 import json
 import os
 import signal
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from huescues.agents import Agent, RandomAgent, SignalTimer, Table, Timer, error_text
+from huescues.agents import (
+    Agent,
+    RandomAgent,
+    SignalTimer,
+    Table,
+    Timer,
+    error_text,
+    joins_batches,
+    run_together,
+)
 from huescues.engine import Board, GameRecord, GameState, Rules
 
 from ._entrants import build_agent
@@ -25,6 +34,7 @@ __all__ = [
     "iter_chunk",
     "play_chunk",
     "play_spec",
+    "play_specs",
     "rules_for",
     "stream_chunk_in_worker",
 ]
@@ -77,15 +87,48 @@ class _GuardedGame(Table):
 
 def play_spec(spec: GameSpec, *, rules: Rules, board: Board | None, timer: Timer) -> dict[str, Any]:
     """Play one scheduled game and return its results line (a dict)."""
-    error: str | None = None
-    try:
-        table = _GuardedGame(spec, timer)
-    except Exception as e:  # an agent whose attributes cannot even be read
-        return _line(spec, None, error_text(e), [], board)
-    try:
-        table.run(table.start(rules=rules, board=board))
-    except Exception as e:
-        error = error_text(e)
+    return next(play_specs([spec], rules=lambda n: rules, board=board, timer=timer))[1]
+
+
+def play_specs(
+    specs: Iterable[GameSpec],
+    *,
+    rules: Callable[[int], Rules],
+    board: Board | None,
+    timer: Timer,
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Play scheduled games and yield each ``(index, results line)`` as its game ends: one by
+    one, except the games with a bot that decides for many games at once
+    (:func:`~huescues.agents.joins_batches`), played together at the end
+    (:func:`~huescues.agents.run_together`: the same games as one by one). ``rules``: the
+    rules for a player count."""
+    started: list[_GuardedGame] = []
+    for spec in specs:
+        try:
+            table = _GuardedGame(spec, timer)
+        except Exception as e:  # an agent whose attributes cannot even be read
+            yield spec.index, _line(spec, None, error_text(e), [], board)
+            continue
+        together = joins_batches(table)
+        try:
+            state = table.start(rules=rules(spec.n_players), board=board)
+            if not together:
+                table.run(state)
+        except Exception as e:
+            yield spec.index, _finished(table, error_text(e), board)
+            continue
+        if together:
+            started.append(table)
+        else:
+            yield spec.index, _finished(table, None, board)
+    for i, error in run_together(started):
+        table = started[i]
+        text = None if error is None else error_text(error)
+        yield table.spec.index, _finished(table, text, board)
+
+
+def _finished(table: _GuardedGame, error: str | None, board: Board | None) -> dict[str, Any]:
+    spec = table.spec
     faults = [{**f.to_dict(), "entrant": spec.seats[f.seat]} for f in table.faults]
     return _line(spec, table.state, error, faults, board)
 
@@ -162,13 +205,15 @@ def iter_chunk(task: ChunkTask, *, prepare: bool = True) -> Iterator[tuple[int, 
     if prepare:
         _prepare_worker()
     rules_by_n: dict[int, Rules] = {}
+
+    def rules(n: int) -> Rules:
+        if n not in rules_by_n:
+            rules_by_n[n] = rules_for(n, task.rules)
+        return rules_by_n[n]
+
     with SignalTimer(task.decision_time_limit) as timer:
-        for spec in task.specs:
-            n = spec.n_players
-            if n not in rules_by_n:
-                rules_by_n[n] = rules_for(n, task.rules)
-            line = play_spec(spec, rules=rules_by_n[n], board=task.board, timer=timer)
-            yield spec.index, dumps(line)
+        for index, line in play_specs(task.specs, rules=rules, board=task.board, timer=timer):
+            yield index, dumps(line)
 
 
 def play_chunk(task: ChunkTask, *, prepare: bool = True) -> list[tuple[int, str]]:
