@@ -66,7 +66,9 @@ def test_a_whole_spanish_game_from_the_lobby_with_a_live_r19_refusal(tmp_path: P
         assert page.locator("html").get_attribute("lang") == "es"
         assert page.locator("[data-action=create]").inner_text() == "Crear la mesa"
         assert page.title() == "Hues and Cues: mesa nueva"
-        # The server's default is English; the lobby chooses Spanish clues.
+        # The server's default is English (once GET /api/setup has filled the choice); the lobby
+        # chooses Spanish clues.
+        page.wait_for_selector("[data-field=language] option[value=es]", state="attached")
         assert page.locator("[data-field=language]").input_value() == "en"
         page.select_option("[data-field=language]", "es")
         page.select_option("[data-field=seat-count]", "4")
