@@ -115,7 +115,118 @@ def _research_clue_choice() -> str:
     return str(clue_choice_agreement(responses).table()).rstrip()
 
 
-#: Every figure: its page and how to compute its text.
+def _board_statistics() -> str:
+    """docs/board.md's statistics: what scripts/make_standard_board.py prints, and the table."""
+    import importlib.util
+
+    from huescues.colour import palette_stats, srgb_to_lab, standard_palette
+
+    spec = importlib.util.spec_from_file_location(
+        "make_standard_board", ROOT / "scripts/make_standard_board.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rgb = standard_palette()
+    stats = palette_stats(srgb_to_lab(rgb / 255.0))
+    (r1, c1), (r2, c2) = stats.closest
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    closest = f"`{letters[r1]}{c1 + 1}` and `{letters[r2]}{c2 + 1}`"
+    rows = [
+        ("4-neighbours (side by side): median", f"{stats.neighbour4_median:.2f}"),
+        (
+            "4-neighbours: smallest / largest",
+            f"{stats.neighbour4_min:.2f} / {stats.neighbour4_max:.2f}",
+        ),
+        ("8-neighbours (diagonals too): median", f"{stats.neighbour8_median:.2f}"),
+        ("any two of the 480 squares: smallest", f"{stats.pairwise_min:.2f} ({closest})"),
+    ]
+    width = 41  # the table's first column, as the page has always had it
+    return "\n".join(
+        [
+            "```console",
+            "$ PYTHONPATH=src python scripts/make_standard_board.py",
+            f"wrote {script.OUT.relative_to(ROOT)}",
+            script.report(rgb),
+            "```",
+            "",
+            f"| {'measure'.ljust(width)} | value |",
+            f"|{'-' * (width + 2)}|-------|",
+            *(f"| {name.ljust(width)} | {value.ljust(5)} |" for name, value in rows),
+        ]
+    )
+
+
+def _naming_modifiers() -> str:
+    """docs/naming.md's table of the common modifiers, read off the shipped naming model."""
+    import math
+
+    from huescues.language import NamingModel
+
+    model = NamingModel.default()
+    lines = [
+        "| modifier | pairs | lightness | chroma \u00d7 | hue turn | mean shift (L*, a*, b*) |",
+        "| --- | ---: | --- | ---: | ---: | --- |",
+    ]
+
+    def signed(x: float, digits: int = 1) -> str:
+        return f"{x:+.{digits}f}".replace("-", "\u2212")
+
+    for word in _MODIFIERS_SHOWN:
+        m = model.modifier(word)
+        sign = "+" if m.l_shift >= 0 else "\u2212"
+        shift = ", ".join(signed(float(v)) for v in m.shift)
+        lines.append(
+            f"| `{word}` | {m.pairs} | {m.l_scale:.2f} L {sign} {abs(m.l_shift):.1f} "
+            f"| {m.chroma_scale:.2f} | {signed(math.degrees(m.hue_turn))}\u00b0 | {shift} |"
+        )
+    # The prose under the table says what the maps do; hold the maps to it.
+    lab = {w: model.modifier(w) for w in _MODIFIERS_SHOWN}
+    says = [
+        *(
+            lab[w].shift[0] > 0 and lab[w].chroma_scale < 1
+            for w in ("pale", "pastel", "soft", "faded")
+        ),
+        *(lab[w].shift[0] < 0 for w in ("dark", "deep")),
+        *(lab[w].chroma_scale > 1 for w in ("bright", "vivid")),
+    ]
+    if not all(says):
+        raise SystemExit(
+            "docs/naming.md: the maps no longer read as the prose under the table says"
+        )
+    return "\n".join(lines)
+
+
+#: The modifiers docs/naming.md shows: the common ones a reader knows.
+_MODIFIERS_SHOWN = (
+    "light", "dark", "pale", "deep", "soft", "bright", "rich", "vivid", "pastel", "faded", "neon",
+)  # fmt: skip
+
+
+def _naming_modifier_count() -> str:
+    """docs/naming.md's count of the words that pass as modifiers, with the prose's examples
+    checked: the words it says pass do, and the words it says do not, do not."""
+    from huescues.language import NamingModel
+
+    learned = NamingModel.default().modifiers()
+    passing, failing = ("white", "midnight", "antique", "french"), ("dusty", "muted", "dull")
+    rejected = ("ocean", "sea", "sky")
+    wrong = [w for w in passing if w not in learned] + [
+        w for w in failing + rejected if w in learned
+    ]
+    if wrong:
+        raise SystemExit(f"docs/naming.md: the prose's modifier examples are wrong for {wrong}")
+    return (
+        f"In total, {len(learned)} words pass, and many are not modifiers in a grammar book: "
+        "`white`, `midnight`, `antique`,\n"
+        "`french`. They pass because the map beats the words for them. `dusty`, `muted` and "
+        "`dull` do not pass:\n"
+        "their names share a colour of their own (dusty pinks and blues), so multiplying the "
+        "words' Gaussians\n"
+        "predicts them better. `ocean`, `sea` and `sky` are rejected for the same reason."
+    )
+
+
 def _reports_example() -> str:
     """docs/reports.md's example: the printed report of a small tournament, as a file gets it."""
     import io
@@ -130,7 +241,11 @@ def _reports_example() -> str:
     return "```text\n" + "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n```"
 
 
+#: Every figure: its page and how to compute its text.
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
+    "board-statistics": ("docs/board.md", _board_statistics),
+    "naming-modifiers": ("docs/naming.md", _naming_modifiers),
+    "naming-modifier-count": ("docs/naming.md", _naming_modifier_count),
     "reports-example": ("docs/reports.md", _reports_example),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
