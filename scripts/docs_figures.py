@@ -12,6 +12,7 @@ belong here; timings keep the command and machine they were measured with, and s
 
     python scripts/docs_figures.py            # rewrite the regions
     python scripts/docs_figures.py --check    # exit 1 and name the stale regions
+    python scripts/docs_figures.py --check --times   # and each region's seconds
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import re
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -265,9 +267,11 @@ def regions(text: str) -> dict[str, str]:
     return {m.group("name"): m.group("body") for m in _REGION.finditer(text)}
 
 
-def update(check: bool, root: Path = ROOT) -> list[str]:
+def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None) -> list[str]:
     """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names.
-    A figure whose page lacks its region, or a region no figure fills, is an error."""
+    A figure whose page lacks its region, or a region no figure fills, is an error. ``times``,
+    if given, gets each region's seconds to compute (work shared through a cache is counted
+    by the first region that needs it)."""
     stale = []
     pages = sorted({page for page, _ in FIGURES.values()})
     for page in pages:
@@ -283,7 +287,10 @@ def update(check: bool, root: Path = ROOT) -> list[str]:
                 continue
             if name not in found:
                 raise SystemExit(f"{page}: no region <!-- figures:{name} --> for figure {name!r}")
+            start = time.perf_counter()
             wanted[name] = compute()
+            if times is not None:
+                times[name] = time.perf_counter() - start
             if found[name] != wanted[name]:
                 stale.append(f"{page}: {name}")
 
@@ -300,8 +307,15 @@ def update(check: bool, root: Path = ROOT) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 if stale")
+    parser.add_argument("--times", action="store_true", help="print each region's seconds")
     args = parser.parse_args(argv)
-    stale = update(args.check)
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    stale = update(args.check, times=times)
+    if args.times:
+        for name, seconds in times.items():
+            print(f"{seconds:6.2f} s  {name}", file=sys.stderr)
+        print(f"{time.perf_counter() - start:6.2f} s  in all (imports included)", file=sys.stderr)
     verb = "stale (run python scripts/docs_figures.py)" if args.check else "rewritten"
     for name in stale:
         print(f"{name}: {verb}", file=sys.stderr if args.check else sys.stdout)
