@@ -117,18 +117,86 @@ def _research_clue_choice() -> str:
     return str(clue_choice_agreement(responses).table()).rstrip()
 
 
-def _board_statistics() -> str:
-    """docs/board.md's statistics: what scripts/make_standard_board.py prints, and the table."""
+def _script(name: str) -> Any:
+    """One of scripts/, loaded from its file (they are scripts, not modules of the package)."""
     import importlib.util
 
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def _people() -> tuple[Any, Any, list[Any]]:
+    """docs/people.md's measure, as scripts/evaluate_people.py computes it on the dev clues."""
+    from huescues.research import agreement_by_category, dev_picks, human_agreement
+    from huescues.research import library_players as players_of
+
+    responses, _ = dev_picks()
+    players = players_of()
+    report = agreement_by_category(responses, players, n_boot=2000, seed=0)
+    first = next(iter(players.values()))
+    per_clue = sorted(
+        human_agreement(first, responses, n_boot=0).per_clue, key=lambda c: c.model_points
+    )
+    return report, players, per_clue
+
+
+def _people_today() -> str:
+    """docs/people.md's table of today's players, per category (the English gloss only)."""
+    report, _, _ = _people()
+    gloss = _script("evaluate_people").GLOSS
+    best = max(f"{e.mean:.2f}" for _, e in report.overall.players)
+    head = ["category", "clues", "a person", *report.players]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for row in report.rows:
+        overall = row is report.overall
+        cells = [
+            "**all clues**" if overall else gloss.get(row.category, row.category),
+            str(row.clues),
+            row.person.format(),
+        ]
+        for _, e in row.players:
+            if overall and f"{e.mean:.2f}" == best:
+                cells.append(f"**{e.mean:.2f}** [{e.low:.2f}, {e.high:.2f}]")
+            else:
+                cells.append(e.format())
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+#: Clues among the hardest before issue 18 that docs/people.md says left the list.
+_HARD_BEFORE = ("smurf", "cookie monster", "pikachu", "bert (and ernie)")
+
+
+def _people_hardest() -> str:
+    """docs/people.md's ten hardest clues for the first of the library's players."""
+    _, players, per_clue = _people()
+    name = next(iter(players))
+
+    def person(c: Any) -> str:
+        return "-" if c.human_points is None else f"{c.human_points:.2f}"
+
+    hardest = per_clue[:10]
+    listed = ", ".join(f"{c.clue} {c.model_points:.2f} ({person(c)})" for c in hardest)
+    text = f"The hardest clues now (`{name}`'s points, a person's): {listed}."
+    # The characters that were among the hardest before the authors' ratings (issue 11's list).
+    left = [w for w in _HARD_BEFORE if w not in {c.clue for c in hardest}]
+    if left:
+        names = [w.split(" (")[0] for w in left]
+        names[0] = names[0].capitalize()
+        said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        text += f" {said} left the list."
+    return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
+
+
+def _board_statistics() -> str:
+    """docs/board.md's statistics: what scripts/make_standard_board.py prints, and the table."""
     from huescues.colour import palette_stats, srgb_to_lab, standard_palette
 
-    spec = importlib.util.spec_from_file_location(
-        "make_standard_board", ROOT / "scripts/make_standard_board.py"
-    )
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = _script("make_standard_board")
     rgb = standard_palette()
     stats = palette_stats(srgb_to_lab(rgb / 255.0))
     (r1, c1), (r2, c2) = stats.closest
@@ -249,6 +317,8 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "naming-modifiers": ("docs/naming.md", _naming_modifiers),
     "naming-modifier-count": ("docs/naming.md", _naming_modifier_count),
     "reports-example": ("docs/reports.md", _reports_example),
+    "people-today": ("docs/people.md", _people_today),
+    "people-hardest": ("docs/people.md", _people_hardest),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
