@@ -192,6 +192,38 @@ def _people_hardest() -> str:
     return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
 
 
+def _knowledge_calibration() -> str:
+    """docs/knowledge.md's calibration of the evidence on CoDa's objects, as the build stored it
+    in the shipped summary (src/huescues/data/objects/objects.json); the prose's quotes of it
+    are checked against it."""
+    import json
+
+    summary = json.loads(
+        (ROOT / "src/huescues/data/objects/objects.json").read_text(encoding="utf-8")
+    )
+    evidence = summary["evidence"]
+    bands = evidence["calibration_held_out"]
+    lines = [
+        f"| on {evidence['objects']} CoDa objects (5-fold held out) "
+        "| words | mean evidence | top-1 |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for i, band in enumerate(bands):
+        low, high = band["band"]
+        label = f"{'evidence ' if i == 0 else ''}{low:.2f}-{high:.2f}"
+        lines.append(
+            f"| {label} | {band['words']:,} | {band['mean_evidence']:.3f} | {band['top1']:.3f} |"
+        )
+    page = (ROOT / "docs/knowledge.md").read_text(encoding="utf-8")
+    largest = sorted(bands, key=lambda b: -b["words"])[:2]
+    quotes = [f"{b['mean_evidence']:.2f} against {b['top1']:.2f}" for b in largest]
+    quotes.append(f"smallest band ({min(b['words'] for b in bands)} words)")
+    missing = [q for q in quotes if q not in " ".join(page.split())]
+    if missing:
+        raise SystemExit(f"docs/knowledge.md: the prose under the calibration lacks {missing}")
+    return "\n".join(lines)
+
+
 def _languages_spanish() -> str:
     """docs/languages.md's Spanish picks read in Spanish, with and without the glossary entries of
     the dev words (scripts/evaluate_languages.py's first two tables), and the sentence on them."""
@@ -344,6 +376,7 @@ def _reports_example() -> str:
 #: Every figure: its page and how to compute its text.
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "board-statistics": ("docs/board.md", _board_statistics),
+    "knowledge-calibration": ("docs/knowledge.md", _knowledge_calibration),
     "languages-spanish": ("docs/languages.md", _languages_spanish),
     "naming-modifiers": ("docs/naming.md", _naming_modifiers),
     "naming-modifier-count": ("docs/naming.md", _naming_modifier_count),
