@@ -12,6 +12,7 @@ belong here; timings keep the command and machine they were measured with, and s
 
     python scripts/docs_figures.py            # rewrite the regions
     python scripts/docs_figures.py --check    # exit 1 and name the stale regions
+    python scripts/docs_figures.py --check --times   # and each region's seconds
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import re
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -115,7 +117,248 @@ def _research_clue_choice() -> str:
     return str(clue_choice_agreement(responses).table()).rstrip()
 
 
-#: Every figure: its page and how to compute its text.
+def _script(name: str) -> Any:
+    """One of scripts/, loaded from its file (they are scripts, not modules of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def _people() -> tuple[Any, Any, list[Any]]:
+    """docs/people.md's measure, as scripts/evaluate_people.py computes it on the dev clues."""
+    from huescues.research import agreement_by_category, dev_picks, human_agreement
+    from huescues.research import library_players as players_of
+
+    responses, _ = dev_picks()
+    players = players_of()
+    report = agreement_by_category(responses, players, n_boot=2000, seed=0)
+    first = next(iter(players.values()))
+    per_clue = sorted(
+        human_agreement(first, responses, n_boot=0).per_clue, key=lambda c: c.model_points
+    )
+    return report, players, per_clue
+
+
+def _people_today() -> str:
+    """docs/people.md's table of today's players, per category (the English gloss only)."""
+    report, _, _ = _people()
+    gloss = _script("evaluate_people").GLOSS
+    best = max(f"{e.mean:.2f}" for _, e in report.overall.players)
+    head = ["category", "clues", "a person", *report.players]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for row in report.rows:
+        overall = row is report.overall
+        cells = [
+            "**all clues**" if overall else gloss.get(row.category, row.category),
+            str(row.clues),
+            row.person.format(),
+        ]
+        for _, e in row.players:
+            if overall and f"{e.mean:.2f}" == best:
+                cells.append(f"**{e.mean:.2f}** [{e.low:.2f}, {e.high:.2f}]")
+            else:
+                cells.append(e.format())
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+#: Clues among the hardest before issue 18 that docs/people.md says left the list.
+_HARD_BEFORE = ("smurf", "cookie monster", "pikachu", "bert (and ernie)")
+
+
+def _people_hardest() -> str:
+    """docs/people.md's ten hardest clues for the first of the library's players."""
+    _, players, per_clue = _people()
+    name = next(iter(players))
+
+    def person(c: Any) -> str:
+        return "-" if c.human_points is None else f"{c.human_points:.2f}"
+
+    hardest = per_clue[:10]
+    listed = ", ".join(f"{c.clue} {c.model_points:.2f} ({person(c)})" for c in hardest)
+    text = f"The hardest clues now (`{name}`'s points, a person's): {listed}."
+    # The characters that were among the hardest before the authors' ratings (issue 11's list).
+    left = [w for w in _HARD_BEFORE if w not in {c.clue for c in hardest}]
+    if left:
+        names = [w.split(" (")[0] for w in left]
+        names[0] = names[0].capitalize()
+        said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        text += f" {said} left the list."
+    return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
+
+
+def _knowledge_calibration() -> str:
+    """docs/knowledge.md's calibration of the evidence on CoDa's objects, as the build stored it
+    in the shipped summary (src/huescues/data/objects/objects.json); the prose's quotes of it
+    are checked against it."""
+    import json
+
+    summary = json.loads(
+        (ROOT / "src/huescues/data/objects/objects.json").read_text(encoding="utf-8")
+    )
+    evidence = summary["evidence"]
+    bands = evidence["calibration_held_out"]
+    lines = [
+        f"| on {evidence['objects']} CoDa objects (5-fold held out) "
+        "| words | mean evidence | top-1 |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for i, band in enumerate(bands):
+        low, high = band["band"]
+        label = f"{'evidence ' if i == 0 else ''}{low:.2f}-{high:.2f}"
+        lines.append(
+            f"| {label} | {band['words']:,} | {band['mean_evidence']:.3f} | {band['top1']:.3f} |"
+        )
+    page = (ROOT / "docs/knowledge.md").read_text(encoding="utf-8")
+    largest = sorted(bands, key=lambda b: -b["words"])[:2]
+    quotes = [f"{b['mean_evidence']:.2f} against {b['top1']:.2f}" for b in largest]
+    quotes.append(f"smallest band ({min(b['words'] for b in bands)} words)")
+    missing = [q for q in quotes if q not in " ".join(page.split())]
+    if missing:
+        raise SystemExit(f"docs/knowledge.md: the prose under the calibration lacks {missing}")
+    return "\n".join(lines)
+
+
+def _languages_spanish() -> str:
+    """docs/languages.md's Spanish picks read in Spanish, with and without the glossary entries of
+    the dev words (scripts/evaluate_languages.py's first two tables), and the sentence on them."""
+    from huescues.language import TranslatedModel, default_model, spanish_table
+    from huescues.research import agreement_by_language, dev_picks
+
+    responses, _ = dev_picks()
+    words = sorted({r.extra["shown_word"] for r in responses.rows})
+    held = TranslatedModel(default_model(), spanish_table(without_glossary=words), "es")
+    plain = agreement_by_language(responses, language="spanish")
+    honest = agreement_by_language(responses, {"es": held}, language="spanish")
+    shown = dict(honest.overall.players)["shown word"].mean
+    english = dict(plain.overall.players)["English clue"].mean
+    return "\n".join(
+        [
+            plain.table(".3f").rstrip(),
+            "",
+            "glossary entries of the dev words left out:",
+            "",
+            honest.table(".3f").rstrip(),
+            "",
+            "With the dev words' glossary entries left out, the Spanish reading scores "
+            f"{shown:.3f} a pick on the Spanish picks",
+            f"(0.200 before this reading, the English clue {english:.3f} with the English model "
+            "alone). The kept-back clues have not",
+            "been measured.",
+        ]
+    )
+
+
+def _board_statistics() -> str:
+    """docs/board.md's statistics: what scripts/make_standard_board.py prints, and the table."""
+    from huescues.colour import palette_stats, srgb_to_lab, standard_palette
+
+    script = _script("make_standard_board")
+    rgb = standard_palette()
+    stats = palette_stats(srgb_to_lab(rgb / 255.0))
+    (r1, c1), (r2, c2) = stats.closest
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    closest = f"`{letters[r1]}{c1 + 1}` and `{letters[r2]}{c2 + 1}`"
+    rows = [
+        ("4-neighbours (side by side): median", f"{stats.neighbour4_median:.2f}"),
+        (
+            "4-neighbours: smallest / largest",
+            f"{stats.neighbour4_min:.2f} / {stats.neighbour4_max:.2f}",
+        ),
+        ("8-neighbours (diagonals too): median", f"{stats.neighbour8_median:.2f}"),
+        ("any two of the 480 squares: smallest", f"{stats.pairwise_min:.2f} ({closest})"),
+    ]
+    width = 41  # the table's first column, as the page has always had it
+    return "\n".join(
+        [
+            "```console",
+            "$ PYTHONPATH=src python scripts/make_standard_board.py",
+            f"wrote {script.OUT.relative_to(ROOT)}",
+            script.report(rgb),
+            "```",
+            "",
+            f"| {'measure'.ljust(width)} | value |",
+            f"|{'-' * (width + 2)}|-------|",
+            *(f"| {name.ljust(width)} | {value.ljust(5)} |" for name, value in rows),
+        ]
+    )
+
+
+def _naming_modifiers() -> str:
+    """docs/naming.md's table of the common modifiers, read off the shipped naming model."""
+    import math
+
+    from huescues.language import NamingModel
+
+    model = NamingModel.default()
+    lines = [
+        "| modifier | pairs | lightness | chroma \u00d7 | hue turn | mean shift (L*, a*, b*) |",
+        "| --- | ---: | --- | ---: | ---: | --- |",
+    ]
+
+    def signed(x: float, digits: int = 1) -> str:
+        return f"{x:+.{digits}f}".replace("-", "\u2212")
+
+    for word in _MODIFIERS_SHOWN:
+        m = model.modifier(word)
+        sign = "+" if m.l_shift >= 0 else "\u2212"
+        shift = ", ".join(signed(float(v)) for v in m.shift)
+        lines.append(
+            f"| `{word}` | {m.pairs} | {m.l_scale:.2f} L {sign} {abs(m.l_shift):.1f} "
+            f"| {m.chroma_scale:.2f} | {signed(math.degrees(m.hue_turn))}\u00b0 | {shift} |"
+        )
+    # The prose under the table says what the maps do; hold the maps to it.
+    lab = {w: model.modifier(w) for w in _MODIFIERS_SHOWN}
+    says = [
+        *(
+            lab[w].shift[0] > 0 and lab[w].chroma_scale < 1
+            for w in ("pale", "pastel", "soft", "faded")
+        ),
+        *(lab[w].shift[0] < 0 for w in ("dark", "deep")),
+        *(lab[w].chroma_scale > 1 for w in ("bright", "vivid")),
+    ]
+    if not all(says):
+        raise SystemExit(
+            "docs/naming.md: the maps no longer read as the prose under the table says"
+        )
+    return "\n".join(lines)
+
+
+#: The modifiers docs/naming.md shows: the common ones a reader knows.
+_MODIFIERS_SHOWN = (
+    "light", "dark", "pale", "deep", "soft", "bright", "rich", "vivid", "pastel", "faded", "neon",
+)  # fmt: skip
+
+
+def _naming_modifier_count() -> str:
+    """docs/naming.md's count of the words that pass as modifiers, with the prose's examples
+    checked: the words it says pass do, and the words it says do not, do not."""
+    from huescues.language import NamingModel
+
+    learned = NamingModel.default().modifiers()
+    passing, failing = ("white", "midnight", "antique", "french"), ("dusty", "muted", "dull")
+    rejected = ("ocean", "sea", "sky")
+    wrong = [w for w in passing if w not in learned] + [
+        w for w in failing + rejected if w in learned
+    ]
+    if wrong:
+        raise SystemExit(f"docs/naming.md: the prose's modifier examples are wrong for {wrong}")
+    return (
+        f"In total, {len(learned)} words pass, and many are not modifiers in a grammar book: "
+        "`white`, `midnight`, `antique`,\n"
+        "`french`. They pass because the map beats the words for them. `dusty`, `muted` and "
+        "`dull` do not pass:\n"
+        "their names share a colour of their own (dusty pinks and blues), so multiplying the "
+        "words' Gaussians\n"
+        "predicts them better. `ocean`, `sea` and `sky` are rejected for the same reason."
+    )
+
+
 def _reports_example() -> str:
     """docs/reports.md's example: the printed report of a small tournament, as a file gets it."""
     import io
@@ -130,8 +373,16 @@ def _reports_example() -> str:
     return "```text\n" + "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n```"
 
 
+#: Every figure: its page and how to compute its text.
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
+    "board-statistics": ("docs/board.md", _board_statistics),
+    "knowledge-calibration": ("docs/knowledge.md", _knowledge_calibration),
+    "languages-spanish": ("docs/languages.md", _languages_spanish),
+    "naming-modifiers": ("docs/naming.md", _naming_modifiers),
+    "naming-modifier-count": ("docs/naming.md", _naming_modifier_count),
     "reports-example": ("docs/reports.md", _reports_example),
+    "people-today": ("docs/people.md", _people_today),
+    "people-hardest": ("docs/people.md", _people_hardest),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
@@ -150,9 +401,11 @@ def regions(text: str) -> dict[str, str]:
     return {m.group("name"): m.group("body") for m in _REGION.finditer(text)}
 
 
-def update(check: bool, root: Path = ROOT) -> list[str]:
+def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None) -> list[str]:
     """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names.
-    A figure whose page lacks its region, or a region no figure fills, is an error."""
+    A figure whose page lacks its region, or a region no figure fills, is an error. ``times``,
+    if given, gets each region's seconds to compute (work shared through a cache is counted
+    by the first region that needs it)."""
     stale = []
     pages = sorted({page for page, _ in FIGURES.values()})
     for page in pages:
@@ -168,7 +421,10 @@ def update(check: bool, root: Path = ROOT) -> list[str]:
                 continue
             if name not in found:
                 raise SystemExit(f"{page}: no region <!-- figures:{name} --> for figure {name!r}")
+            start = time.perf_counter()
             wanted[name] = compute()
+            if times is not None:
+                times[name] = time.perf_counter() - start
             if found[name] != wanted[name]:
                 stale.append(f"{page}: {name}")
 
@@ -185,8 +441,15 @@ def update(check: bool, root: Path = ROOT) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 if stale")
+    parser.add_argument("--times", action="store_true", help="print each region's seconds")
     args = parser.parse_args(argv)
-    stale = update(args.check)
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    stale = update(args.check, times=times)
+    if args.times:
+        for name, seconds in times.items():
+            print(f"{seconds:6.2f} s  {name}", file=sys.stderr)
+        print(f"{time.perf_counter() - start:6.2f} s  in all (imports included)", file=sys.stderr)
     verb = "stale (run python scripts/docs_figures.py)" if args.check else "rewritten"
     for name in stale:
         print(f"{name}: {verb}", file=sys.stderr if args.check else sys.stdout)

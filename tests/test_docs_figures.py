@@ -24,7 +24,7 @@ def _script() -> ModuleType:
     return module
 
 
-@pytest.mark.slow  # a small tournament and the research worked example: seconds
+@pytest.mark.slow  # every figure of scripts/docs_figures.py: about 4 s (--check --times)
 def test_the_docs_figures_are_current() -> None:
     stale = _script().update(check=True)
     assert not stale, (
