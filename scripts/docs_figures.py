@@ -374,7 +374,140 @@ def _reports_example() -> str:
 
 
 #: Every figure: its page and how to compute its text.
+def _languages_guesser() -> str:
+    """docs/languages.md's sentence on the Spanish default player's guesser on the Spanish picks
+    (scripts/evaluate_languages.py's last table)."""
+    from huescues.agents import EmbeddingGuesser, default_agent
+    from huescues.language import NamingModel, TranslatedModel, default_model, spanish_table
+    from huescues.research import HumanResponses, Response, agreement_by_category, dev_picks
+
+    responses, _ = dev_picks()
+    words = sorted({r.extra["shown_word"] for r in responses.rows})
+    spanish = tuple(
+        Response(r.extra["shown_word"], r.square, r.participant, r.extra, r.line)
+        for r in responses.rows
+        if r.extra.get("shown_language", "").strip().lower() == "spanish"
+    )
+    by_word = HumanResponses(responses.board, spanish, source=responses.source)
+    table = spanish_table(without_glossary=words)
+    held = TranslatedModel(default_model(), table, "es")
+    players = {
+        "with": default_agent("es").guesser,
+        "without": EmbeddingGuesser(
+            model=(held, TranslatedModel(NamingModel.default(), table, "es"))
+        ),
+    }
+    report = agreement_by_category(by_word, players).overall
+    overall = dict(report.players)
+    honest, shipped = overall["without"], overall["with"]
+    person, square = report.person, report.random
+    return (
+        f"On people's picks for the 39 dev clues shown in Spanish ({len(spanish):,} picks, grouped "
+        "by the shown\nword; `PYTHONPATH=src python scripts/evaluate_languages.py`, last table), "
+        "the Spanish default\nplayer's guesser (its literal reading outside a game: "
+        '`default_model("es")` and the naming model\nthrough the table, averaged) scores '
+        f"**{honest.mean:.3f} [{honest.low:.3f}, {honest.high:.3f}]** points a pick with the "
+        "glossary\nentries of the dev words left out, the honest figure "
+        f"({shipped.mean:.3f} with them, which the glossary was\nwritten knowing; a person "
+        f"{person.mean:.3f}, a random square {square.mean:.3f}). The kept-back clues have not "
+        "been\nmeasured."
+    )
+
+
+def _code_line(code: str, comment: str, at: int = 51) -> str:
+    """A line of an example: the code, then its comment from column ``at``."""
+    return f"{code:<{at - 1}} # {comment}" if len(code) < at - 1 else f"{code} # {comment}"
+
+
+def _naming_example() -> str:
+    """docs/naming.md's first example, its comments the values the code gives."""
+    from huescues.language import NamingModel
+
+    model = NamingModel.default()
+    p = model.predict("pale ocean")
+    lab = ", ".join(f"{v:.1f}" for v in p.lab)
+    m = model.modifier("pale")
+    assert m is not None
+    modifier = (
+        f"Modifier(word='pale', pairs={m.pairs}, l_scale={m.l_scale:.2f}, "
+        f"l_shift={m.l_shift:.1f}, chroma_scale={m.chroma_scale:.2f}, ...)"
+    )
+    lines = [
+        "<!-- slow: a refit, 2-4 s -->",  # the docs' snippets test runs this page in the slow tier
+        "```python",
+        "from huescues import Board",
+        "from huescues.language import NamingModel",
+        "",
+        "board = Board.standard()",
+        _code_line("model = NamingModel.default()", "precomputed, ~0.05 s to load"),
+        _code_line(
+            'model.predict("pale ocean")', f'Prediction(lab=[{lab}], ..., source="{p.source}")'
+        ),
+        _code_line('model.score("banana", board.lab)', "(16, 30) log densities"),
+        _code_line(
+            'model.known("xyzzy"), model.is_modifier("pale")',
+            f"{model.known('xyzzy')}, {model.is_modifier('pale')}",
+        ),
+        _code_line('model.modifier("pale")', modifier),
+        _code_line(
+            'held_out = NamingModel.fit(exclude={"ocean blue"})',
+            "fitted without a name, in every source (2-4 s)",
+        ),
+        "```",
+    ]
+    return "\n".join(lines)
+
+
+def _knowledge_example() -> str:
+    """docs/knowledge.md's first example, its comments the values the code gives."""
+    from huescues.language import BASIC_TERMS, ObjectColourModel
+
+    knowledge = ObjectColourModel.default()
+    banana, carried = knowledge.evidence("banana"), knowledge.evidence("quantumly")
+    anger = knowledge.distribution("anger")
+    top = sorted(range(len(anger)), key=lambda i: -anger[i])[:2]
+    terms = ", ".join(f"{BASIC_TERMS[i]} {anger[i]:.1f}" for i in top)
+    light, chroma = knowledge.tone("midnight")
+    at = 46
+    lines = [
+        "```python",
+        "from huescues.language import ObjectColourModel, default_model",
+        "",
+        _code_line("knowledge = ObjectColourModel.default()", "loads in well under a second", at),
+        _code_line(
+            'knowledge.distribution("anger")',
+            f"11 probabilities (BASIC_TERMS): {terms}, ...",
+            at,
+        ),
+        _code_line(
+            'knowledge.tone("midnight")',
+            f"(L*, C*) people picture: ({light:.1f}, {chroma:.1f}), dark",
+            at,
+        ),
+        _code_line(
+            'knowledge.evidence("banana"), knowledge.evidence("quantumly")',
+            f"({banana:.2f}..., {carried:.3f}): attested, carried",
+            at,
+        ),
+        _code_line(
+            'knowledge.sources("anger")',
+            f"{knowledge.sources('anger')!r}: where the knowledge comes from",
+            at,
+        ),
+        _code_line(
+            'default_model().predict("smurf").evidence',
+            "every Prediction says how much is known",
+            at,
+        ),
+        "```",
+    ]
+    return "\n".join(lines)
+
+
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
+    "languages-guesser": ("docs/languages.md", _languages_guesser),
+    "naming-example": ("docs/naming.md", _naming_example),
+    "knowledge-example": ("docs/knowledge.md", _knowledge_example),
     "board-statistics": ("docs/board.md", _board_statistics),
     "knowledge-calibration": ("docs/knowledge.md", _knowledge_calibration),
     "languages-spanish": ("docs/languages.md", _languages_spanish),
