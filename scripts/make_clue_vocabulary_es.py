@@ -1,7 +1,7 @@
-"""Write src/huescues/data/clue_vocabulary_es.tsv: the Spanish clue givers' vocabulary.
+"""Write src/huescues/data/languages/es/clue_vocabulary.tsv: the Spanish clue givers' vocabulary.
 
 It is the English giver vocabulary (``data/clue_vocabulary.txt``) carried to Spanish by
-inverting the shipped Spanish-to-English table (``data/spanish/spanish_english.tsv.gz``, the
+inverting the shipped Spanish-to-English table (``data/languages/es/spanish_english.tsv.gz``, the
 one the Spanish reading uses): for each English word, the Spanish words the table translates to
 it with confidence at least :data:`MIN_CONFIDENCE`, spelt as Debian's ``wspanish`` spells them
 (with accents: the table holds folded words), kept when
@@ -39,7 +39,7 @@ from huescues.language import default_model
 from huescues.language._translate import fold, spanish_table
 
 WORD_LIST = Path("/usr/share/dict/spanish")
-OUT = Path(__file__).resolve().parents[1] / "src" / "huescues" / "data" / "clue_vocabulary_es.tsv"
+OUT = Path(__file__).resolve().parents[1] / "src/huescues/data/languages/es/clue_vocabulary.tsv"
 #: The least confidence of the table's translation (its median is 0.83, the glossary's 0.95; at 0.8
 #: many wrong matches came in: pluma for plum, tramo for sunset).
 MIN_CONFIDENCE = 0.85

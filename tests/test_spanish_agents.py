@@ -46,7 +46,11 @@ def legal_in_spanish(text: str, *, second: bool = False) -> bool:
 
 
 def test_every_spanish_vocabulary_word_passes_the_spanish_rules_and_reads_as_its_english() -> None:
-    data = resources.files("huescues.data").joinpath("clue_vocabulary_es.tsv").read_text("utf-8")
+    data = (
+        resources.files("huescues.data")
+        .joinpath("languages/es/clue_vocabulary.tsv")
+        .read_text("utf-8")
+    )
     rows = [line.split("\t") for line in data.splitlines()[1:]]
     words = clue_vocabulary("es")
     assert words == tuple(r[0] for r in rows) and len(set(words)) == len(words) > 500

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from huescues.web import TableSettings
+from huescues.web import TableSettings, create_app
 from test_web_game_night import PATIENT, _post
 from test_web_tables import _app, _join, _next, _registry
 
@@ -97,3 +97,17 @@ def test_huescues_serve_language_reaches_the_table_settings(
     assert isinstance(tables, TableSettings) and tables.language == "es"
     with pytest.raises(SystemExit):
         main(["serve", "--language", "fr"])
+
+
+def test_the_pages_texts_come_from_each_languages_pack(tmp_path: Path) -> None:
+    """Issue 22: everything that depends on a language in one place per language: the pages'
+    texts are the pack's pages.json, served where the pages ask for them."""
+    from importlib import resources
+
+    with TestClient(create_app(tmp_path / "p.sqlite")) as client:
+        for code in ("en", "es"):
+            answer = client.get(f"/static/i18n/{code}.json")
+            pack = resources.files("huescues").joinpath("data", "languages", code, "pages.json")
+            assert answer.status_code == 200
+            assert answer.json() == json.loads(pack.read_text("utf-8"))
+        assert client.get("/static/i18n/fr.json").status_code == 404

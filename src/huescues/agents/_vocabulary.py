@@ -51,7 +51,7 @@ def _clue_vocabulary(language: str) -> tuple[str, ...]:
 
 #: The Spanish givers' vocabulary, relative to the package's data folder: the Spanish word,
 #: the English word it translates, the translation's confidence and the word's frequency.
-SPANISH_VOCABULARY = "clue_vocabulary_es.tsv"
+SPANISH_VOCABULARY = "languages/es/clue_vocabulary.tsv"
 
 
 def model_language(model: object) -> str:

@@ -24,7 +24,7 @@ __all__ = ["LANGUAGES", "SPANISH_TABLE", "TranslatedModel", "Translation", "fold
 LANGUAGES = ("en", "es")
 #: The shipped Spanish-to-English table, relative to the package's data folder
 #: (built by ``scripts/build_spanish.py``).
-SPANISH_TABLE = "spanish/spanish_english.tsv.gz"
+SPANISH_TABLE = "languages/es/spanish_english.tsv.gz"
 
 _LETTERS = re.compile(r"[a-zñ]+")
 #: Words a Spanish phrase is joined by: not read themselves.
@@ -191,7 +191,7 @@ def _forms(word: str) -> list[str]:
 
 def spanish_table(*, without_glossary: Sequence[str] = ()) -> dict[str, tuple[str, float]]:
     """The shipped Spanish-to-English table: folded Spanish word -> (English text,
-    confidence). See ``data/spanish/README.md`` for how it was made and its sources.
+    confidence). See ``data/languages/es/README.md`` for how it was made and its sources.
 
     ``without_glossary``: Spanish words whose authors' translation is left out (the encoder's
     match is kept where it has one), to measure on words the glossary was written knowing."""

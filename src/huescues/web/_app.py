@@ -5,13 +5,14 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import AsyncIterator
+from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -23,6 +24,15 @@ from ._study import STUDY_SCHEMA, StudyConfig, study_routes
 from ._tables import GAME_SCHEMA, TableService, TableSettings
 
 __all__ = ["create_app"]
+
+
+async def _page_texts(request: Request) -> Response:
+    """A language's texts for the pages, from its pack (``data/languages/CODE/pages.json``)."""
+    code = request.path_params["code"]
+    if code not in available_languages():
+        return JSONResponse({"error": f"no language {code[:10]!r}"}, status_code=404)
+    path = resources.files("huescues").joinpath("data", "languages", code, "pages.json")
+    return Response(path.read_bytes(), media_type="application/json")
 
 
 async def _healthz(request: Request) -> JSONResponse:
@@ -67,7 +77,7 @@ def create_app(
     table_language = (tables or TableSettings()).language
 
     async def languages(request: Request) -> JSONResponse:
-        # The pages' languages (their catalogues, static/i18n) and the server's defaults: the
+        # The pages' languages (their texts, in each language's pack) and the server's defaults: the
         # tables' (huescues serve --language) and the study's (--study-language).
         return JSONResponse(
             {
@@ -80,6 +90,8 @@ def create_app(
     routes: list[BaseRoute] = [
         Route("/healthz", _healthz),
         Route("/api/languages", languages),
+        # Before the static mount: the pages' texts live with the rest of each language's pack.
+        Route("/static/i18n/{code}.json", _page_texts),
         Mount("/static", StaticFiles(packages=[("huescues.web", "static")]), name="static"),
         *service.routes(),
         *study_routes(database, study),
