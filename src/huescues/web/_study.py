@@ -19,6 +19,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,6 @@ from starlette.routing import BaseRoute, Route
 
 from huescues.agents import CATALOGUE, catalogue_names, prepare
 from huescues.engine import (
-    BASIC_COLOUR_TERMS,
     Board,
     Cell,
     ChooseTarget,
@@ -146,74 +146,33 @@ _ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("given_clues", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
 )
 
+
+def _study_clues(language: str) -> tuple[str, ...]:
+    """A study's built-in clue list in ``language``, from its pack
+    (``data/languages/CODE/study_clues.txt``), in order; () where the pack has none."""
+    path = resources.files("huescues").joinpath("data", "languages", language, "study_clues.txt")
+    if not path.is_file():
+        return ()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return tuple(c.strip() for c in lines if c.strip() and not c.startswith("#"))
+
+
 #: The built-in clue list: the nine chromatic basic colour terms (the board has no white or
 #: black) and things whose colour most people know, from foods to places, so that a study with
-#: no ``--clues`` measures both kinds.
-DEFAULT_CLUES: tuple[str, ...] = (
-    *(t for t in BASIC_COLOUR_TERMS if t not in ("white", "black", "gray")),
-    "banana",
-    "lagoon",
-    "tomato",
-    "lemon",
-    "grass",
-    "sky",
-    "chocolate",
-    "lavender",
-    "rust",
-    "mint",
-    "brick",
-    "peach",
-    "olive",
-    "sand",
-    "plum",
-    "forest",
-    "salmon",
-    "denim",
-    "mustard",
-    "cherry",
-    "ocean",
-)
+#: no ``--clues`` measures both kinds (the English pack's ``study_clues.txt``).
+DEFAULT_CLUES: tuple[str, ...] = _study_clues("en")
 
-#: The built-in clue list of a Spanish study (``StudyConfig(language="es")``): the same clues
-#: in the same order, in Spanish, so that row ``i`` of one list is the translation of row ``i``
-#: of the other and the readings of a clue can be compared across languages. The nine
-#: colour terms are the Spanish pack's basic terms; every other clue passes the Spanish R19
-#: (a test checks it).
-SPANISH_CLUES: tuple[str, ...] = (
-    "rojo",
-    "naranja",
-    "amarillo",
-    "verde",
-    "azul",
-    "morado",
-    "rosa",
-    "marrón",
-    "gris",
-    "plátano",
-    "laguna",
-    "tomate",
-    "limón",
-    "césped",
-    "cielo",
-    "chocolate",
-    "lavanda",
-    "óxido",
-    "menta",
-    "ladrillo",
-    "melocotón",
-    "aceituna",
-    "arena",
-    "ciruela",
-    "bosque",
-    "salmón",
-    "vaquero",
-    "mostaza",
-    "cereza",
-    "océano",
-)
+#: The built-in clue list of a Spanish study (``StudyConfig(language="es")``), from the Spanish
+#: pack: the same clues in the same order, in Spanish, so that row ``i`` of one list is the
+#: translation of row ``i`` of the other and the readings of a clue can be compared across
+#: languages. The nine colour terms are the Spanish pack's basic terms; every other clue
+#: passes the Spanish R19 (a test checks it).
+SPANISH_CLUES: tuple[str, ...] = _study_clues("es")
 
-#: A study's built-in clue list by its language.
-DEFAULT_CLUES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {"en": DEFAULT_CLUES, "es": SPANISH_CLUES}
+#: A study's built-in clue list by its language: every pack that has one.
+DEFAULT_CLUES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    code: clues for code in available_languages() if (clues := _study_clues(code))
+}
 
 #: The consent text shown when the researcher gives none (``--consent FILE``); adapt it.
 DEFAULT_CONSENT: tuple[str, ...] = (
