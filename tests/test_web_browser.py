@@ -101,9 +101,16 @@ def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(tmp_path:
             )
             if "Game over" in _status(page):
                 break
+            before = _status(page)
             used = _act(page, clues, done)
             if used.get_attribute("data-field") != "clue":
-                used.wait_for_element_state("hidden")
+                # Taken once the control is gone or the status moves on (the person may act
+                # again at once: the last first guess is followed by the first second guess).
+                page.wait_for_function(
+                    "([el, s]) => !el.isConnected || el.offsetParent === null"
+                    " || document.getElementById('status').textContent !== s",
+                    arg=[used, before],
+                )
         else:
             pytest.fail("the game did not end in time")
         assert done.get("evil"), "the person never gave a second clue"
