@@ -115,38 +115,44 @@ def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) ->
     practice clicks, attention checks and colour plates are not responses: their results are
     the participant's columns); returns the number of rows. Load it with
     ``HumanResponses.from_csv(out, board)``."""
-    database = _open(db)
-    try:
-        rows = database.query(
-            "SELECT r.participant, r.clue, r.square, r.board, r.time, r.response_ms, r.item, "
-            "r.giver, r.target, p.language, p.colour_blindness, p.age_range, p.clue_source, "
-            f"{_PANEL}, r.clue_language FROM responses r "
-            "LEFT JOIN participants p ON p.id = r.participant WHERE r.trial = 'clue' ORDER BY r.id"
-        )
-        checks = _checks(database)
-    finally:
-        database.close()
-    _write(out, RESPONSE_COLUMNS, rows, checks)
-    return len(rows)
+    return _export(
+        db,
+        out,
+        RESPONSE_COLUMNS,
+        "SELECT r.participant, r.clue, r.square, r.board, r.time, r.response_ms, r.item, "
+        "r.giver, r.target, p.language, p.colour_blindness, p.age_range, p.clue_source, "
+        f"{_PANEL}, r.clue_language FROM responses r "
+        "LEFT JOIN participants p ON p.id = r.participant WHERE r.trial = 'clue' ORDER BY r.id",
+    )
 
 
 def export_given_clues(db: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
     """Write every clue people gave in the clue-giving study to the CSV file ``out`` (columns
     :data:`GIVEN_CLUE_COLUMNS`, one row per clue, in the order they were given; practice clues
     left out); returns the number of rows. Load it with ``GivenClues.from_csv(out, board)``."""
+    return _export(
+        db,
+        out,
+        GIVEN_CLUE_COLUMNS,
+        "SELECT g.participant, g.target, g.clue, g.board, g.time, g.response_ms, g.item, "
+        f"p.language, p.colour_blindness, p.age_range, {_PANEL}, g.clue_language "
+        "FROM given_clues g "
+        "LEFT JOIN participants p ON p.id = g.participant WHERE g.trial = 'give' "
+        "ORDER BY g.id",
+    )
+
+
+def _export(
+    db: str | os.PathLike[str], out: str | os.PathLike[str], columns: tuple[str, ...], sql: str
+) -> int:
+    """Write the rows of ``sql`` (with each participant's checks) to ``out``; their number."""
     database = _open(db)
     try:
-        rows = database.query(
-            "SELECT g.participant, g.target, g.clue, g.board, g.time, g.response_ms, g.item, "
-            f"p.language, p.colour_blindness, p.age_range, {_PANEL}, g.clue_language "
-            "FROM given_clues g "
-            "LEFT JOIN participants p ON p.id = g.participant WHERE g.trial = 'give' "
-            "ORDER BY g.id"
-        )
+        rows = database.query(sql)
         checks = _checks(database)
     finally:
         database.close()
-    _write(out, GIVEN_CLUE_COLUMNS, rows, checks)
+    _write(out, columns, rows, checks)
     return len(rows)
 
 
