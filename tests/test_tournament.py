@@ -487,16 +487,26 @@ def test_checked_load_on_workers_finds_the_same_games_and_the_same_errors(
 
     out = tmp_path / "r.jsonl"
     run_tournament(["random"], games=30, players=(3,), workers=1, out=out)
-    monkeypatch.setattr(_results, "CHECK_CHUNK", 3)  # ten chunks: on workers
+    # Blank lines and a last line cut short (a killed run) among blocks of whole lines.
+    whole = out.read_bytes()
+    text = whole.split(b"\n")
+    text[10:10] = [b"", b"  "]
+    out.write_bytes(b"\n".join(text) + b'{"format":1,"game":30')
+    # Blocks of about 4 KB: one to three lines each, some a line longer than a block.
+    monkeypatch.setattr(_results, "CHECK_BYTES", 4000)
     monkeypatch.setattr(_chunks_pool, "n_workers", lambda: 2)
     on_workers = list(_results.scan_results_file(out))
     monkeypatch.setattr(_chunks_pool, "n_workers", lambda: 1)
     here = list(_results.scan_results_file(out))
     assert on_workers == here
     assert [i for i, _, _ in here] == list(range(30))
+    # Where each game's line starts, as reading the file line by line finds it.
+    by_line = [(json.loads(raw)["game"], offset) for _, offset, raw in _results._lines(out)]
+    assert [(i, at) for i, at, _ in here] == by_line
     assert all(
         g is not None and "rounds" not in g and set(g["record"]) == {"rules"} for *_, g in here
     )
+    out.write_bytes(whole)
     lines = _lines(out)
     game = json.loads(lines[25])
     game["scores"] = [99] * len(game["scores"])

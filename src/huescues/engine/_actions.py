@@ -96,6 +96,13 @@ def _pawn(text: str) -> PlacePawn:
     return PlacePawn(Cell.parse(text, rows=_MAX_ROWS, cols=_MAX_COLS))
 
 
+# Records read from a results file repeat the same few targets and the vocabulary's clues:
+# actions are frozen, so one object may stand for each.
+_clue = functools.lru_cache(maxsize=4096)(GiveClue)
+_target = functools.lru_cache(maxsize=64)(ChooseTarget)
+_PASS = Pass()
+
+
 def action_from_dict(data: dict[str, Any]) -> Action:
     """The inverse of :func:`action_to_dict`."""
     if type(data) is dict and len(data) == 1:  # a pawn first: most of a record's actions
@@ -107,10 +114,12 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     ((kind, value),) = data.items()
     if kind == "pawn" and isinstance(value, str):
         return _pawn(value)
+    if kind == "clue" and type(value) is str:
+        return _clue(value)
     if kind == "clue" and isinstance(value, str):
         return GiveClue(value)
     if kind == "target" and type(value) is int:
-        return ChooseTarget(value)
+        return _target(value)
     if kind == "pass" and value is True:
-        return Pass()
+        return _PASS
     raise ValueError(f"not an action: {data!r}")

@@ -292,6 +292,11 @@ def validate_clue(
         )
     else:
         r = rules
+    return check_clue(text, second, r, previous)
+
+
+def check_clue(text: str, second: bool, r: Rules, previous: Iterable[str]) -> tuple[str, ...]:
+    """:func:`validate_clue` with its arguments checked: what the engine calls for every clue."""
     if type(text) is str:
         # The verdict on the text alone (R18-R21) depends only on the rules: cached.
         cached = _VERDICTS.get(id(r))

@@ -20,7 +20,7 @@ from ._actions import (
 )
 from ._board import Board
 from ._cell import ROW_LETTERS, Cell
-from ._clues import validate_clue
+from ._clues import check_clue
 from ._deck import Card, Deck
 from ._errors import (
     GameOver,
@@ -165,10 +165,13 @@ class GameSetup:
     guessers_by_giver: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        n = self.rules.n_players
         object.__setattr__(self, "regular_rounds", self.rules.regular_rounds)
-        guessers = tuple(tuple((g + k) % n for k in range(1, n)) for g in range(n))
-        object.__setattr__(self, "guessers_by_giver", guessers)
+        object.__setattr__(self, "guessers_by_giver", _guessers_by_giver(self.rules.n_players))
+
+
+@functools.cache
+def _guessers_by_giver(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple((g + k) % n for k in range(1, n)) for g in range(n))
 
 
 class View(NamedTuple):
@@ -451,7 +454,7 @@ class GameState(NamedTuple):
             raise IllegalClue(
                 f"clue {text!r} refused: a clue is text (R18)", rule="R18", clue=repr(text)
             )
-        validate_clue(text, second=second, rules=setup.rules, previous=given)
+        check_clue(text, second, setup.rules, given)
         first = guessers if not second else self._second_order()
         return _new(
             GameState,
@@ -467,24 +470,21 @@ class GameState(NamedTuple):
 
     def _end_round(self, pawns: tuple[tuple[int, Cell], ...], action: Action) -> GameState:
         """Reveal and score (R14-R17), then start the next round or end the game (R24-R26)."""
-        clues = self.clues
-        setup = self.setup
-        rules = setup.rules
-        tiebreak = self.round >= setup.regular_rounds
-        target = self.card[self.target_index]  # type: ignore[index]
-        points = round_points(rules, self.giver, target, pawns, tiebreak=tiebreak)
-        scores = tuple(map(operator.add, self.scores, points))
-        done = RoundResult(self.round, self.giver, tiebreak, target, clues, pawns, points)
-        tiebreaks = self.tiebreak_rounds + tiebreak
+        (setup, _, _, rnd, giver, _, _, card, target_index, clues, _, _, scores, given, history,
+         tiebreaks, _, log) = self  # fmt: skip
+        tiebreak = rnd >= setup.regular_rounds
+        target = card[target_index]  # type: ignore[index]
+        points = round_points(setup.rules, giver, target, pawns, tiebreak=tiebreak)
+        done = RoundResult(rnd, giver, tiebreak, target, clues, pawns, points)
         return _start_round(
             setup,
-            round=self.round + 1,
-            last_giver=self.giver,
-            scores=scores,
-            clues_given=self.clues_given,
-            history=(*self.history, done),
-            tiebreak_rounds=tiebreaks,
-            log=(action, self.log),
+            rnd + 1,
+            giver,
+            tuple(map(operator.add, scores, points)),
+            given,
+            (*history, done),
+            tiebreaks + tiebreak,
+            (action, log),
         )
 
     # -- records -------------------------------------------------------------------------------
@@ -717,7 +717,6 @@ def new_game(
 
 def _start_round(
     setup: GameSetup,
-    *,
     round: int,
     last_giver: int,
     scores: tuple[int, ...],

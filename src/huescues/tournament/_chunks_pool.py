@@ -15,6 +15,7 @@ the work is done in this process.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import gc
 import multiprocessing
 import os
 import threading
@@ -64,17 +65,25 @@ def map_in_order(
             yield fn(chunk)
         return
     context = multiprocessing.get_context("fork")
-    with cf.ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        pending: deque[cf.Future[R]] = deque()
-        queued = iter(first)
-        try:
-            for source in (queued, it):
-                for chunk in source:
-                    pending.append(pool.submit(fn, chunk))
-                    if len(pending) >= 2 * count:
-                        yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
+    # The objects made so far are the workers' too: frozen, the workers' garbage collections
+    # leave them alone instead of writing to (and so copying) every page that holds one.
+    thawed = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        with cf.ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+            pending: deque[cf.Future[R]] = deque()
+            queued = iter(first)
+            try:
+                for source in (queued, it):
+                    for chunk in source:
+                        pending.append(pool.submit(fn, chunk))
+                        if len(pending) >= 2 * count:
+                            yield pending.popleft().result()
+                while pending:
+                    yield pending.popleft().result()
+            finally:
+                for future in pending:
+                    future.cancel()
+    finally:
+        if thawed:  # what the caller froze stays frozen
+            gc.unfreeze()

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ._report import Report
 
 __all__ = [
-    "CHECK_CHUNK",
+    "CHECK_BYTES",
     "FileLines",
     "LazyLines",
     "ResultsFileError",
@@ -77,9 +77,9 @@ def scan_results_file(
     at a time (a file of any size takes no more memory than a few chunks of lines). A last line
     cut short (a run killed while writing it) is left out; any other line that is not a game, or
     whose scores are not what its record replays to (see :func:`check_scores`), is an error
-    naming the line. The lines are checked in chunks of :data:`CHECK_CHUNK` on every core (see
-    ``_chunks_pool``); ``game`` is then the line's header, the game without its ``rounds`` and
-    with only the ``rules`` of its ``record``. ``check=False`` reads only the index and the
+    naming the line. The lines are checked in blocks of :data:`CHECK_BYTES` on every core (see
+    ``_chunks_pool``); ``game`` is then the line's :func:`header` (what a resume compares with
+    its schedule). ``check=False`` reads only the index and the
     seats (``game`` is then ``{"seats": [...]}``, or ``None`` where the seats cannot be read on
     their own), for a file this library wrote and has just checked. The caller finds where
     the complete lines end from the last offset and line (see :func:`complete_length`)."""
@@ -87,15 +87,16 @@ def scan_results_file(
         for lineno, offset, raw in _lines(path):
             yield _read_line(path, lineno, raw, offset, board, check)
         return
-    chunks = ((path, board, chunk) for chunk in _batched(_lines(path), CHECK_CHUNK))
-    for done, error in map_in_order(_check_chunk, chunks):
+    blocks = ((path, board, *block) for block in _blocks(path, CHECK_BYTES))
+    for done, error in map_in_order(_check_block, blocks):
         yield from done
         if error is not None:
             raise error
 
 
-#: Lines checked at a time by one worker.
-CHECK_CHUNK = 250
+#: The bytes of a results file checked at a time by one worker (about 300 games of four
+#: players): whole lines, read by the worker itself, so that only where they are travels.
+CHECK_BYTES = 1 << 20
 
 _Line = tuple[int, int, bytes]
 
@@ -114,39 +115,70 @@ def _lines(path: Path) -> Iterator[_Line]:
             yield lineno, here, raw
 
 
-def _batched(lines: Iterator[_Line], size: int) -> Iterator[list[_Line]]:
-    batch: list[_Line] = []
-    for line in lines:
-        batch.append(line)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+def _blocks(path: Path, size: int) -> Iterator[tuple[int, int, int]]:
+    """``(byte offset, line number, length)`` of blocks of whole lines of about ``size`` bytes
+    (a line longer than that is a block of its own); a last line cut short is left out."""
+    with open(path, "rb") as f:
+        start, lineno, carry = 0, 1, b""
+        while data := f.read(size):
+            data = carry + data
+            end = data.rfind(b"\n") + 1
+            if end == 0:
+                carry = data
+                continue
+            yield start, lineno, end
+            start += end
+            lineno += data.count(b"\n", 0, end)
+            carry = data[end:]
 
 
-def _check_chunk(
-    task: tuple[Path, Board | None, list[_Line]],
+def _check_block(
+    task: tuple[Path, Board | None, int, int, int],
 ) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None]:
-    """Each line of a chunk read and checked, up to the first that fails (and its error)."""
-    path, board, chunk = task
+    """Each line of a block read and checked, up to the first that fails (and its error)."""
+    path, board, start, lineno, length = task
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(length)
     done: list[tuple[int, int, dict[str, Any] | None]] = []
-    for lineno, offset, raw in chunk:
+    rules: dict[str, Any] | None = None
+    offset = start
+    # Split at newlines only, as reading the file line by line does (not at a lone CR).
+    for number, raw in enumerate(data.split(b"\n")[:-1], start=lineno):
+        at = offset
+        offset += len(raw) + 1
+        if not raw.strip():
+            continue
         try:
-            index, at, game = _read_line(path, lineno, raw, offset, board, True)
+            index, at, game = _read_line(path, number, raw, at, board, True)
         except ResultsFileError as e:
             return done, e
-        done.append((index, at, None if game is None else header(game)))
+        if game is None:
+            done.append((index, at, None))
+            continue
+        head = header(game, rules)
+        rules = head.get("record", {}).get("rules", rules)
+        done.append((index, at, head))
     return done, None
 
 
-def header(game: dict[str, Any]) -> dict[str, Any]:
-    """The game without its rounds, and with only the rules of its record (what a resume
-    compares with the schedule), so that little travels back from a worker."""
-    out = {k: v for k, v in game.items() if k not in ("record", "rounds")}
+#: What a checked read sends back of each game from a worker: what a resume compares with its
+#: schedule (the seats also name the entrants), and no more, so that little travels.
+_HEADER_KEYS = ("format", "game", "seed", "n_players", "seats", "board_id")
+
+
+def header(game: dict[str, Any], rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game's :data:`_HEADER_KEYS`, and the rules of its record (``rules`` instead, the
+    same object for every game of a chunk, when they are equal: a chunk's games then send
+    their rules once)."""
+    out = {k: game[k] for k in _HEADER_KEYS if k in game}
     record = game.get("record")
     if record is not None:
-        out["record"] = {"rules": record["rules"]} if "rules" in record else {}
+        if "rules" in record:
+            mine = record["rules"]
+            out["record"] = {"rules": rules if rules is not None and mine == rules else mine}
+        else:
+            out["record"] = {}
     return out
 
 

@@ -78,7 +78,7 @@ def scan_shards(
 ) -> Iterator[tuple[int, int, int, dict[str, Any]]]:
     """``(index, shard, row, game)`` for every game in the directory's whole shards, each checked
     (see :func:`check_scores`), a shard at a time on every core (``_chunks_pool``; ``game`` is
-    the line's header, without its rounds and with only its record's rules); stale ``.tmp``
+    the line's header: what a resume compares with its schedule); stale ``.tmp``
     files of a killed run are removed."""
     if not directory.exists():
         return
@@ -104,13 +104,16 @@ def _check_part(
     lines = table.column("line").to_pylist()
     del table
     done: list[tuple[int, int, int, dict[str, Any]]] = []
+    rules: dict[str, Any] | None = None
     for row, (game, line) in enumerate(zip(games, lines, strict=True)):
         parsed = json.loads(str(line))
         try:
             check_scores(parsed, f"{part}, game {game}", board)
         except ResultsFileError as e:
             return done, e
-        done.append((int(game), number, row, header(parsed)))
+        head = header(parsed, rules)
+        rules = head.get("record", {}).get("rules", rules)
+        done.append((int(game), number, row, head))
     return done, None
 
 

@@ -117,6 +117,7 @@ class Tournament:
             raise ValueError(f"decision_time_limit is a number of seconds > 0, not {limit!r}")
         self.decision_time_limit = limit
         self._schedule: Schedule | None = None
+        self._rules_dicts: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -272,6 +273,17 @@ class Tournament:
         path.mkdir(parents=True, exist_ok=True)
         return have, next_shard_number(path)
 
+    def _rules_dict(self, n_players: int) -> dict[str, Any]:
+        """The rules of this tournament's ``n_players`` games as a record holds them (made once
+        per player count: a resume compares every saved game with them)."""
+        made = self._rules_dicts.get(n_players)
+        if made is None or made[0] != self.rules:  # (the settings are a public dict)
+            made = self._rules_dicts[n_players] = (
+                dict(self.rules),
+                rules_for(n_players, self.rules).to_dict(),
+            )
+        return made[1]
+
     def _check(self, path: Path, index: int, game: dict[str, Any], specs: Schedule) -> None:
         """Refuse to resume from a file of another tournament."""
 
@@ -295,7 +307,7 @@ class Tournament:
             refuse(f"board {game.get('board_id')!r} in the file, {board_id!r} in this tournament")
         record = game.get("record")
         if record is not None:
-            rules = rules_for(spec.n_players, self.rules).to_dict()
+            rules = self._rules_dict(spec.n_players)
             if record.get("rules") != rules:
                 refuse("the file's games were played by other rules")
 
