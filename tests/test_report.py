@@ -543,3 +543,20 @@ def test_report_on_games_actually_played() -> None:
     assert sum(c.pawns for c in report.crossplay) == pawns
     assert sum(report.entrant(e).wins for e in ("careful", "bold")) == pytest.approx(6)
     assert report.paired[0].blocks == 2
+
+
+@given(
+    st.integers(min_value=0, max_value=2**63),
+    st.integers(min_value=3, max_value=10),
+    st.text(),
+    st.lists(st.text(), max_size=10),
+)
+def test_a_games_block_is_named_by_the_json_of_seed_players_board_and_lineup(
+    seed: int, n_players: int, board: str, lineup: list[str]
+) -> None:
+    # The report groups games into blocks (one seed and lineup) by this text; its parts are
+    # made once per board and lineup, and must be the text json.dumps makes for the whole.
+    from huescues.tournament._report_games import _block_text
+
+    block = (seed, n_players, board, tuple(lineup))
+    assert _block_text(block) == json.dumps([seed, n_players, board, lineup])

@@ -108,10 +108,10 @@ def count_games(task: tuple[int, Sequence[str], Sequence[str | Mapping[str, Any]
     unfinished: dict[int, tuple[int, int, int, str | None]] = {}
     seats_of: dict[int, tuple[str, ...]] = {}
     for j, line in enumerate(games):
-        g = json.loads(line) if isinstance(line, str) else line
+        g = json.loads(strip_record(line)) if isinstance(line, str) else line
         check_game(first + j, g)
         n = numbers(g)
-        blocks.append(json.dumps([n.block[0], n.block[1], n.block[2], list(n.block[3])]))
+        blocks.append(_block_text(n.block))
         n_seats.append(len(n.seats))
         finished.append(n.finished)
         seat_ids = [ids.get(e, -1) for e in n.seats]
@@ -136,6 +136,19 @@ def count_games(task: tuple[int, Sequence[str], Sequence[str | Mapping[str, Any]
         first, blocks, bytes(n_seats), bytes(finished), entrants, rows, cross, faults,
         unfinished, seats_of,
     )  # fmt: skip
+
+
+def _block_text(block: BlockKey) -> str:
+    """``json.dumps`` of the block as a list: the same text, with the board's and the lineup's
+    parts made once each (every game of a report has a block; a report has a few lineups)."""
+    seed, n_players, board, lineup = block
+    return f"[{seed}, {n_players}, {_json_of(board)}, {_json_of(lineup)}]"
+
+
+@functools.lru_cache(maxsize=1024)
+def _json_of(value: str | tuple[str, ...]) -> str:
+    """A board id's or a lineup's JSON text (a lineup, a tuple, as a list)."""
+    return json.dumps(value)
 
 
 def check_game(i: int, game: Mapping[str, Any]) -> None:
@@ -192,10 +205,14 @@ def numbers(g: Mapping[str, Any]) -> GameNumbers:
         t_row, t_col = _square(str(rnd["target"]))
         per_seat: dict[int, list[int]] = {}  # seat -> [pawns, in frame]
         for seat, square in rnd["pawns"]:
-            r, c = _square(str(square))
-            tally = per_seat.setdefault(int(seat), [0, 0])
+            # (Every pawn of every game of a report: no calls that are not needed.)
+            r, c = _square(square if type(square) is str else str(square))
+            tally = per_seat.get(seat if type(seat) is int else int(seat))
+            if tally is None:
+                tally = per_seat[int(seat)] = [0, 0]
             tally[0] += 1
-            tally[1] += abs(r - t_row) <= 1 and abs(c - t_col) <= 1  # Chebyshev distance <= 1 (R5)
+            if -1 <= r - t_row <= 1 and -1 <= c - t_col <= 1:  # Chebyshev distance <= 1 (R5)
+                tally[1] += 1
         for seat, (n_pawns, in_frame) in per_seat.items():
             guessed[seat] += points[seat]
             pawns[seat] += n_pawns

@@ -31,6 +31,7 @@ from ._report import (
     UnfinishedGame,
 )
 from ._report_games import Counted, check_game, count_games, strip_record
+from ._results import FileLines
 
 __all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
@@ -79,10 +80,15 @@ def compute_report_lines(
     lines: Iterable[str], *, entrants: Sequence[str], seed: int = 0, n_boot: int = 2000
 ) -> Report:
     """:func:`compute_report_ordered` of results lines in game order, each parsed without its
-    ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``)."""
+    ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``). Lines of a
+    results file are read by the workers themselves: only where they are travels."""
     _check_options(seed, n_boot)
     names = tuple(dict.fromkeys(entrants))
-    tasks = ((first, names, chunk) for first, chunk in _chunks(lines, strip_record))
+    tasks: Iterator[tuple[int, Sequence[str], Sequence[str]]]
+    if isinstance(lines, FileLines):
+        tasks = ((first, names, part) for first, part in lines.parts(LINES_CHUNK))
+    else:
+        tasks = ((first, names, chunk) for first, chunk in _chunks(lines, strip_record))
     return _report(map_in_order(count_games, tasks), names, seed, n_boot)
 
 

@@ -187,8 +187,15 @@ def _seats(raw: bytes) -> dict[str, Any] | None:
     at = raw.find(b',"seats":[')
     if at < 0:
         return None
+    return _seats_of(raw[at + 9 : raw.find(b"]", at) + 1])
+
+
+@functools.lru_cache(maxsize=1024)
+def _seats_of(text: bytes) -> dict[str, Any] | None:
+    """The seats of a line from their JSON text: read once per lineup (a file has a few, over
+    and over), the one dict shared by every line that has them (it is only read)."""
     try:
-        seats = _DECODER.raw_decode(raw[at + 9 : raw.find(b"]", at) + 1].decode("utf-8"))[0]
+        seats = _DECODER.raw_decode(text.decode("utf-8"))[0]
     except (ValueError, UnicodeDecodeError):
         return None
     return {"seats": seats} if isinstance(seats, list) else None
@@ -309,6 +316,12 @@ class FileLines(LazyLines):
                 raw = f.readline()
                 at = offset + len(raw)
                 yield raw.decode("utf-8").rstrip("\n")
+
+    def parts(self, size: int) -> Iterator[tuple[int, FileLines]]:
+        """``(first game, its lines)`` of every ``size`` games in order: the same file, a
+        slice of the offsets (a worker reads them itself)."""
+        for first in range(0, len(self), size):
+            yield first, FileLines(self._path, self._offsets[first : first + size])
 
     def __repr__(self) -> str:
         return f"<{len(self)} results lines in {self._path}>"
