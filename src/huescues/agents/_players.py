@@ -224,6 +224,15 @@ def _later_reading(models: list[ColourTermModel], board: Board, clue: str) -> Fl
     return LATER_READINGS.get(models, (board.id, clue), make)
 
 
+#: A guesser's belief in a round before the pawns (its readings of the first clue mixed with
+#: its weights for the round's giver, times the later clues' readings: the same for every pawn
+#: of the round), per tuple of its models, keyed by board id, what the weights come from (the
+#: giver's earlier first clues and targets) and the clues. At most this many per tuple (4 KB
+#: each on the standard board): a lockstep worker's 100 games keep two each between turns.
+ROUND_BELIEFS_KEPT = 512
+ROUND_BELIEFS: ModelMemo[FloatArray] = ModelMemo(per_models=ROUND_BELIEFS_KEPT)
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddingGuesser:
     """Also :data:`ModelGuesser`: it reads with any colour-term model, ``default_model()`` by
@@ -340,12 +349,18 @@ class EmbeddingGuesser:
         if not clues:
             return np.full(board.shape, 1.0 / board.size)
         models = _models(self.model)
-        readings = self.readings(board, clues[0])
         if weights is None:
-            w = np.zeros(len(readings))
-            w[: len(models)] = 1.0 / len(models)
-        else:
-            w = np.asarray(weights, dtype=np.float64)
+            weights = np.zeros(len(self.readings(board, clues[0])))
+            weights[: len(models)] = 1.0 / len(models)
+        joint = self._mixed(board, clues[0], weights)
+        for clue in clues[1:]:
+            joint = joint * _later_reading(models, board, clue)
+        return self._with_pawns(board, joint, pawns)
+
+    def _mixed(self, board: Board, clue: str, weights: FloatArray) -> FloatArray:
+        """The :meth:`readings` of the first clue mixed with ``weights`` (flat, unnormalised)."""
+        readings = self.readings(board, clue)
+        w = np.asarray(weights, dtype=np.float64)
         if w.shape != (len(readings),) or not np.all(w >= 0) or not w.sum() > 0:
             raise ValueError(
                 f"weights {w.tolist()} refused: give {len(readings)} non-negative weights, one "
@@ -354,15 +369,44 @@ class EmbeddingGuesser:
         joint = np.zeros(board.size)
         for wi, reading in zip(w, readings, strict=True):
             joint += wi * reading
-        for clue in clues[1:]:
-            joint *= _later_reading(models, board, clue)
+        return joint
+
+    def _with_pawns(self, board: Board, joint: FloatArray, pawns: Sequence[Cell]) -> FloatArray:
+        """:meth:`belief` from the clues' ``joint`` (flat, not changed) and the pawns."""
         if self.use_pawns and pawns:
             term = pawn_log_likelihood(
                 pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
             )
-            joint *= np.exp(term - term.max()).ravel()
+            joint = joint * np.exp(term - term.max()).ravel()
         out: FloatArray = (joint / joint.sum()).reshape(board.shape)
         return out
+
+    def _round_joint(self, view: View, clues: tuple[str, ...]) -> FloatArray:
+        """What :meth:`belief` makes of ``clues`` (at least one) with :meth:`weights` for
+        ``view``'s round before the pawns (flat, read-only), kept in :data:`ROUND_BELIEFS`:
+        each pawn of the round after the first takes it (the same numbers: they are the same
+        operations on the same inputs)."""
+        board = view.board
+        models = _models(self.model)
+        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
+        # The weights' inputs: the giver's earlier rounds, in order (none unless pragmatic).
+        seen = tuple(
+            (r.clues[0], r.target.row * board.cols + r.target.col)
+            for r in (view.history if self.pragmatic else ())
+            if r.giver == view.giver and r.clues
+        )
+        key = (board.id, self.pragmatic, tuple(len(g) for g in groups), seen, clues)
+
+        def make() -> FloatArray:
+            if len(clues) > 1:
+                out = self._round_joint(view, clues[:-1]) * _later_reading(models, board, clues[-1])
+            else:
+                out = self._mixed(board, clues[0], self.weights(view))
+            out.flags.writeable = False
+            return out
+
+        everyone = [*models, *(m for g in groups for m in g)]
+        return ROUND_BELIEFS.get(everyone, key, make)
 
     def rank(
         self,
@@ -383,7 +427,12 @@ class EmbeddingGuesser:
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The empty square with the most expected points (R13, R15)."""
         others = [c for s, c in view.pawns if s != view.seat]
-        belief = self.belief(view.board, view.clues, others, weights=self.weights(view))
+        if view.clues:
+            # belief(view.board, view.clues, others, weights=self.weights(view)), the clues'
+            # part kept for the round's other pawns.
+            belief = self._with_pawns(view.board, self._round_joint(view, view.clues), others)
+        else:
+            belief = self.belief(view.board, view.clues)
         points = expected_points(belief, view.rules)
         flat = points.ravel().copy()
         cells = view.board.cells()
