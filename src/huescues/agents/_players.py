@@ -474,7 +474,7 @@ class EmbeddingClueGiver:
         """Load the models and read the vocabulary on ``board`` with each, so that the game's
         decisions do not; cheap once done, and it changes no decision."""
         models = _models(self.model)
-        frame_table(models, board, self.words)
+        self._by_square(board)
         for model in models:
             # The second clue reads the first one as the guessers did: with the shipped words.
             board_reading(model, board)
@@ -482,20 +482,23 @@ class EmbeddingClueGiver:
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         """The card square the best legal first clue reaches best (R8)."""
         assert view.card is not None, "only the clue giver sees the card"
-        words, frame = self._frame(view.board)
-        usable = self._usable(words, view)
-        if not usable.size:
+        board = view.board
+        words, by_square, _ = self._by_square(board)
+        said = self._said(words, view)
+        if len(said) == len(words):
             # Every word is said (a small vocabulary): the first clue will be the random
             # agent's, so no card square is better than another.
             return ChooseTarget(0)
-        values = [float(frame[usable, c.row, c.col].max()) for c in view.card]
-        return ChooseTarget(int(np.argmax(values)))
+        # Each card square's best unsaid word (the frame chances are never below zero).
+        rows = by_square[[c.row * board.cols + c.col for c in view.card]]
+        rows[:, said] = -np.inf
+        return ChooseTarget(int(np.argmax(rows.max(axis=1))))
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = _target(view)
-        words, frame = self._frame(view.board)
-        column = frame[:, target.row, target.col]
+        words, by_square, _ = self._by_square(view.board)
+        column = by_square[target.row * view.board.cols + target.col]
         for order in _best_first(column, 16):
             for i in order:
                 clue = self._legal(words[int(i)], view, second=False)
@@ -755,20 +758,31 @@ class EmbeddingClueGiver:
         often as in the frame it suits best. A second clue people understand points at the
         target itself, not only away from the pawns already placed (``ocean``, then
         ``blood``, would steer the guesses but mislead a person)."""
-        models = _models(self.model)
-        words, frame = frame_table(models, board, self.words)
-        peaks = FRAME_PEAKS.get(
-            models,
-            (board.id, words_key(words)),
-            lambda: (words, frame.reshape(len(frame), -1).max(axis=1)),
-        )[1]
-        out: NDArray[np.bool_] = frame[:, target.row, target.col] >= TRUE_SHARE * peaks
+        _, by_square, peaks = self._by_square(board)
+        out: NDArray[np.bool_] = by_square[target.row * board.cols + target.col] >= (
+            TRUE_SHARE * peaks
+        )
         return out
 
-    def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
-        """The vocabulary and, for each word and square, the chance a pawn lands in the
-        square's frame, averaged over the listener models."""
-        return frame_table(_models(self.model), board, self.words)
+    def _by_square(
+        self, board: Board
+    ) -> tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]:
+        """The vocabulary; for each square and word (a row per square: a square's words in one
+        place, not strided across the table), the chance a pawn lands in the square's frame,
+        averaged over the listener models; and each word's best chance over the squares."""
+        models = _models(self.model)
+
+        def make() -> tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]:
+            words, frame = frame_table(models, board, self.words)
+            by_square = np.ascontiguousarray(frame.reshape(len(words), -1).T)
+            peaks = frame.reshape(len(words), -1).max(axis=1)
+            for a in (by_square, peaks):
+                a.flags.writeable = False
+            return words, by_square, peaks
+
+        # Without words of its own, the models' language chooses the vocabulary (held in the
+        # value, so that its id stays a safe key).
+        return FRAME_BY_SQUARE.get(models, (board.id, words_key(self.words)), make)
 
     def _value(self, view: View, in_frame: FloatArray, guesser_points: FloatArray) -> FloatArray:
         """What the second guesses are worth to the giver: its own expected R16 points, less
@@ -782,14 +796,11 @@ class EmbeddingClueGiver:
         out: FloatArray = own - others
         return out
 
-    def _usable(self, words: tuple[str, ...], view: View) -> NDArray[np.intp]:
-        said = {normalise_clue(c) for c in view.clues_given}
+    def _said(self, words: tuple[str, ...], view: View) -> list[int]:
+        """The positions in ``words`` of the clues said in the game (R18)."""
         index = _word_index(words)
-        usable = np.ones(len(words), dtype=bool)
-        for clue in said:
-            usable[list(index.get(clue, ()))] = False
-        out: NDArray[np.intp] = np.flatnonzero(usable)
-        return out
+        said = {i for c in view.clues_given for i in index.get(normalise_clue(c), ())}
+        return sorted(said)
 
     def _legal(self, text: str, view: View, *, second: bool) -> GiveClue | None:
         try:
@@ -803,9 +814,13 @@ class EmbeddingClueGiver:
 #: for the word to be a second clue (by design: a quarter).
 TRUE_SHARE = 0.5
 
-#: Each vocabulary's best frame chance per word, per tuple of listener models while they live,
-#: keyed by board id and vocabulary (with the vocabulary, which keeps its id a safe key).
-FRAME_PEAKS: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(per_models=4)
+#: Each vocabulary's frame chances a row per square, and its best frame chance per word, per
+#: tuple of listener models while they live, keyed by board id and the giver's own vocabulary
+#: (``None``: the models' shipped one; with the vocabulary, which keeps its id a safe key);
+#: 7 MB each on the standard board.
+FRAME_BY_SQUARE: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]] = (
+    ModelMemo(per_models=4)
+)
 
 
 def _best_first(values: NDArray[np.floating], k: int) -> Iterator[NDArray[np.intp]]:
