@@ -915,30 +915,29 @@ def _kth_legal(
     values: FloatArray, k: int, words: tuple[str, ...], is_legal: Callable[[str], bool]
 ) -> float:
     """The ``k``-th largest of ``values`` (``-inf`` for words left out) among legal words, or
-    ``-inf`` when fewer are: the best few first (most words are legal), all of them if need
-    be."""
-    n = len(values)
+    ``-inf`` when fewer are: among the words not left out (in a second clue's screening most
+    are), the best few first (most words are legal), all of them if need be. A value, so the
+    order in which ties are met changes nothing."""
+    live = np.flatnonzero(values > -np.inf)
+    kept = values[live]
+    n = len(kept)
     top = min(n, 4 * k + 8)
-    best = np.argpartition(-values, top - 1)[:top] if top < n else np.arange(n)
-    threshold = -np.inf
+    best = np.argpartition(-kept, top - 1)[:top] if top < n else np.arange(n)
     # The full sort only when the best few hold too few legal words (rarely).
     sorts: tuple[Callable[[], NDArray[np.intp]], ...] = (
-        lambda: best[np.argsort(-values[best])],
-        lambda: np.argsort(-values),
+        lambda: best[np.argsort(-kept[best])],
+        lambda: np.argsort(-kept),
     )
     for order in (sort() for sort in sorts):
         found = 0
-        for i in order:
-            if values[int(i)] == -np.inf:
-                break
-            if is_legal(words[int(i)]):
+        for i in order.tolist():
+            if is_legal(words[live[i]]):
                 found += 1
                 if found >= k:
-                    threshold = float(values[int(i)])
-                    break
-        if threshold > -np.inf or len(order) == n:
+                    return float(kept[i])
+        if len(order) == n:
             break
-    return threshold
+    return -np.inf
 
 
 def _surely_kept_alike(
@@ -983,12 +982,22 @@ def _near(
     target: Cell, board: Board, points: tuple[int, ...]
 ) -> tuple[NDArray[np.intp], FloatArray]:
     """The flat indices of the target's frame (R4, clipped, R5), and every square's R15 points
-    against the target."""
-    rows, cols = np.indices(board.shape)
-    d = np.maximum(np.abs(rows - target.row), np.abs(cols - target.col)).ravel()
+    against the target (read-only: kept for every round with this target)."""
+    return _near_square(target.row, target.col, board.shape, points)
+
+
+@functools.lru_cache(maxsize=1024)
+def _near_square(
+    row: int, col: int, shape: tuple[int, int], points: tuple[int, ...]
+) -> tuple[NDArray[np.intp], FloatArray]:
+    rows, cols = np.indices(shape)
+    d = np.maximum(np.abs(rows - row), np.abs(cols - col)).ravel()
     table = np.array([*points, 0], dtype=np.float64)
     pts = table[np.minimum(d, len(points))]
-    return np.flatnonzero(d <= 1), pts
+    frame = np.flatnonzero(d <= 1)
+    for a in (frame, pts):
+        a.flags.writeable = False
+    return frame, pts
 
 
 #: :class:`EmbeddingGuesser` by a name that does not mislead: it reads clues with any
