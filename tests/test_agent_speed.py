@@ -210,6 +210,12 @@ def test_the_screening_s_threshold_is_the_kth_largest_legal_value(seed: int, k: 
     legal = sorted((v for v, w in kept if v > -np.inf and w not in illegal), reverse=True)
     expected = legal[k - 1] if len(legal) >= k else -np.inf
     assert _kth_legal(values, k, words, lambda w: w not in illegal) == expected
+    # The values of some words only, each at its place in the words.
+    at = np.flatnonzero(rng.random(n) < 0.5)
+    kept = zip(values[at], at, strict=True)
+    legal = sorted((v for v, i in kept if v > -np.inf and words[i] not in illegal), reverse=True)
+    expected = legal[k - 1] if len(legal) >= k else -np.inf
+    assert _kth_legal(values[at], k, words, lambda w: w not in illegal, at) == expected
 
 
 @settings(max_examples=40, deadline=None)

@@ -702,7 +702,10 @@ class EmbeddingClueGiver:
         """:meth:`_screen` from each model's word totals, exact (as one game makes them) or
         ``batched`` (:func:`_kept_totals`): then ``None`` when a word's place in or out of the
         shortlist could be another with the exact totals."""
-        n = len(readings[0].words)
+        # Only allowed words can be kept: past the vector products (over every word, as they
+        # always are) each word's numbers are its own, so the rest looks at those words alone.
+        at = None if allowed is None else np.flatnonzero(allowed)
+        n = len(readings[0].words) if at is None else len(at)
         # Only the squares within the points' reach of the target add to the frame and points.
         near = np.flatnonzero(ring_pts > 0)
         frame_mask = np.zeros(len(ring_pts), dtype=bool)
@@ -725,6 +728,8 @@ class EmbeddingClueGiver:
             part = table[near]
             frame_mass = (v[near] * in_frame).astype(np.float32) @ part
             points = (v[near] * ring_pts[near]).astype(np.float32) @ part
+            if at is not None:
+                frame_mass, points, z = frame_mass[at], points[at], z[at]
             unsure |= ~(z > _SURE_TOTAL)
             safe = np.where(unsure, 1.0, z)
             frame_share, points_share = frame_mass / safe, points / safe
@@ -735,22 +740,18 @@ class EmbeddingClueGiver:
         # What underflows adds at most this much to a ratio whose total is sure.
         error = error / len(readings) + (own + others * float(ring_pts.max())) * 1e-9
         lower = np.where(unsure, -np.inf, approx - error)
-        if allowed is not None:
-            lower[~allowed] = -np.inf
         # The pair_from-th largest least worth among legal words: the best few first (most
         # words are legal), all of them if need be.
         keep = max(1, self.pair_from)
         words = readings[0].words
-        threshold = _kth_legal(lower, keep, words, is_legal)
+        threshold = _kth_legal(lower, keep, words, is_legal, at)
         keep_mask = (approx + error >= threshold) | unsure
-        if allowed is not None:
-            keep_mask &= allowed
         if batched and not _surely_kept_alike(
-            approx, error, lower, unsure, totals, threshold, keep, words, is_legal
+            approx, error, lower, unsure, totals, threshold, keep, words, is_legal, at
         ):
             return None
         out: NDArray[np.intp] = np.flatnonzero(keep_mask)
-        return out
+        return out if at is None else at[out]
 
     def _true_of(self, board: Board, target: Cell) -> NDArray[np.bool_]:
         """Which words of the vocabulary, read alone, are true of the target: a pawn placed by
@@ -912,14 +913,20 @@ def _kept_totals(
 
 
 def _kth_legal(
-    values: FloatArray, k: int, words: tuple[str, ...], is_legal: Callable[[str], bool]
+    values: FloatArray,
+    k: int,
+    words: tuple[str, ...],
+    is_legal: Callable[[str], bool],
+    at: NDArray[np.intp] | None = None,
 ) -> float:
     """The ``k``-th largest of ``values`` (``-inf`` for words left out) among legal words, or
     ``-inf`` when fewer are: among the words not left out (in a second clue's screening most
     are), the best few first (most words are legal), all of them if need be. A value, so the
-    order in which ties are met changes nothing."""
+    order in which ties are met changes nothing. ``at``: each value's place in ``words``
+    (default: its own)."""
     live = np.flatnonzero(values > -np.inf)
     kept = values[live]
+    places = live if at is None else at[live]
     n = len(kept)
     top = min(n, 4 * k + 8)
     best = np.argpartition(-kept, top - 1)[:top] if top < n else np.arange(n)
@@ -931,7 +938,7 @@ def _kth_legal(
     for order in (sort() for sort in sorts):
         found = 0
         for i in order.tolist():
-            if is_legal(words[live[i]]):
+            if is_legal(words[places[i]]):
                 found += 1
                 if found >= k:
                     return float(kept[i])
@@ -950,9 +957,11 @@ def _surely_kept_alike(
     k: int,
     words: tuple[str, ...],
     is_legal: Callable[[str], bool],
+    at: NDArray[np.intp] | None = None,
 ) -> bool:
     """Whether a screening from a batch's totals keeps exactly the words that one from the
-    exact totals would.
+    exact totals would (the screening's numbers of the words at ``at``, as in
+    :func:`_kth_legal`; the totals of every word).
 
     A batch's total and one game's are sums of the same 480 non-negative float32 products in
     other orders: each within 480 * 2**-24 (2.9e-5) of the exact sum, so within 5.8e-5 of each
@@ -970,8 +979,8 @@ def _surely_kept_alike(
         return True  # too few legal words are sure: every word is kept either way
     slack = 0.25 * error + 1e-12 * (1.0 + np.abs(approx) + error)
     finite = lower > -np.inf
-    least = _kth_legal(np.where(finite, lower - slack, -np.inf), k, words, is_legal)
-    most = _kth_legal(np.where(finite, lower + slack, -np.inf), k, words, is_legal)
+    least = _kth_legal(np.where(finite, lower - slack, -np.inf), k, words, is_legal, at)
+    most = _kth_legal(np.where(finite, lower + slack, -np.inf), k, words, is_legal, at)
     upper = (approx + error)[finite]
     s = slack[finite]
     sure = (upper - s >= most) | (upper + s < least)
