@@ -798,7 +798,7 @@ class EmbeddingClueGiver:
         return out
 
     def _said(self, words: tuple[str, ...], view: View) -> list[int]:
-        """The positions in ``words`` of the clues said in the game (R18)."""
+        """The positions in ``words`` of the clues said in the game (R22: not said again)."""
         index = _word_index(words)
         said = {i for c in view.clues_given for i in index.get(normalise_clue(c), ())}
         return sorted(said)
