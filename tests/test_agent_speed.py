@@ -37,7 +37,7 @@ from huescues.agents import (
 
 # the players' private fast paths are what this file checks against the plain computations
 from huescues.agents._listener import pawn_log_likelihood
-from huescues.agents._players import _best_first, _log_l0, _models, _near, _target
+from huescues.agents._players import _best_first, _kth_legal, _log_l0, _models, _near, _target
 from huescues.agents._points import _ring_sums
 from huescues.agents._vocabulary import board_reading
 from huescues.engine import Rules, View
@@ -195,6 +195,27 @@ def test_a_vocabulary_with_a_repeated_word_never_repeats_a_said_clue() -> None:
         state = state.apply(Pass())
         while state.phase is Phase.SECOND_GUESS:
             state = state.apply(RandomAgent().place_pawn(state.view(state.current_player), RNG))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_the_screening_s_threshold_is_the_kth_largest_legal_value(seed: int, k: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 300))
+    values = rng.integers(-3, 8, n).astype(np.float64)  # many ties
+    values[rng.random(n) < rng.random()] = -np.inf  # words left out
+    words = tuple(f"w{i}" for i in range(n))
+    illegal = {w for w in words if rng.random() < rng.random()}  # some: the full sort
+    kept = zip(values, words, strict=True)
+    legal = sorted((v for v, w in kept if v > -np.inf and w not in illegal), reverse=True)
+    expected = legal[k - 1] if len(legal) >= k else -np.inf
+    assert _kth_legal(values, k, words, lambda w: w not in illegal) == expected
+    # The values of some words only, each at its place in the words.
+    at = np.flatnonzero(rng.random(n) < 0.5)
+    kept = zip(values[at], at, strict=True)
+    legal = sorted((v for v, i in kept if v > -np.inf and words[i] not in illegal), reverse=True)
+    expected = legal[k - 1] if len(legal) >= k else -np.inf
+    assert _kth_legal(values[at], k, words, lambda w: w not in illegal, at) == expected
 
 
 @settings(max_examples=40, deadline=None)

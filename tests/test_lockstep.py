@@ -132,15 +132,17 @@ def test_a_screening_from_totals_off_by_their_rounding_keeps_the_same_words() ->
             return giver._legal(word, view, second=True) is not None
 
         args = (view, readings, weights)
-        rest = (frame_idx, ring_pts, legal, None)
-        want = giver._shortlist(*args, exact, *rest, False)
-        assert want is not None
-        for _ in range(5):
-            moved = [z * (1 + rng.uniform(-5.7e-5, 5.7e-5, z.shape)) for z in exact]
-            got = giver._shortlist(*args, moved, *rest, True)
-            if got is not None:
-                used += 1
-                assert np.array_equal(got, want)
+        # Every word, or (as the default giver screens) the words true of the target.
+        for allowed in (None, giver._true_of(board, target)):
+            rest = (frame_idx, ring_pts, legal, allowed)
+            want = giver._shortlist(*args, exact, *rest, False)
+            assert want is not None
+            for _ in range(5):
+                moved = [z * (1 + rng.uniform(-5.7e-5, 5.7e-5, z.shape)) for z in exact]
+                got = giver._shortlist(*args, moved, *rest, True)
+                if got is not None:
+                    used += 1
+                    assert np.array_equal(got, want)
     assert used > 0
 
 

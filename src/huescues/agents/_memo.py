@@ -73,7 +73,7 @@ class ModelMemo(Generic[V]):
     def get(self, models: Sequence[object], key: Hashable, make: Callable[[], V]) -> V:
         """The value for ``models`` and ``key``, made by ``make()`` the first time (once, when
         threads ask together: the others wait for it)."""
-        ids = tuple(id(m) for m in models)
+        ids = tuple(map(id, models))
         while True:
             with self._lock:
                 group = self._group(ids, models)
@@ -110,13 +110,13 @@ class ModelMemo(Generic[V]):
     def cached(self, models: Sequence[object], key: Hashable) -> V | None:
         """The value for ``models`` and ``key`` if it is kept, else ``None`` (makes nothing)."""
         with self._lock:
-            group = self._group(tuple(id(m) for m in models), models)
+            group = self._group(tuple(map(id, models)), models)
             return None if group is None else group.values.get(key)
 
     def cached_many(self, models: Sequence[object], keys: Sequence[Hashable]) -> list[V | None]:
         """:meth:`cached` for each of ``keys`` (the models' values found once)."""
         with self._lock:
-            group = self._group(tuple(id(m) for m in models), models)
+            group = self._group(tuple(map(id, models)), models)
             if group is None:
                 return [None] * len(keys)
             find = group.values.get
@@ -137,8 +137,12 @@ class ModelMemo(Generic[V]):
 
     def _group(self, ids: tuple[int, ...], models: Sequence[object]) -> _Group[V] | None:
         group = self._groups.get(ids)
-        if group is None or any(r() is not m for r, m in zip(group.refs, models, strict=True)):
+        if group is None:
             return None
+        # Asked on every decision: a plain loop (a generator costs more than the check).
+        for r, m in zip(group.refs, models, strict=True):
+            if r() is not m:
+                return None
         return group
 
     def _new_group(self, ids: tuple[int, ...], models: Sequence[object]) -> _Group[V]:

@@ -224,6 +224,15 @@ def _later_reading(models: list[ColourTermModel], board: Board, clue: str) -> Fl
     return LATER_READINGS.get(models, (board.id, clue), make)
 
 
+#: A guesser's belief in a round before the pawns (its readings of the first clue mixed with
+#: its weights for the round's giver, times the later clues' readings: the same for every pawn
+#: of the round), per tuple of its models, keyed by board id, what the weights come from (the
+#: giver's earlier first clues and targets) and the clues. At most this many per tuple (4 KB
+#: each on the standard board): a lockstep worker's 100 games keep two each between turns.
+ROUND_BELIEFS_KEPT = 512
+ROUND_BELIEFS: ModelMemo[FloatArray] = ModelMemo(per_models=ROUND_BELIEFS_KEPT)
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddingGuesser:
     """Also :data:`ModelGuesser`: it reads with any colour-term model, ``default_model()`` by
@@ -340,12 +349,18 @@ class EmbeddingGuesser:
         if not clues:
             return np.full(board.shape, 1.0 / board.size)
         models = _models(self.model)
-        readings = self.readings(board, clues[0])
         if weights is None:
-            w = np.zeros(len(readings))
-            w[: len(models)] = 1.0 / len(models)
-        else:
-            w = np.asarray(weights, dtype=np.float64)
+            weights = np.zeros(len(self.readings(board, clues[0])))
+            weights[: len(models)] = 1.0 / len(models)
+        joint = self._mixed(board, clues[0], weights)
+        for clue in clues[1:]:
+            joint = joint * _later_reading(models, board, clue)
+        return self._with_pawns(board, joint, pawns)
+
+    def _mixed(self, board: Board, clue: str, weights: FloatArray) -> FloatArray:
+        """The :meth:`readings` of the first clue mixed with ``weights`` (flat, unnormalised)."""
+        readings = self.readings(board, clue)
+        w = np.asarray(weights, dtype=np.float64)
         if w.shape != (len(readings),) or not np.all(w >= 0) or not w.sum() > 0:
             raise ValueError(
                 f"weights {w.tolist()} refused: give {len(readings)} non-negative weights, one "
@@ -354,15 +369,44 @@ class EmbeddingGuesser:
         joint = np.zeros(board.size)
         for wi, reading in zip(w, readings, strict=True):
             joint += wi * reading
-        for clue in clues[1:]:
-            joint *= _later_reading(models, board, clue)
+        return joint
+
+    def _with_pawns(self, board: Board, joint: FloatArray, pawns: Sequence[Cell]) -> FloatArray:
+        """:meth:`belief` from the clues' ``joint`` (flat, not changed) and the pawns."""
         if self.use_pawns and pawns:
             term = pawn_log_likelihood(
                 pawns, board.shape, spread=self.pawn_spread, floor=self.pawn_floor
             )
-            joint *= np.exp(term - term.max()).ravel()
+            joint = joint * np.exp(term - term.max()).ravel()
         out: FloatArray = (joint / joint.sum()).reshape(board.shape)
         return out
+
+    def _round_joint(self, view: View, clues: tuple[str, ...]) -> FloatArray:
+        """What :meth:`belief` makes of ``clues`` (at least one) with :meth:`weights` for
+        ``view``'s round before the pawns (flat, read-only), kept in :data:`ROUND_BELIEFS`:
+        each pawn of the round after the first takes it (the same numbers: they are the same
+        operations on the same inputs)."""
+        board = view.board
+        models = _models(self.model)
+        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
+        # The weights' inputs: the giver's earlier rounds, in order (none unless pragmatic).
+        seen = tuple(
+            (r.clues[0], r.target.row * board.cols + r.target.col)
+            for r in (view.history if self.pragmatic else ())
+            if r.giver == view.giver and r.clues
+        )
+        key = (board.id, self.pragmatic, tuple(len(g) for g in groups), seen, clues)
+
+        def make() -> FloatArray:
+            if len(clues) > 1:
+                out = self._round_joint(view, clues[:-1]) * _later_reading(models, board, clues[-1])
+            else:
+                out = self._mixed(board, clues[0], self.weights(view))
+            out.flags.writeable = False
+            return out
+
+        everyone = [*models, *(m for g in groups for m in g)]
+        return ROUND_BELIEFS.get(everyone, key, make)
 
     def rank(
         self,
@@ -383,7 +427,12 @@ class EmbeddingGuesser:
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The empty square with the most expected points (R13, R15)."""
         others = [c for s, c in view.pawns if s != view.seat]
-        belief = self.belief(view.board, view.clues, others, weights=self.weights(view))
+        if view.clues:
+            # belief(view.board, view.clues, others, weights=self.weights(view)), the clues'
+            # part kept for the round's other pawns.
+            belief = self._with_pawns(view.board, self._round_joint(view, view.clues), others)
+        else:
+            belief = self.belief(view.board, view.clues)
         points = expected_points(belief, view.rules)
         flat = points.ravel().copy()
         cells = view.board.cells()
@@ -425,7 +474,7 @@ class EmbeddingClueGiver:
         """Load the models and read the vocabulary on ``board`` with each, so that the game's
         decisions do not; cheap once done, and it changes no decision."""
         models = _models(self.model)
-        frame_table(models, board, self.words)
+        self._by_square(board)
         for model in models:
             # The second clue reads the first one as the guessers did: with the shipped words.
             board_reading(model, board)
@@ -433,20 +482,23 @@ class EmbeddingClueGiver:
     def choose_target(self, view: View, rng: np.random.Generator) -> ChooseTarget:
         """The card square the best legal first clue reaches best (R8)."""
         assert view.card is not None, "only the clue giver sees the card"
-        words, frame = self._frame(view.board)
-        usable = self._usable(words, view)
-        if not usable.size:
+        board = view.board
+        words, by_square, _ = self._by_square(board)
+        said = self._said(words, view)
+        if len(said) == len(words):
             # Every word is said (a small vocabulary): the first clue will be the random
             # agent's, so no card square is better than another.
             return ChooseTarget(0)
-        values = [float(frame[usable, c.row, c.col].max()) for c in view.card]
-        return ChooseTarget(int(np.argmax(values)))
+        # Each card square's best unsaid word (the frame chances are never below zero).
+        rows = by_square[[c.row * board.cols + c.col for c in view.card]]
+        rows[:, said] = -np.inf
+        return ChooseTarget(int(np.argmax(rows.max(axis=1))))
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = _target(view)
-        words, frame = self._frame(view.board)
-        column = frame[:, target.row, target.col]
+        words, by_square, _ = self._by_square(view.board)
+        column = by_square[target.row * view.board.cols + target.col]
         for order in _best_first(column, 16):
             for i in order:
                 clue = self._legal(words[int(i)], view, second=False)
@@ -650,7 +702,10 @@ class EmbeddingClueGiver:
         """:meth:`_screen` from each model's word totals, exact (as one game makes them) or
         ``batched`` (:func:`_kept_totals`): then ``None`` when a word's place in or out of the
         shortlist could be another with the exact totals."""
-        n = len(readings[0].words)
+        # Only allowed words can be kept: past the vector products (over every word, as they
+        # always are) each word's numbers are its own, so the rest looks at those words alone.
+        at = None if allowed is None else np.flatnonzero(allowed)
+        n = len(readings[0].words) if at is None else len(at)
         # Only the squares within the points' reach of the target add to the frame and points.
         near = np.flatnonzero(ring_pts > 0)
         frame_mask = np.zeros(len(ring_pts), dtype=bool)
@@ -673,6 +728,8 @@ class EmbeddingClueGiver:
             part = table[near]
             frame_mass = (v[near] * in_frame).astype(np.float32) @ part
             points = (v[near] * ring_pts[near]).astype(np.float32) @ part
+            if at is not None:
+                frame_mass, points, z = frame_mass[at], points[at], z[at]
             unsure |= ~(z > _SURE_TOTAL)
             safe = np.where(unsure, 1.0, z)
             frame_share, points_share = frame_mass / safe, points / safe
@@ -683,22 +740,18 @@ class EmbeddingClueGiver:
         # What underflows adds at most this much to a ratio whose total is sure.
         error = error / len(readings) + (own + others * float(ring_pts.max())) * 1e-9
         lower = np.where(unsure, -np.inf, approx - error)
-        if allowed is not None:
-            lower[~allowed] = -np.inf
         # The pair_from-th largest least worth among legal words: the best few first (most
         # words are legal), all of them if need be.
         keep = max(1, self.pair_from)
         words = readings[0].words
-        threshold = _kth_legal(lower, keep, words, is_legal)
+        threshold = _kth_legal(lower, keep, words, is_legal, at)
         keep_mask = (approx + error >= threshold) | unsure
-        if allowed is not None:
-            keep_mask &= allowed
         if batched and not _surely_kept_alike(
-            approx, error, lower, unsure, totals, threshold, keep, words, is_legal
+            approx, error, lower, unsure, totals, threshold, keep, words, is_legal, at
         ):
             return None
         out: NDArray[np.intp] = np.flatnonzero(keep_mask)
-        return out
+        return out if at is None else at[out]
 
     def _true_of(self, board: Board, target: Cell) -> NDArray[np.bool_]:
         """Which words of the vocabulary, read alone, are true of the target: a pawn placed by
@@ -706,20 +759,31 @@ class EmbeddingClueGiver:
         often as in the frame it suits best. A second clue people understand points at the
         target itself, not only away from the pawns already placed (``ocean``, then
         ``blood``, would steer the guesses but mislead a person)."""
-        models = _models(self.model)
-        words, frame = frame_table(models, board, self.words)
-        peaks = FRAME_PEAKS.get(
-            models,
-            (board.id, words_key(words)),
-            lambda: (words, frame.reshape(len(frame), -1).max(axis=1)),
-        )[1]
-        out: NDArray[np.bool_] = frame[:, target.row, target.col] >= TRUE_SHARE * peaks
+        _, by_square, peaks = self._by_square(board)
+        out: NDArray[np.bool_] = by_square[target.row * board.cols + target.col] >= (
+            TRUE_SHARE * peaks
+        )
         return out
 
-    def _frame(self, board: Board) -> tuple[tuple[str, ...], NDArray[np.float32]]:
-        """The vocabulary and, for each word and square, the chance a pawn lands in the
-        square's frame, averaged over the listener models."""
-        return frame_table(_models(self.model), board, self.words)
+    def _by_square(
+        self, board: Board
+    ) -> tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]:
+        """The vocabulary; for each square and word (a row per square: a square's words in one
+        place, not strided across the table), the chance a pawn lands in the square's frame,
+        averaged over the listener models; and each word's best chance over the squares."""
+        models = _models(self.model)
+
+        def make() -> tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]:
+            words, frame = frame_table(models, board, self.words)
+            by_square = np.ascontiguousarray(frame.reshape(len(words), -1).T)
+            peaks = frame.reshape(len(words), -1).max(axis=1)
+            for a in (by_square, peaks):
+                a.flags.writeable = False
+            return words, by_square, peaks
+
+        # Without words of its own, the models' language chooses the vocabulary (held in the
+        # value, so that its id stays a safe key).
+        return FRAME_BY_SQUARE.get(models, (board.id, words_key(self.words)), make)
 
     def _value(self, view: View, in_frame: FloatArray, guesser_points: FloatArray) -> FloatArray:
         """What the second guesses are worth to the giver: its own expected R16 points, less
@@ -733,14 +797,11 @@ class EmbeddingClueGiver:
         out: FloatArray = own - others
         return out
 
-    def _usable(self, words: tuple[str, ...], view: View) -> NDArray[np.intp]:
-        said = {normalise_clue(c) for c in view.clues_given}
+    def _said(self, words: tuple[str, ...], view: View) -> list[int]:
+        """The positions in ``words`` of the clues said in the game (R22: not said again)."""
         index = _word_index(words)
-        usable = np.ones(len(words), dtype=bool)
-        for clue in said:
-            usable[list(index.get(clue, ()))] = False
-        out: NDArray[np.intp] = np.flatnonzero(usable)
-        return out
+        said = {i for c in view.clues_given for i in index.get(normalise_clue(c), ())}
+        return sorted(said)
 
     def _legal(self, text: str, view: View, *, second: bool) -> GiveClue | None:
         try:
@@ -754,9 +815,13 @@ class EmbeddingClueGiver:
 #: for the word to be a second clue (by design: a quarter).
 TRUE_SHARE = 0.5
 
-#: Each vocabulary's best frame chance per word, per tuple of listener models while they live,
-#: keyed by board id and vocabulary (with the vocabulary, which keeps its id a safe key).
-FRAME_PEAKS: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(per_models=4)
+#: Each vocabulary's frame chances a row per square, and its best frame chance per word, per
+#: tuple of listener models while they live, keyed by board id and the giver's own vocabulary
+#: (``None``: the models' shipped one; with the vocabulary, which keeps its id a safe key);
+#: 7 MB each on the standard board.
+FRAME_BY_SQUARE: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]] = (
+    ModelMemo(per_models=4)
+)
 
 
 def _best_first(values: NDArray[np.floating], k: int) -> Iterator[NDArray[np.intp]]:
@@ -848,33 +913,38 @@ def _kept_totals(
 
 
 def _kth_legal(
-    values: FloatArray, k: int, words: tuple[str, ...], is_legal: Callable[[str], bool]
+    values: FloatArray,
+    k: int,
+    words: tuple[str, ...],
+    is_legal: Callable[[str], bool],
+    at: NDArray[np.intp] | None = None,
 ) -> float:
     """The ``k``-th largest of ``values`` (``-inf`` for words left out) among legal words, or
-    ``-inf`` when fewer are: the best few first (most words are legal), all of them if need
-    be."""
-    n = len(values)
+    ``-inf`` when fewer are: among the words not left out (in a second clue's screening most
+    are), the best few first (most words are legal), all of them if need be. A value, so the
+    order in which ties are met changes nothing. ``at``: each value's place in ``words``
+    (default: its own)."""
+    live = np.flatnonzero(values > -np.inf)
+    kept = values[live]
+    places = live if at is None else at[live]
+    n = len(kept)
     top = min(n, 4 * k + 8)
-    best = np.argpartition(-values, top - 1)[:top] if top < n else np.arange(n)
-    threshold = -np.inf
+    best = np.argpartition(-kept, top - 1)[:top] if top < n else np.arange(n)
     # The full sort only when the best few hold too few legal words (rarely).
     sorts: tuple[Callable[[], NDArray[np.intp]], ...] = (
-        lambda: best[np.argsort(-values[best])],
-        lambda: np.argsort(-values),
+        lambda: best[np.argsort(-kept[best])],
+        lambda: np.argsort(-kept),
     )
     for order in (sort() for sort in sorts):
         found = 0
-        for i in order:
-            if values[int(i)] == -np.inf:
-                break
-            if is_legal(words[int(i)]):
+        for i in order.tolist():
+            if is_legal(words[places[i]]):
                 found += 1
                 if found >= k:
-                    threshold = float(values[int(i)])
-                    break
-        if threshold > -np.inf or len(order) == n:
+                    return float(kept[i])
+        if len(order) == n:
             break
-    return threshold
+    return -np.inf
 
 
 def _surely_kept_alike(
@@ -887,9 +957,11 @@ def _surely_kept_alike(
     k: int,
     words: tuple[str, ...],
     is_legal: Callable[[str], bool],
+    at: NDArray[np.intp] | None = None,
 ) -> bool:
     """Whether a screening from a batch's totals keeps exactly the words that one from the
-    exact totals would.
+    exact totals would (the screening's numbers of the words at ``at``, as in
+    :func:`_kth_legal`; the totals of every word).
 
     A batch's total and one game's are sums of the same 480 non-negative float32 products in
     other orders: each within 480 * 2**-24 (2.9e-5) of the exact sum, so within 5.8e-5 of each
@@ -907,8 +979,8 @@ def _surely_kept_alike(
         return True  # too few legal words are sure: every word is kept either way
     slack = 0.25 * error + 1e-12 * (1.0 + np.abs(approx) + error)
     finite = lower > -np.inf
-    least = _kth_legal(np.where(finite, lower - slack, -np.inf), k, words, is_legal)
-    most = _kth_legal(np.where(finite, lower + slack, -np.inf), k, words, is_legal)
+    least = _kth_legal(np.where(finite, lower - slack, -np.inf), k, words, is_legal, at)
+    most = _kth_legal(np.where(finite, lower + slack, -np.inf), k, words, is_legal, at)
     upper = (approx + error)[finite]
     s = slack[finite]
     sure = (upper - s >= most) | (upper + s < least)
@@ -919,12 +991,22 @@ def _near(
     target: Cell, board: Board, points: tuple[int, ...]
 ) -> tuple[NDArray[np.intp], FloatArray]:
     """The flat indices of the target's frame (R4, clipped, R5), and every square's R15 points
-    against the target."""
-    rows, cols = np.indices(board.shape)
-    d = np.maximum(np.abs(rows - target.row), np.abs(cols - target.col)).ravel()
+    against the target (read-only: kept for every round with this target)."""
+    return _near_square(target.row, target.col, board.shape, points)
+
+
+@functools.lru_cache(maxsize=1024)
+def _near_square(
+    row: int, col: int, shape: tuple[int, int], points: tuple[int, ...]
+) -> tuple[NDArray[np.intp], FloatArray]:
+    rows, cols = np.indices(shape)
+    d = np.maximum(np.abs(rows - row), np.abs(cols - col)).ravel()
     table = np.array([*points, 0], dtype=np.float64)
     pts = table[np.minimum(d, len(points))]
-    return np.flatnonzero(d <= 1), pts
+    frame = np.flatnonzero(d <= 1)
+    for a in (frame, pts):
+        a.flags.writeable = False
+    return frame, pts
 
 
 #: :class:`EmbeddingGuesser` by a name that does not mislead: it reads clues with any

@@ -36,12 +36,14 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
     *lead, rows, cols = belief.shape
     reach = len(weights) - 1
     if not lead:
-        # One board (every decision): the same sums in the same order, as one gather.
-        index, scale = _shifts(rows, cols, weights)
-        padded = np.zeros((rows + 2 * reach, cols + 2 * reach))
-        padded[reach : reach + rows, reach : reach + cols] = belief
+        # One board (every decision): the same sums in the same order, as one gather from the
+        # padded board times each weight (w * b is the same product before the gather as after).
+        index, scales = _shifts(rows, cols, weights)
+        padded = np.zeros((len(scales), rows + 2 * reach, cols + 2 * reach))
+        padded[:, reach : reach + rows, reach : reach + cols] = belief
+        padded *= scales
         # The reduction over the first axis adds the terms one after another, as the loop does.
-        summed: FloatArray = np.add.reduce(padded.ravel()[index] * scale, axis=0)
+        summed: FloatArray = np.add.reduce(np.take(padded.ravel(), index), axis=0)
         return summed.reshape(rows, cols)
     padded = np.zeros((*lead, rows + 2 * reach, cols + 2 * reach))
     padded[..., reach : reach + rows, reach : reach + cols] = belief
@@ -57,20 +59,23 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
 
 @functools.cache
 def _shifts(rows: int, cols: int, weights: tuple[int, ...]) -> tuple[NDArray[np.intp], FloatArray]:
-    """For :func:`_ring_sums` on one board: the flat indices into the padded board of every
-    non-zero shift (in the loop's order, one row per shift) and their weights (a column)."""
+    """For :func:`_ring_sums` on one board: the distinct non-zero weights (shape ``(k, 1, 1)``,
+    one padded board for each) and the flat indices into those boards of every non-zero shift
+    (in the loop's order, one row per shift), each into the board of its weight."""
     reach = len(weights) - 1
     width = cols + 2 * reach
+    size = (rows + 2 * reach) * width
     base = (np.arange(rows)[:, None] * width + np.arange(cols)[None, :]).ravel()
-    offsets, scale = [], []
+    distinct = sorted({float(w) for w in weights if w})
+    offsets = []
     for dr in range(-reach, reach + 1):
         for dc in range(-reach, reach + 1):
             w = weights[max(abs(dr), abs(dc))]
             if w:
-                offsets.append((reach + dr) * width + reach + dc)
-                scale.append(float(w))
+                board = distinct.index(float(w))
+                offsets.append(board * size + (reach + dr) * width + reach + dc)
     index = np.array(offsets, dtype=np.intp)[:, None] + base[None, :]
     index.flags.writeable = False
-    column = np.array(scale)[:, None]
-    column.flags.writeable = False
-    return index, column
+    scales = np.array(distinct)[:, None, None]
+    scales.flags.writeable = False
+    return index, scales

@@ -1,0 +1,74 @@
+"""The guesser's belief kept for a round (ROUND_BELIEFS): every pawn placed from it is the pawn
+placed from a belief made afresh, bit for bit, whatever filled the memo before."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from huescues import PlacePawn, View, play_game
+from huescues.agents import EmbeddingGuesser, Player, _players, default_agent, naming_agent
+from huescues.agents._points import expected_points
+from huescues.agents._protocol import Guesser
+
+RNG = np.random.default_rng(0)
+
+
+@dataclass(frozen=True)
+class _Recording:
+    """A guesser that keeps every view it is asked about."""
+
+    guesser: Guesser
+    views: list[View]
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        self.views.append(view)
+        return self.guesser.place_pawn(view, rng)
+
+
+def _views() -> list[View]:
+    views: list[View] = []
+    lineup = [default_agent(), naming_agent(), default_agent(), naming_agent()]
+    players = [Player(p.giver, _Recording(p.guesser, views)) for p in lineup]
+    for seed in (3, 4):
+        play_game(players, seed=seed)
+    return views
+
+
+def _fresh(guesser: EmbeddingGuesser, view: View) -> tuple[np.ndarray, PlacePawn]:
+    """place_pawn's belief and pawn as it made them before the memo (nothing kept)."""
+    others = [c for s, c in view.pawns if s != view.seat]
+    belief = guesser.belief(view.board, view.clues, others, weights=guesser.weights(view))
+    flat = expected_points(belief, view.rules).ravel().copy()
+    for c in view.occupied:
+        flat[c.row * view.board.cols + c.col] = -np.inf
+    return belief, PlacePawn(view.board.cells()[int(np.argmax(flat))])
+
+
+def test_a_kept_round_belief_is_the_belief_made_afresh() -> None:
+    played = _views()
+    # Rounds of givers with earlier rounds (then the weights are not the prior), both guesses.
+    assert any(r.giver == v.giver for v in played for r in v.history)
+    assert {len(v.clues) for v in played} == {1, 2}
+    # The same clues and pawns after other earlier rounds: other weights.
+    views = played + [v._replace(history=v.history[1::2]) for v in played if v.history]
+    guessers = [
+        default_agent().guesser,
+        naming_agent().guesser,
+        EmbeddingGuesser(pragmatic=True, use_pawns=False),
+        EmbeddingGuesser(model=("default", "naming")),  # the default's models, not pragmatic
+    ]
+    _players.ROUND_BELIEFS.clear()
+    # Each view's belief taken after others' (of other games, rounds and guessers) are kept.
+    order = RNG.permutation(len(views))
+    for guesser in guessers:
+        assert isinstance(guesser, EmbeddingGuesser)
+        for i in order:
+            view = views[int(i)]
+            others = [c for s, c in view.pawns if s != view.seat]
+            belief, pawn = _fresh(guesser, view)
+            kept = guesser._with_pawns(view.board, guesser._round_joint(view, view.clues), others)
+            assert np.array_equal(kept, belief)
+            assert guesser.place_pawn(view, RNG) == pawn
+    assert len(_players.ROUND_BELIEFS) > 0
