@@ -61,8 +61,9 @@ def shuffled(stream: np.random.PCG64, items: Sequence[T]) -> list[T]:
     n = len(out)
     if n < 2:
         return out
-    raws = stream.random_raw(n - 1).tolist()
-    for k, i in enumerate(range(n - 1, 0, -1)):
-        j = raws[k] % (i + 1)
+    # Each draw's place, raws[k] % (i + 1), worked out at once (exact in uint64); the swaps
+    # then one after another.
+    places = stream.random_raw(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)
+    for i, j in zip(range(n - 1, 0, -1), places.tolist(), strict=True):
         out[i], out[j] = out[j], out[i]
     return out

@@ -235,7 +235,7 @@ class Rules:
             raise InvalidRules(f"unknown rules settings: {sorted(unknown)}")
         try:  # the same settings again (every record of a results file): the same object
             key = tuple(
-                (k, type(v), tuple((type(x), x) for x in v) if type(v) is list else v)
+                (k, list, tuple(v), tuple(map(type, v))) if type(v) is list else (k, type(v), v)
                 for k, v in data.items()
             )
             known = _FROM_DICT.get(key)

@@ -101,6 +101,7 @@ class Schedule(Sequence[GameSpec]):
         self._turn = sum(self._players)
         self._orders = functools.lru_cache(maxsize=64)(self._order)
         self._seeds = functools.lru_cache(maxsize=64)(functools.partial(block_seed, seed))
+        self._blocks = functools.lru_cache(maxsize=64)(self._block)
 
     def __len__(self) -> int:
         return self._games
@@ -138,12 +139,21 @@ class Schedule(Sequence[GameSpec]):
         return tuple(_cycle_order(self._seed, n, cycle, len(self._entrants)))
 
     def _spec(self, i: int) -> GameSpec:
-        players = self._players
         turn, rest = divmod(i, self._turn)
         place = 0
+        players = self._players
         while rest >= players[place]:
             rest -= players[place]
             place += 1
+        seed, n, names, factories = self._blocks(turn, place)
+        # Seat s holds the lineup's (s - rest) % n-th entrant: the lineup rotated by rest.
+        cut = n - rest
+        return GameSpec(i, seed, n, names[cut:] + names[:cut], factories[cut:] + factories[:cut])
+
+    def _block(self, turn: int, place: int) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
+        """The seed, player count and lineup (names and factories) of the ``place``-th block
+        of turn ``turn``, before its rotation."""
+        players = self._players
         n = players[place]
         block = turn * len(players) + place
         # The how-many-th block for n players this is (the counter of the original loop).
@@ -152,11 +162,9 @@ class Schedule(Sequence[GameSpec]):
         cycle, within = divmod(j, _blocks_per_cycle(k, n))
         order = self._orders(n, cycle)
         lineup = [self._entrants[order[(within * n + s) % k]] for s in range(n)]
-        seated = [lineup[(s - rest) % n] for s in range(n)]
-        return GameSpec(
-            i,
+        return (
             self._seeds(block),
             n,
-            tuple(e.name for e in seated),
-            tuple(e.factory for e in seated),
+            tuple(e.name for e in lineup),
+            tuple(e.factory for e in lineup),
         )
