@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
@@ -87,8 +87,19 @@ def scan_results_file(
         for lineno, offset, raw in _lines(path):
             yield _read_line(path, lineno, raw, offset, board, check)
         return
-    blocks = ((path, board, *block) for block in _blocks(path, CHECK_BYTES))
-    for done, error in map_in_order(_check_block, blocks):
+    sent: deque[tuple[int, int]] = deque()  # the blocks in flight, in order
+
+    def blocks() -> Iterator[tuple[Path, Board | None, int, int]]:
+        for block in _blocks(path, CHECK_BYTES):
+            sent.append(block)
+            yield (path, board, *block)
+
+    for done, error in map_in_order(_check_block, blocks()):
+        start, length = sent.popleft()
+        if error is not None:
+            # The worker numbered the block's lines from 1; checked again here, numbered from
+            # where the block starts (counted only now: most files have no error).
+            done, error = _check_block((path, board, start, length), first=_line_at(path, start))
         yield from done
         if error is not None:
             raise error
@@ -115,28 +126,48 @@ def _lines(path: Path) -> Iterator[_Line]:
             yield lineno, here, raw
 
 
-def _blocks(path: Path, size: int) -> Iterator[tuple[int, int, int]]:
-    """``(byte offset, line number, length)`` of blocks of whole lines of about ``size`` bytes
-    (a line longer than that is a block of its own); a last line cut short is left out."""
+def _blocks(path: Path, size: int) -> Iterator[tuple[int, int]]:
+    """``(byte offset, length)`` of blocks of whole lines of about ``size`` bytes (a line
+    longer than that is a block of its own); a last line cut short is left out. Only the bytes
+    around each block's end are read."""
     with open(path, "rb") as f:
-        start, lineno, carry = 0, 1, b""
-        while data := f.read(size):
-            data = carry + data
-            end = data.rfind(b"\n") + 1
-            if end == 0:
-                carry = data
-                continue
-            yield start, lineno, end
-            start += end
-            lineno += data.count(b"\n", 0, end)
-            carry = data[end:]
+        total = os.fstat(f.fileno()).st_size
+        start = 0
+        while start < total:
+            # The end of the line holding the block's last byte, if that line is complete.
+            at, end = start + size - 1, -1
+            f.seek(at)
+            while piece := f.read(1 << 16):
+                k = piece.find(b"\n")
+                if k >= 0:
+                    end = at + k + 1
+                    break
+                at += len(piece)
+            if end < 0:  # no newline from there on: the block ends with the last one before
+                f.seek(start)
+                end = start + f.read(size).rfind(b"\n") + 1
+                if end == start:
+                    return
+            yield start, end - start
+            start = end
+
+
+def _line_at(path: Path, offset: int) -> int:
+    """The number of the line that starts at byte ``offset``."""
+    count = 1
+    with open(path, "rb") as f:
+        while offset > 0 and (block := f.read(min(offset, 1 << 22))):
+            count += block.count(b"\n")
+            offset -= len(block)
+    return count
 
 
 def _check_block(
-    task: tuple[Path, Board | None, int, int, int],
+    task: tuple[Path, Board | None, int, int], *, first: int = 1
 ) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None]:
-    """Each line of a block read and checked, up to the first that fails (and its error)."""
-    path, board, start, lineno, length = task
+    """Each line of a block read and checked, up to the first that fails (and its error); the
+    lines are numbered from ``first`` in the error."""
+    path, board, start, length = task
     with open(path, "rb") as f:
         f.seek(start)
         data = f.read(length)
@@ -144,7 +175,7 @@ def _check_block(
     rules: dict[str, Any] | None = None
     offset = start
     # Split at newlines only, as reading the file line by line does (not at a lone CR).
-    for number, raw in enumerate(data.split(b"\n")[:-1], start=lineno):
+    for number, raw in enumerate(data.split(b"\n")[:-1], start=first):
         at = offset
         offset += len(raw) + 1
         if not raw.strip():

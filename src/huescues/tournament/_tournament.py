@@ -3,6 +3,7 @@ processes or a Dask cluster, results streamed to disk and put in game order at t
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures as cf
 import contextlib
 import importlib
@@ -118,6 +119,10 @@ class Tournament:
         self.decision_time_limit = limit
         self._schedule: Schedule | None = None
         self._rules_dicts: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        #: The last rules object of a saved game found equal to the rules, by player count.
+        self._rules_seen: collections.defaultdict[int, object] = collections.defaultdict(
+            lambda: None
+        )
 
     def __repr__(self) -> str:
         return (
@@ -228,6 +233,7 @@ class Tournament:
         as it is read, and where their lines are; the file is cut back to its complete
         lines. Also whether it holds every game of the schedule in order and nothing else
         (no other line, not even a blank one), as a finished run leaves it."""
+        self._rules_seen.clear()
         exists = path.exists() and path.stat().st_size > 0
         if not exists:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -261,6 +267,7 @@ class Tournament:
     ) -> tuple[NDArray[np.bool_], int]:
         """The games already in the shard directory (when resuming), each checked as it is
         read, and the next shard number."""
+        self._rules_seen.clear()
         have = np.zeros(len(specs), dtype=bool)
         for index, _, _, game in scan_shards(path, board=self.board):
             if not resume:
@@ -286,6 +293,30 @@ class Tournament:
 
     def _check(self, path: Path, index: int, game: dict[str, Any], specs: Schedule) -> None:
         """Refuse to resume from a file of another tournament."""
+        if 0 <= index < len(specs):
+            # Every saved game is compared (a hundred thousand in a large run): the usual case
+            # first, in a few comparisons; the games of a chunk share their rules' object.
+            spec = specs[index]
+            record = game.get("record")
+            if (
+                game.get("format") == 1
+                and game.get("seed") == spec.seed
+                and game.get("n_players") == spec.n_players
+                and game.get("seats") == list(spec.seats)
+                and game.get("board_id") == self.board.id
+            ):
+                if record is None:
+                    return
+                rules = record.get("rules")
+                if rules is self._rules_seen[spec.n_players]:
+                    return
+                if rules == self._rules_dict(spec.n_players):
+                    self._rules_seen[spec.n_players] = rules
+                    return
+        self._refuse(path, index, game, specs)
+
+    def _refuse(self, path: Path, index: int, game: dict[str, Any], specs: Schedule) -> None:
+        """:meth:`_check` naming what is wrong with ``game``."""
 
         def refuse(why: str) -> None:
             raise ResultsFileError(
