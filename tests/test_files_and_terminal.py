@@ -56,6 +56,10 @@ def test_the_schedule_is_the_one_written_before_it_was_made_lazily() -> None:
         assert got == case["schedule"]
         assert [g.index for g in specs] == list(range(case["games"]))
         assert specs[-1] == list(specs)[-1] and specs[3:7] == list(specs)[3:7]
+        # What a resume compares with each saved game, without making the whole spec.
+        assert [specs.seats(g.index) for g in specs] == [
+            (g.seed, g.n_players, list(g.seats)) for g in specs
+        ]
 
 
 def test_a_huge_tournament_starts_at_once_in_little_memory() -> None:

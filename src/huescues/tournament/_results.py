@@ -6,7 +6,7 @@ import functools
 import json
 import os
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
@@ -71,35 +71,42 @@ def check_scores(game: dict[str, Any], where: str, board: Board | None = None) -
 
 
 def scan_results_file(
-    path: Path, *, board: Board | None = None, check: bool = True
+    path: Path,
+    *,
+    board: Board | None = None,
+    check: bool = True,
+    expect: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
     """``(index, byte offset, game)`` for each complete line of a results file, read one line
     at a time (a file of any size takes no more memory than a few chunks of lines). A last line
     cut short (a run killed while writing it) is left out; any other line that is not a game, or
     whose scores are not what its record replays to (see :func:`check_scores`), is an error
     naming the line. The lines are checked in blocks of :data:`CHECK_BYTES` on every core (see
-    ``_chunks_pool``); ``game`` is then the line's :func:`header` (what a resume compares with
-    its schedule). ``check=False`` reads only the index and the
-    seats (``game`` is then ``{"seats": [...]}``, or ``None`` where the seats cannot be read on
-    their own), for a file this library wrote and has just checked. The caller finds where
-    the complete lines end from the last offset and line (see :func:`complete_length`)."""
+    ``_chunks_pool``), each game then also by ``expect(index, game)`` if given (it raises
+    :class:`ResultsFileError` to refuse a game; it must pickle). ``game`` is ``{"seats":
+    [...]}`` (the one dict for every line of a lineup in a block). ``check=False`` reads only
+    the index and the seats (``game`` is then ``None`` where the seats cannot be read on their
+    own), for a file this library wrote and has just checked. The caller finds where the
+    complete lines end from the last offset and line (see :func:`complete_length`)."""
     if not check:
         for lineno, offset, raw in _lines(path):
             yield _read_line(path, lineno, raw, offset, board, check)
         return
     sent: deque[tuple[int, int]] = deque()  # the blocks in flight, in order
 
-    def blocks() -> Iterator[tuple[Path, Board | None, int, int]]:
+    def blocks() -> Iterator[_Block]:
         for block in _blocks(path, CHECK_BYTES):
             sent.append(block)
-            yield (path, board, *block)
+            yield (path, board, *block, expect)
 
     for done, error in map_in_order(_check_block, blocks()):
         start, length = sent.popleft()
         if error is not None:
             # The worker numbered the block's lines from 1; checked again here, numbered from
             # where the block starts (counted only now: most files have no error).
-            done, error = _check_block((path, board, start, length), first=_line_at(path, start))
+            done, error = _check_block(
+                (path, board, start, length, expect), first=_line_at(path, start)
+            )
         yield from done
         if error is not None:
             raise error
@@ -162,17 +169,23 @@ def _line_at(path: Path, offset: int) -> int:
     return count
 
 
+#: A block of lines to check: the file, its board, where the block starts, its length, and
+#: what else each game must pass.
+_Block = tuple[Path, Board | None, int, int, Callable[[int, dict[str, Any]], None] | None]
+
+
 def _check_block(
-    task: tuple[Path, Board | None, int, int], *, first: int = 1
+    task: _Block, *, first: int = 1
 ) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None]:
     """Each line of a block read and checked, up to the first that fails (and its error); the
     lines are numbered from ``first`` in the error."""
-    path, board, start, length = task
+    path, board, start, length, expect = task
     with open(path, "rb") as f:
         f.seek(start)
         data = f.read(length)
     done: list[tuple[int, int, dict[str, Any] | None]] = []
-    rules: dict[str, Any] | None = None
+    # One {"seats": [...]} per lineup, so that it travels once a block (pickle shares it).
+    lineups: dict[tuple[Any, ...], dict[str, Any]] = {}
     offset = start
     # Split at newlines only, as reading the file line by line does (not at a lone CR).
     for number, raw in enumerate(data.split(b"\n")[:-1], start=first):
@@ -182,19 +195,24 @@ def _check_block(
             continue
         try:
             index, at, game = _read_line(path, number, raw, at, board, True)
+            if expect is not None and game is not None:
+                expect(index, game)
         except ResultsFileError as e:
             return done, e
         if game is None:
             done.append((index, at, None))
             continue
-        head = header(game, rules)
-        rules = head.get("record", {}).get("rules", rules)
-        done.append((index, at, head))
+        seats = game["seats"]
+        key = tuple(seats)
+        seated = lineups.get(key)
+        if seated is None:
+            seated = lineups[key] = {"seats": seats}
+        done.append((index, at, seated))
     return done, None
 
 
-#: What a checked read sends back of each game from a worker: what a resume compares with its
-#: schedule (the seats also name the entrants), and no more, so that little travels.
+#: What a checked read of Parquet shards sends back of each game from a worker: what a resume
+#: compares with its schedule (the seats also name the entrants), and no more.
 _HEADER_KEYS = ("format", "game", "seed", "n_players", "seats", "board_id")
 
 

@@ -138,6 +138,20 @@ class Schedule(Sequence[GameSpec]):
     def _order(self, n: int, cycle: int) -> tuple[int, ...]:
         return tuple(_cycle_order(self._seed, n, cycle, len(self._entrants)))
 
+    def seats(self, i: int) -> tuple[int, int, list[str]]:
+        """Game ``i``'s seed, player count and entrant names by seat (as a results line holds
+        them), without the rest of its :class:`GameSpec`: what a resume compares with every
+        saved game. ``i`` must be a game of the schedule; the list is the schedule's own (read
+        it, do not change it)."""
+        turn, rest = divmod(i, self._turn)
+        place = 0
+        players = self._players
+        while rest >= players[place]:
+            rest -= players[place]
+            place += 1
+        seed, n, _, _, seated = self._blocks(turn, place)
+        return seed, n, seated[rest]
+
     def _spec(self, i: int) -> GameSpec:
         turn, rest = divmod(i, self._turn)
         place = 0
@@ -145,14 +159,16 @@ class Schedule(Sequence[GameSpec]):
         while rest >= players[place]:
             rest -= players[place]
             place += 1
-        seed, n, names, factories = self._blocks(turn, place)
+        seed, n, names, factories, _ = self._blocks(turn, place)
         # Seat s holds the lineup's (s - rest) % n-th entrant: the lineup rotated by rest.
         cut = n - rest
         return GameSpec(i, seed, n, names[cut:] + names[:cut], factories[cut:] + factories[:cut])
 
-    def _block(self, turn: int, place: int) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
+    def _block(
+        self, turn: int, place: int
+    ) -> tuple[int, int, tuple[str, ...], tuple[str, ...], list[list[str]]]:
         """The seed, player count and lineup (names and factories) of the ``place``-th block
-        of turn ``turn``, before its rotation."""
+        of turn ``turn``, before its rotation, and the names by seat of each of its games."""
         players = self._players
         n = players[place]
         block = turn * len(players) + place
@@ -162,9 +178,11 @@ class Schedule(Sequence[GameSpec]):
         cycle, within = divmod(j, _blocks_per_cycle(k, n))
         order = self._orders(n, cycle)
         lineup = [self._entrants[order[(within * n + s) % k]] for s in range(n)]
+        names = tuple(e.name for e in lineup)
         return (
             self._seeds(block),
             n,
-            tuple(e.name for e in lineup),
+            names,
             tuple(e.factory for e in lineup),
+            [list(names[n - rest :] + names[: n - rest]) for rest in range(n)],
         )

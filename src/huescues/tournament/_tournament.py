@@ -3,7 +3,6 @@ processes or a Dask cluster, results streamed to disk and put in game order at t
 
 from __future__ import annotations
 
-import collections
 import concurrent.futures as cf
 import contextlib
 import importlib
@@ -43,6 +42,7 @@ from ._results import (
     scan_results_file,
     write_atomically,
 )
+from ._saved import SavedGameCheck
 from ._schedule import GameSpec, Schedule, balanced_games, make_schedule
 from ._shards import (
     is_shard_directory,
@@ -118,11 +118,6 @@ class Tournament:
             raise ValueError(f"decision_time_limit is a number of seconds > 0, not {limit!r}")
         self.decision_time_limit = limit
         self._schedule: Schedule | None = None
-        self._rules_dicts: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
-        #: The last rules object of a saved game found equal to the rules, by player count.
-        self._rules_seen: collections.defaultdict[int, object] = collections.defaultdict(
-            lambda: None
-        )
 
     def __repr__(self) -> str:
         return (
@@ -233,7 +228,6 @@ class Tournament:
         as it is read, and where their lines are; the file is cut back to its complete
         lines. Also whether it holds every game of the schedule in order and nothing else
         (no other line, not even a blank one), as a finished run leaves it."""
-        self._rules_seen.clear()
         exists = path.exists() and path.stat().st_size > 0
         if not exists:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -249,9 +243,9 @@ class Tournament:
         have = np.zeros(len(specs), dtype=bool)
         n_lines = 0
         in_order = True
-        for index, offset, game in scan_results_file(path, board=self.board):
-            assert game is not None
-            self._check(path, index, game, specs)
+        # Each saved game is checked against the schedule where its line is checked.
+        check = self._saved_check(path)
+        for index, offset, _ in scan_results_file(path, board=self.board, expect=check):
             in_order = in_order and index == n_lines
             n_lines += 1
             if not have[index]:  # the first copy of a game counts, as when reading the file
@@ -267,80 +261,30 @@ class Tournament:
     ) -> tuple[NDArray[np.bool_], int]:
         """The games already in the shard directory (when resuming), each checked as it is
         read, and the next shard number."""
-        self._rules_seen.clear()
         have = np.zeros(len(specs), dtype=bool)
+        check = self._saved_check(path)
         for index, _, _, game in scan_shards(path, board=self.board):
             if not resume:
                 raise ResultsFileError(
                     f"results directory {path} already holds games; pass resume=True to finish "
                     f"that run, or choose another place"
                 )
-            self._check(path, index, game, specs)
+            check(index, game)
             have[index] = True
         path.mkdir(parents=True, exist_ok=True)
         return have, next_shard_number(path)
 
-    def _rules_dict(self, n_players: int) -> dict[str, Any]:
-        """The rules of this tournament's ``n_players`` games as a record holds them (made once
-        per player count: a resume compares every saved game with them)."""
-        made = self._rules_dicts.get(n_players)
-        if made is None or made[0] != self.rules:  # (the settings are a public dict)
-            made = self._rules_dicts[n_players] = (
-                dict(self.rules),
-                rules_for(n_players, self.rules).to_dict(),
-            )
-        return made[1]
-
-    def _check(self, path: Path, index: int, game: dict[str, Any], specs: Schedule) -> None:
-        """Refuse to resume from a file of another tournament."""
-        if 0 <= index < len(specs):
-            # Every saved game is compared (a hundred thousand in a large run): the usual case
-            # first, in a few comparisons; the games of a chunk share their rules' object.
-            spec = specs[index]
-            record = game.get("record")
-            if (
-                game.get("format") == 1
-                and game.get("seed") == spec.seed
-                and game.get("n_players") == spec.n_players
-                and game.get("seats") == list(spec.seats)
-                and game.get("board_id") == self.board.id
-            ):
-                if record is None:
-                    return
-                rules = record.get("rules")
-                if rules is self._rules_seen[spec.n_players]:
-                    return
-                if rules == self._rules_dict(spec.n_players):
-                    self._rules_seen[spec.n_players] = rules
-                    return
-        self._refuse(path, index, game, specs)
-
-    def _refuse(self, path: Path, index: int, game: dict[str, Any], specs: Schedule) -> None:
-        """:meth:`_check` naming what is wrong with ``game``."""
-
-        def refuse(why: str) -> None:
-            raise ResultsFileError(
-                f"cannot resume from {path}: it is not from this tournament's schedule "
-                f"(game {index}: {why}); use another file, or the tournament that wrote it"
-            )
-
-        if index < 0 or index >= len(specs):
-            refuse(f"this tournament has {len(specs)} games")
-        spec = specs[index]
-        if game.get("format") != 1:
-            refuse(f"results format {game.get('format')!r}, not 1")
-        if game.get("seed") != spec.seed:
-            refuse(f"seed {game.get('seed')} in the file, {spec.seed} in the schedule")
-        if game.get("n_players") != spec.n_players or game.get("seats") != list(spec.seats):
-            refuse(f"seats {game.get('seats')} in the file, {list(spec.seats)} in the schedule")
-        board_id = self.board.id
-        if game.get("board_id") != board_id:
-            refuse(f"board {game.get('board_id')!r} in the file, {board_id!r} in this tournament")
-        record = game.get("record")
-        if record is not None:
-            rules = self._rules_dict(spec.n_players)
-            if record.get("rules") != rules:
-                refuse("the file's games were played by other rules")
+    def _saved_check(self, path: Path) -> SavedGameCheck:
+        """What refuses to resume from a file (or directory) of another tournament."""
+        return SavedGameCheck(
+            path,
+            self.entrants,
+            games=self.games,
+            players=self.players,
+            seed=self.seed,
+            board_id=self.board.id,
+            rules=self.rules,
+        )
 
 
 def run_tournament(
