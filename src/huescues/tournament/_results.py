@@ -76,6 +76,7 @@ def scan_results_file(
     board: Board | None = None,
     check: bool = True,
     expect: Callable[[int, dict[str, Any]], None] | None = None,
+    blank: list[int] | None = None,
 ) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
     """``(index, byte offset, game)`` for each complete line of a results file, read one line
     at a time (a file of any size takes no more memory than a few chunks of lines). A last line
@@ -87,7 +88,8 @@ def scan_results_file(
     [...]}`` (the one dict for every line of a lineup in a block). ``check=False`` reads only
     the index and the seats (``game`` is then ``None`` where the seats cannot be read on their
     own), for a file this library wrote and has just checked. The caller finds where the
-    complete lines end from the last offset and line (see :func:`complete_length`)."""
+    complete lines end from the last offset and line (see :func:`complete_length`). ``blank``,
+    if given, gets the number of blank lines skipped in each block checked."""
     if not check:
         for lineno, offset, raw in _lines(path):
             yield _read_line(path, lineno, raw, offset, board, check)
@@ -99,14 +101,16 @@ def scan_results_file(
             sent.append(block)
             yield (path, board, *block, expect)
 
-    for done, error in map_in_order(_check_block, blocks()):
+    for done, error, skipped in map_in_order(_check_block, blocks()):
         start, length = sent.popleft()
         if error is not None:
             # The worker numbered the block's lines from 1; checked again here, numbered from
             # where the block starts (counted only now: most files have no error).
-            done, error = _check_block(
+            done, error, skipped = _check_block(
                 (path, board, start, length, expect), first=_line_at(path, start)
             )
+        if blank is not None:
+            blank.append(skipped)
         yield from done
         if error is not None:
             raise error
@@ -176,9 +180,9 @@ _Block = tuple[Path, Board | None, int, int, Callable[[int, dict[str, Any]], Non
 
 def _check_block(
     task: _Block, *, first: int = 1
-) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None]:
-    """Each line of a block read and checked, up to the first that fails (and its error); the
-    lines are numbered from ``first`` in the error."""
+) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None, int]:
+    """Each line of a block read and checked, up to the first that fails (and its error), and
+    the blank lines skipped; the lines are numbered from ``first`` in the error."""
     path, board, start, length, expect = task
     with open(path, "rb") as f:
         f.seek(start)
@@ -187,18 +191,20 @@ def _check_block(
     # One {"seats": [...]} per lineup, so that it travels once a block (pickle shares it).
     lineups: dict[tuple[Any, ...], dict[str, Any]] = {}
     offset = start
+    skipped = 0
     # Split at newlines only, as reading the file line by line does (not at a lone CR).
     for number, raw in enumerate(data.split(b"\n")[:-1], start=first):
         at = offset
         offset += len(raw) + 1
         if not raw.strip():
+            skipped += 1
             continue
         try:
             index, at, game = _read_line(path, number, raw, at, board, True)
             if expect is not None and game is not None:
                 expect(index, game)
         except ResultsFileError as e:
-            return done, e
+            return done, e, skipped
         if game is None:
             done.append((index, at, None))
             continue
@@ -208,7 +214,7 @@ def _check_block(
         if seated is None:
             seated = lineups[key] = {"seats": seats}
         done.append((index, at, seated))
-    return done, None
+    return done, None, skipped
 
 
 #: What a checked read of Parquet shards sends back of each game from a worker: what a resume

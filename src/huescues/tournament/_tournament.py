@@ -245,7 +245,10 @@ class Tournament:
         in_order = True
         # Each saved game is checked against the schedule where its line is checked.
         check = self._saved_check(path)
-        for index, offset, _ in scan_results_file(path, board=self.board, expect=check):
+        blank: list[int] = []
+        for index, offset, _ in scan_results_file(
+            path, board=self.board, expect=check, blank=blank
+        ):
             in_order = in_order and index == n_lines
             n_lines += 1
             if not have[index]:  # the first copy of a game counts, as when reading the file
@@ -253,7 +256,7 @@ class Tournament:
                 where[index] = offset + 1
         with open(path, "r+b") as f:
             f.truncate(end)
-        in_order = in_order and n_lines == len(specs) and _count_lines(path) == n_lines
+        in_order = in_order and n_lines == len(specs) and not any(blank)
         return have, in_order
 
     def _prepare_shards(
@@ -391,15 +394,6 @@ class _Sink:
         if self._f is not None:
             self._f.flush()
             os.fsync(self._f.fileno())
-
-
-def _count_lines(path: Path) -> int:
-    """The newlines in a file, counted a few MB at a time."""
-    count = 0
-    with open(path, "rb") as f:
-        while block := f.read(1 << 22):
-            count += block.count(b"\n")
-    return count
 
 
 def _put_in_order(path: Path, where: NDArray[np.int64]) -> FileLines:
