@@ -250,3 +250,30 @@ def test_a_table_whose_persons_guess_stops_for_every_guess_and_takes_it() -> Non
         state = table.act(pending.seat, RandomAgent().place_pawn(view, rng))
         guesses += 1
     assert state.is_terminal and guesses > 0
+
+
+def test_a_signal_timer_that_rang_just_before_the_limit_rings_again_until_the_decision_ends() -> (
+    None
+):
+    # A ring a moment before the decision's limit sets the alarm for the end of it; that ring
+    # may come while the handler still runs, and is then seen only when the interrupted call
+    # (a sleep) ends: in a tournament a hung decision once ran its whole 30 s. The alarm now
+    # repeats until the decision ends, so the next ring interrupts it.
+    import signal
+    import time
+
+    from huescues.agents import DecisionTimeout
+
+    timer = SignalTimer(0.05)
+    began = time.perf_counter()
+
+    def hangs(state: Any, seat: int) -> Any:
+        timer._on_alarm(signal.SIGALRM, None)  # the ring, with the decision not yet out of time
+        assert signal.getitimer(signal.ITIMER_REAL)[1] > 0  # it will ring again
+        time.sleep(5)
+        raise AssertionError("not interrupted")
+
+    with timer, pytest.raises(DecisionTimeout):
+        timer.call(hangs, None, 0)  # type: ignore[arg-type]
+    assert time.perf_counter() - began < 1
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # cleared with the timer

@@ -183,6 +183,10 @@ class Timer(Protocol):
         ...
 
 
+#: How often the alarm rings again once it has been set for the end of the decision in play.
+_RING_AGAIN = 0.01
+
+
 class SignalTimer:
     """Interrupts a decision with ``SIGALRM`` when it runs past the limit, where it can (the
     main thread of a process on a system with ``setitimer``, between ``with`` and its end);
@@ -191,8 +195,9 @@ class SignalTimer:
     The alarm is not set and cleared around every decision (two system calls a decision, a
     tenth of a fast game's time): it is set once, and when it rings it interrupts the decision
     in play if that has run out of time, and otherwise is set again for when the decision in
-    play would run out (or a whole limit later, between decisions). A decision is thus still
-    interrupted when its time is up, to the same precision."""
+    play would run out, ringing again every :data:`_RING_AGAIN` until it ends (or a whole
+    limit later, between decisions). A decision is thus still interrupted when its time is up,
+    to the same precision."""
 
     abandons = False
 
@@ -227,8 +232,15 @@ class SignalTimer:
             self._started = None
             signal.setitimer(signal.ITIMER_REAL, self.limit)  # for the decisions after this one
             raise DecisionTimeout
-        wait = self.limit if started is None else started + self.limit - now
-        signal.setitimer(signal.ITIMER_REAL, max(wait, 1e-6))
+        if started is None:
+            signal.setitimer(signal.ITIMER_REAL, self.limit)
+            return
+        # The decision in play has a little time left: ring when it runs out, and again every
+        # _RING_AGAIN until it ends. A ring that comes before this handler has returned to an
+        # interrupted call (sleep, a read) is only seen once that call ends, which may be never:
+        # the next one interrupts it.
+        wait = started + self.limit - now
+        signal.setitimer(signal.ITIMER_REAL, max(wait, 1e-6), _RING_AGAIN)
 
     def call(
         self, fn: Callable[[GameState, int], Action], state: GameState, seat: int
