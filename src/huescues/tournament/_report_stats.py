@@ -31,7 +31,6 @@ from ._report import (
     UnfinishedGame,
 )
 from ._report_games import Counted, check_game, count_games, strip_record
-from ._results import FileLines
 
 __all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
@@ -77,18 +76,22 @@ LINES_CHUNK = 500
 
 
 def compute_report_lines(
-    lines: Iterable[str], *, entrants: Sequence[str], seed: int = 0, n_boot: int = 2000
+    lines: Iterable[str],
+    *,
+    entrants: Sequence[str],
+    seed: int = 0,
+    n_boot: int = 2000,
+    parts: Iterable[tuple[int, Sequence[str]]] | None = None,
 ) -> Report:
     """:func:`compute_report_ordered` of results lines in game order, each parsed without its
-    ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``). Lines of a
-    results file are read by the workers themselves: only where they are travels."""
+    ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``). ``parts``,
+    if given, are those chunks, ``(first game, lines)``, as small to send as the lines of a
+    results file that a worker reads itself (then ``lines`` is not read)."""
     _check_options(seed, n_boot)
     names = tuple(dict.fromkeys(entrants))
-    tasks: Iterator[tuple[int, Sequence[str], Sequence[str]]]
-    if isinstance(lines, FileLines):
-        tasks = ((first, names, part) for first, part in lines.parts(LINES_CHUNK))
-    else:
-        tasks = ((first, names, chunk) for first, chunk in _chunks(lines, strip_record))
+    if parts is None:
+        parts = _chunks(lines, strip_record)
+    tasks = ((first, names, part) for first, part in parts)
     return _report(map_in_order(count_games, tasks), names, seed, n_boot)
 
 

@@ -483,9 +483,12 @@ class TournamentResults:
         ratings, faults): ``Report.from_games`` over these games, computed in one pass that
         keeps no game (each line is read without its ``record``, which the report does not
         use), the lines parsed and counted on every core."""
-        from ._report_stats import compute_report_lines
+        from ._report_stats import LINES_CHUNK, compute_report_lines
 
-        return compute_report_lines(self.lines, entrants=list(self.entrants), **kw)
+        lines = self.lines
+        # The lines of a results file go to the workers as offsets: they read them.
+        parts = lines.parts(LINES_CHUNK) if isinstance(lines, FileLines) else None
+        return compute_report_lines(lines, entrants=list(self.entrants), parts=parts, **kw)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, check: bool = True) -> TournamentResults:
