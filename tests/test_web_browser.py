@@ -92,7 +92,11 @@ def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(tmp_path:
             r, g, b = (int(x) for x in colour[4:-1].split(","))
             board = Board.standard()
             assert f"#{r:02x}{g:02x}{b:02x}" == board.hex(board.cell(name))
-        clues = ["lagoon", "<b>meadow</b>", "glacier", "velvet", "ember", "walnut"]
+        # Enough for every round the person may give (the lobby deals unseeded, so R25's
+        # tie-breakers may add some), and none a random bot says (R22 would refuse it again).
+        clues = ["<b>meadow</b>", "walnut", "thistle", "orchard", "lantern", "driftwood",
+                 "meteor", "biscuit", "kettle", "lichen", "quartz", "barley", "compass", "timber",
+                 "chimney", "saddle", "anchor", "beacon", "falcon", "gravel"]  # fmt: skip
         done: dict[str, bool] = {}
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:

@@ -24,7 +24,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PATIENT = TableSettings(bot_delay=0.01, reveal_pause=60, bot_time_limit=5, allow_seed=True)
 
 
-def _play_turn(page: Any, refused: list[bool]) -> None:
+#: The person's first clues: none a random bot says in Spanish (R22 would refuse it again), enough
+#: for tie-breakers (R25) too.
+CLUES = ["pimiento", "pepino", "almendra", "castaña", "pradera", "oliva"]
+
+
+def _play_turn(page: Any, refused: list[bool], clues: list[str]) -> None:
     status = page.locator("#status").inner_text()
     if "Elige un objetivo" in status:
         page.locator(".cell.card").first.click()
@@ -45,7 +50,7 @@ def _play_turn(page: Any, refused: list[bool]) -> None:
             )
             refused.append(True)
             box = page.locator("[data-field=clue]")
-        box.fill("tomate")
+        box.fill(clues.pop(0))
         page.wait_for_selector("#clue-check.ok")
         assert page.locator("#clue-check").inner_text() == "✓ permitida"
         page.click("[data-action=clue]")
@@ -88,6 +93,7 @@ def test_a_whole_spanish_game_from_the_lobby_with_a_live_r19_refusal(tmp_path: P
         assert "pistas en español" in page.locator("#house").inner_text()
         assert "Ronda 1 de 4" in page.locator("#round").inner_text()
         refused: list[bool] = []
+        clues = list(CLUES)
         dismissed = 0
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -108,7 +114,7 @@ def test_a_whole_spanish_game_from_the_lobby_with_a_live_r19_refusal(tmp_path: P
                 page.wait_for_selector("[data-action=next-round]", state="detached")
                 dismissed += 1
             else:
-                _play_turn(page, refused)
+                _play_turn(page, refused, clues)
         else:
             pytest.fail("the game did not end in time")
         # Four rounds (R7: one each), and tie-breakers if the lobby's unseeded deal ends level
@@ -119,7 +125,7 @@ def test_a_whole_spanish_game_from_the_lobby_with_a_live_r19_refusal(tmp_path: P
             assert "desempate" in cards.nth(extra).inner_text().lower()
         end = page.locator("[data-screen=end]").inner_text()
         assert "Ronda a ronda" in end and "Jugar otra vez, mismos asientos" in end
-        assert "Ronda 1: Ana dio “tomate”" in page.locator("#rounds").inner_text()
+        assert "Ronda 1: Ana dio “pimiento”" in page.locator("#rounds").inner_text()
         title = page.locator("#end-title").inner_text()
         assert "Gana" in title or "comparten" in title
         assert page.locator("#round").inner_text() == "Fin de la partida"
