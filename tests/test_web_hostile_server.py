@@ -336,6 +336,11 @@ def test_connections_past_the_cap_for_one_address_are_refused(server: int) -> No
         with _connect(server) as extra:
             refused = extra.recv(4096)
             assert refused.startswith(b"HTTP/1.1 503 "), refused
+            # The transport's refusal carries the app's security headers too (issue 20 item 9).
+            head = refused.split(b"\r\n\r\n")[0].decode().lower()
+            assert "content-security-policy: default-src 'self'" in head
+            assert "x-content-type-options: nosniff" in head and "x-frame-options: deny" in head
+            assert refused.endswith(b"\r\n\r\ntoo many connections from your address\n")
             assert _closed_after(extra) < 1
         assert b" 200 " in _get(held[0])  # the held ones still work
         held[1].close()

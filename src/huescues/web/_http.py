@@ -17,14 +17,19 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ._headers import SECURITY_HEADERS
+
 __all__ = ["guarded_http"]
 
+_REFUSAL_TEXT = b"too many connections from your address\n"
+# Written before the app sees the connection, so with the app's security headers added here.
 _REFUSAL = (
     b"HTTP/1.1 503 Service Unavailable\r\n"
     b"content-type: text/plain; charset=utf-8\r\n"
-    b"connection: close\r\n"
-    b"content-length: 39\r\n\r\n"
-    b"too many connections from your address\n"
+    + b"".join(f"{name}: {value}\r\n".encode("ascii") for name, value in SECURITY_HEADERS)
+    + b"connection: close\r\n"
+    + b"content-length: %d\r\n\r\n" % len(_REFUSAL_TEXT)
+    + _REFUSAL_TEXT
 )
 
 
