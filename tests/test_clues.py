@@ -614,6 +614,40 @@ def test_r19_house_rule_list_is_lowercase_words_with_no_basic_term_or_other_mean
                         "coral", "salmon", "gold", "silver", "lavender", "mint"}  # fmt: skip
 
 
+NAMED_ES = Rules.standard(4, language="es", refuse_named_colours=True)
+
+
+@pytest.mark.parametrize(
+    "clue", ["turquesa", "Carmesí", "carmesi", "escarlatas", "índigo", "Añil", "rubia", "magenta"]
+)
+def test_r19_house_rule_in_spanish_refuses_spanish_named_colours(clue: str) -> None:
+    # A Spanish table's house rule reads its pack's own list (accents folded, gender and
+    # number listed), not the English words.
+    with pytest.raises(IllegalClue, match=r"house rule on named colours refuses \(R19\)"):
+        validate_clue(clue, rules=NAMED_ES)
+    validate_clue(clue, language="es")  # allowed under the standard Spanish rules
+
+
+@pytest.mark.parametrize(
+    "clue", ["plátano", "granate", "lila", "sepia", "celeste", "limón", "tomate"]
+)
+def test_r19_house_rule_in_spanish_spares_words_with_other_meanings(clue: str) -> None:
+    assert validate_clue(clue, rules=NAMED_ES) == (clue,)
+
+
+def test_r19_house_rule_lists_per_language() -> None:
+    from huescues.engine import named_colours
+    from huescues.engine._languages import language_pack
+
+    spanish = named_colours("es")
+    assert {"turquesa", "carmesi", "bermellon", "escarlata"} <= spanish
+    assert spanish != named_colours() and "crimson" not in spanish
+    # As the check compares them: lowercase, accents folded, no basic term of the language.
+    pack = language_pack("es")
+    assert all(n == pack.fold(n) and n.isalpha() for n in spanish)
+    assert not spanish & {pack.fold(t) for t in pack.basic_colour_terms}
+
+
 def test_r19_house_rule_travels_with_the_rules_and_old_rules_load_without_it() -> None:
     assert Rules.from_dict(NAMED.to_dict()) == NAMED
     old = STANDARD.to_dict()

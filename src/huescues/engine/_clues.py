@@ -415,15 +415,24 @@ def _text_verdict(text: str, second: bool, r: Rules) -> tuple[str, ...] | _Fault
 
 
 @functools.cache
-def named_colours() -> frozenset[str]:
+@functools.cache
+def named_colours(language: str = DEFAULT_LANGUAGE) -> frozenset[str]:
     """The colour names beyond the basic terms that the house rule
-    :attr:`Rules.refuse_named_colours` refuses (R19, house rule): words whose common meaning is
-    a colour and nothing else (``data/named_colours.txt`` says how the list was made)."""
+    :attr:`Rules.refuse_named_colours` refuses in ``language`` (R19, house rule): words whose
+    common meaning is a colour and nothing else, as the check compares them (lowercase, and
+    without accents where the language folds them). English: ``data/named_colours.txt``, which
+    says how the list was made; another language: its pack's ``named_colours.txt``, or the
+    English list where its pack has none."""
+    pack = language_pack(language)
     # Read as the packs are (_languages): importing the engine loads no data package.
-    path = resources.files("huescues").joinpath("data").joinpath("named_colours.txt")
+    data = resources.files("huescues").joinpath("data")
+    own = data.joinpath("languages").joinpath(pack.code).joinpath("named_colours.txt")
+    path = own if own.is_file() else data.joinpath("named_colours.txt")
     text = path.read_text("utf-8")
     return frozenset(
-        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
+        pack.fold(line.strip())
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("#")
     )
 
 
@@ -431,7 +440,7 @@ def _named_colour_fault(word: str, language: str) -> tuple[str, str] | None:
     """R19's house rule: ``word``, or a part of it split on hyphens, is a named colour. Whole
     words only: endings and compounds pass, as the list holds no word with another meaning to
     guard (``indigos`` is no clue anyone needs refused)."""
-    names = named_colours()  # English words: a Spanish game's house rule has no list of its own yet
+    names = named_colours(language)
     _, candidates = _candidates(word, language_pack(language))
     for cand, where in candidates:
         if cand in names:
