@@ -372,7 +372,13 @@ def test_websockets_count_while_open_and_free_their_place_when_closed(server: in
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("--header-timeout", "0"), ("--connections-per-address", "0"), ("--idle-timeout", "0")],
+    [
+        ("--header-timeout", "0"),
+        ("--connections-per-address", "0"),
+        ("--idle-timeout", "0"),
+        ("--reveal-pause", "-1"),
+        ("--reveal-pause", "601"),
+    ],
 )
 def test_guard_settings_that_would_refuse_everyone_are_refused(
     option: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -182,6 +182,9 @@ def test_serve_takes_allow_seed_and_idle_timeout(monkeypatch: pytest.MonkeyPatch
     assert main(["serve", "--db", str(db)]) == 0
     assert main(["serve", "--db", str(db), "--allow-seed", "--idle-timeout", "60"]) == 0
     assert [(t.allow_seed, t.idle_timeout) for t in seen] == [(False, 1800.0), (True, 60.0)]
+    # Issue 21 item 1: how long a reveal waits for the people at a table, the server's default.
+    assert main(["serve", "--db", str(db), "--reveal-pause", "15"]) == 0
+    assert [t.reveal_pause for t in seen] == [60.0, 60.0, 15.0]
 
 
 def test_the_page_sends_the_addresss_clues_only_to_a_server_that_takes_them() -> None:

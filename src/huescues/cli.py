@@ -300,7 +300,7 @@ def _clue(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        from huescues.web import StudyConfig, TableSettings, serve
+        from huescues.web import MAX_REVEAL_SECONDS, StudyConfig, TableSettings, serve
     except ImportError as e:
         raise ImportError(
             f"{e.name or e}: huescues serve needs the web extra: pip install 'huescues[web]'"
@@ -332,8 +332,15 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if not args.idle_timeout > 0:
         raise ValueError(f"--idle-timeout {args.idle_timeout:g}: give seconds above 0")
+    if not 0 <= args.reveal_pause <= MAX_REVEAL_SECONDS:
+        raise ValueError(
+            f"--reveal-pause {args.reveal_pause:g}: give seconds from 0 to {MAX_REVEAL_SECONDS:g}"
+        )
     tables = TableSettings(
-        allow_seed=args.allow_seed, idle_timeout=args.idle_timeout, language=args.language
+        allow_seed=args.allow_seed,
+        idle_timeout=args.idle_timeout,
+        language=args.language,
+        reveal_pause=args.reveal_pause,
     )
     serve(
         args.host,
@@ -592,6 +599,13 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=1800.0,
         help="seconds a table no one is connected to is kept before it expires (default 1800)",
+    )
+    web.add_argument(
+        "--reveal-pause",
+        type=float,
+        default=60.0,
+        help="seconds a reveal waits for the people at a table to press Next round before the "
+        "round ends anyway (0-600, default 60; a table's house rules may set their own)",
     )
     web.add_argument(
         "--allow-seed",

@@ -15,6 +15,7 @@ from ._export import (
     export_given_clues,
     export_responses,
 )
+from ._house import MAX_REVEAL_SECONDS
 from ._serve import serve
 from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, SPANISH_CLUES, StudyConfig
 from ._tables import GONE_CLOSE_CODE, TableSettings
@@ -24,6 +25,7 @@ __all__ = [
     "DEFAULT_CONSENT",
     "GIVEN_CLUE_COLUMNS",
     "GONE_CLOSE_CODE",
+    "MAX_REVEAL_SECONDS",
     "PARTICIPANT_COLUMNS",
     "RESPONSE_COLUMNS",
     "SPANISH_CLUES",

@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket
 from huescues.agents import Agent, Fault, Table
 from huescues.engine import DEFAULT_LANGUAGE, GameState, available_languages
 
-from ._house import HouseRules
+from ._house import MAX_REVEAL_SECONDS, HouseRules
 
 __all__ = [
     "GONE_CLOSE_CODE",
@@ -103,6 +103,11 @@ class TableSettings:
         for name in ("idle_timeout", "join_timeout", "bot_time_limit"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"TableSettings.{name} is a positive number of seconds")
+        if not 0 <= self.reveal_pause <= MAX_REVEAL_SECONDS:
+            raise ValueError(
+                f"TableSettings.reveal_pause is seconds from 0 to {MAX_REVEAL_SECONDS:g}, not "
+                f"{self.reveal_pause!r}"
+            )
 
 
 @dataclass(slots=True)
