@@ -477,6 +477,18 @@ def test_edited_scores_are_refused_naming_the_game_and_line(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
+def _game_lines(path: Path) -> list[tuple[int, bytes]]:
+    """``(byte offset, line)`` of each complete, non-blank line, read line by line."""
+    out: list[tuple[int, bytes]] = []
+    offset = 0
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.endswith(b"\n") and raw.strip():
+                out.append((offset, raw))
+            offset += len(raw)
+    return out
+
+
 def test_checked_load_on_workers_finds_the_same_games_and_the_same_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -501,11 +513,18 @@ def test_checked_load_on_workers_finds_the_same_games_and_the_same_errors(
     assert on_workers == here
     assert [i for i, _, _ in here] == list(range(30))
     # Where each game's line starts, as reading the file line by line finds it.
-    by_line = [(json.loads(raw)["game"], offset) for _, offset, raw in _results._lines(out)]
+    by_line = [(json.loads(raw)["game"], offset) for offset, raw in _game_lines(out)]
     assert [(i, at) for i, at, _ in here] == by_line
     # What comes back of each game is its seats (the line stays in the file).
     assert [g for *_, g in here] == [
-        {"seats": json.loads(raw)["seats"]} for _, _, raw in _results._lines(out)
+        {"seats": json.loads(raw)["seats"]} for _, raw in _game_lines(out)
+    ]
+    # Reading only the indexes and seats (check=False) on workers finds the same.
+    monkeypatch.setattr(_results, "INDEX_BYTES", 4000)
+    monkeypatch.setattr(_chunks_pool, "n_workers", lambda: 2)
+    assert list(_results.scan_results_file(out, check=False)) == [
+        (json.loads(raw)["game"], offset, {"seats": json.loads(raw)["seats"]})
+        for offset, raw in _game_lines(out)
     ]
     out.write_bytes(whole)
     lines = _lines(out)

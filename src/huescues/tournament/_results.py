@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECK_BYTES",
+    "INDEX_BYTES",
     "FileLines",
     "LazyLines",
     "ResultsFileError",
@@ -82,24 +83,25 @@ def scan_results_file(
     at a time (a file of any size takes no more memory than a few chunks of lines). A last line
     cut short (a run killed while writing it) is left out; any other line that is not a game, or
     whose scores are not what its record replays to (see :func:`check_scores`), is an error
-    naming the line. The lines are checked in blocks of :data:`CHECK_BYTES` on every core (see
-    ``_chunks_pool``), each game then also by ``expect(index, game)`` if given (it raises
+    naming the line. The lines are read in blocks (:data:`CHECK_BYTES`, :data:`INDEX_BYTES`
+    without the check) on every core (see ``_chunks_pool``), each game then also by
+    ``expect(index, game)`` if given (it raises
     :class:`ResultsFileError` to refuse a game; it must pickle). ``game`` is ``{"seats":
     [...]}`` (the one dict for every line of a lineup in a block). ``check=False`` reads only
     the index and the seats (``game`` is then ``None`` where the seats cannot be read on their
     own), for a file this library wrote and has just checked. The caller finds where the
     complete lines end from the last offset and line (see :func:`complete_length`). ``blank``,
     if given, gets the number of blank lines skipped in each block checked."""
-    if not check:
-        for lineno, offset, raw in _lines(path):
-            yield _read_line(path, lineno, raw, offset, board, check)
-        return
     sent: deque[tuple[int, int]] = deque()  # the blocks in flight, in order
+    if not check:
+        expect = None
 
     def blocks() -> Iterator[_Block]:
-        for block in _blocks(path, CHECK_BYTES):
+        # Reading only the index and the seats takes a fiftieth of the time of checking a line:
+        # bigger blocks for it, so that a worker's block is worth sending.
+        for block in _blocks(path, CHECK_BYTES if check else INDEX_BYTES):
             sent.append(block)
-            yield (path, board, *block, expect)
+            yield (path, board, *block, expect, check)
 
     for done, error, skipped in map_in_order(_check_block, blocks()):
         start, length = sent.popleft()
@@ -107,7 +109,7 @@ def scan_results_file(
             # The worker numbered the block's lines from 1; checked again here, numbered from
             # where the block starts (counted only now: most files have no error).
             done, error, skipped = _check_block(
-                (path, board, start, length, expect), first=_line_at(path, start)
+                (path, board, start, length, expect, check), first=_line_at(path, start)
             )
         if blank is not None:
             blank.append(skipped)
@@ -119,22 +121,8 @@ def scan_results_file(
 #: The bytes of a results file checked at a time by one worker (about 300 games of four
 #: players): whole lines, read by the worker itself, so that only where they are travels.
 CHECK_BYTES = 1 << 20
-
-_Line = tuple[int, int, bytes]
-
-
-def _lines(path: Path) -> Iterator[_Line]:
-    """``(line number, byte offset, line)`` of each complete, non-blank line."""
-    with open(path, "rb") as f:
-        offset = 0
-        for lineno, raw in enumerate(f, start=1):
-            here = offset
-            offset += len(raw)
-            if not raw.endswith(b"\n"):
-                return  # cut short
-            if not raw.strip():
-                continue
-            yield lineno, here, raw
+#: The same for reading only each game's index and seats (``check=False``).
+INDEX_BYTES = 8 << 20
 
 
 def _blocks(path: Path, size: int) -> Iterator[tuple[int, int]]:
@@ -173,17 +161,18 @@ def _line_at(path: Path, offset: int) -> int:
     return count
 
 
-#: A block of lines to check: the file, its board, where the block starts, its length, and
-#: what else each game must pass.
-_Block = tuple[Path, Board | None, int, int, Callable[[int, dict[str, Any]], None] | None]
+#: A block of lines to read: the file, its board, where the block starts, its length, what
+#: else each game must pass, and whether its lines are checked.
+_Block = tuple[Path, Board | None, int, int, Callable[[int, dict[str, Any]], None] | None, bool]
 
 
 def _check_block(
     task: _Block, *, first: int = 1
 ) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None, int]:
-    """Each line of a block read and checked, up to the first that fails (and its error), and
-    the blank lines skipped; the lines are numbered from ``first`` in the error."""
-    path, board, start, length, expect = task
+    """Each line of a block read (and checked, unless the task says not), up to the first that
+    fails (and its error), and the blank lines skipped; the lines are numbered from ``first``
+    in the error."""
+    path, board, start, length, expect, check = task
     with open(path, "rb") as f:
         f.seek(start)
         data = f.read(length)
@@ -200,13 +189,13 @@ def _check_block(
             skipped += 1
             continue
         try:
-            index, at, game = _read_line(path, number, raw, at, board, True)
+            index, at, game = _read_line(path, number, raw, at, board, check)
             if expect is not None and game is not None:
                 expect(index, game)
         except ResultsFileError as e:
             return done, e, skipped
-        if game is None:
-            done.append((index, at, None))
+        if game is None or not check:
+            done.append((index, at, game))
             continue
         seats = game["seats"]
         key = tuple(seats)
