@@ -27,6 +27,7 @@ from huescues.web import (
     export_responses,
 )
 from huescues.web._study_items import colour_plate, interleave, redirect_to
+from old_databases import old_study_database
 
 BOARD = Board.standard()
 PROLIFIC = {"PROLIFIC_PID": "5f0c" * 6, "STUDY_ID": "study-1", "SESSION_ID": "s-9"}
@@ -307,23 +308,7 @@ def test_redirects_add_the_code_as_cc_and_bad_addresses_are_refused() -> None:
 
 
 def test_an_older_database_is_upgraded(tmp_path: Path) -> None:
-    db = tmp_path / "old.sqlite"
-    conn = sqlite3.connect(db)
-    conn.executescript(
-        """CREATE TABLE participants (id TEXT PRIMARY KEY, created REAL NOT NULL,
-        board TEXT NOT NULL, seed INTEGER NOT NULL, plan TEXT NOT NULL, language TEXT,
-        colour_blindness TEXT, age_range TEXT);
-        CREATE TABLE responses (id INTEGER PRIMARY KEY AUTOINCREMENT, participant TEXT NOT NULL,
-        item INTEGER NOT NULL, clue TEXT NOT NULL, square TEXT NOT NULL, board TEXT NOT NULL,
-        time REAL NOT NULL, response_ms INTEGER, giver TEXT, target TEXT,
-        UNIQUE (participant, item));
-        INSERT INTO participants VALUES ('p0123456789abcdefg', 0, 'standard', 1,
-        '[["sky", null, null]]', NULL, NULL, NULL);
-        INSERT INTO responses VALUES (1, 'p0123456789abcdefg', 0, 'sky', 'F12', 'standard', 0,
-        10, NULL, NULL);"""
-    )
-    conn.commit()
-    conn.close()
+    db = old_study_database(tmp_path / "old.sqlite")
     out = tmp_path / "r.csv"
     assert export_responses(db, out) == 1
     with out.open(newline="", encoding="utf-8") as f:

@@ -6,7 +6,6 @@ that huescues.research compares readings of the same clue in two languages."""
 from __future__ import annotations
 
 import csv
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from huescues.web import (
     create_app,
     export_given_clues,
 )
+from old_databases import old_study_database
 
 
 def _post(client: TestClient, path: str, **body: Any) -> dict[str, Any]:
@@ -111,23 +111,7 @@ def test_an_english_study_still_refuses_reddish_and_exports_en(tmp_path: Path) -
 
 
 def test_an_older_database_reads_clue_language_en(tmp_path: Path) -> None:
-    db = tmp_path / "old.sqlite"
-    conn = sqlite3.connect(db)
-    conn.executescript(
-        """CREATE TABLE participants (id TEXT PRIMARY KEY, created REAL NOT NULL,
-        board TEXT NOT NULL, seed INTEGER NOT NULL, plan TEXT NOT NULL, language TEXT,
-        colour_blindness TEXT, age_range TEXT);
-        CREATE TABLE responses (id INTEGER PRIMARY KEY AUTOINCREMENT, participant TEXT NOT NULL,
-        item INTEGER NOT NULL, clue TEXT NOT NULL, square TEXT NOT NULL, board TEXT NOT NULL,
-        time REAL NOT NULL, response_ms INTEGER, giver TEXT, target TEXT,
-        UNIQUE (participant, item));
-        INSERT INTO participants VALUES ('p0123456789abcdefg', 0, 'standard', 1,
-        '[["sky", null, null]]', 'Dutch', NULL, NULL);
-        INSERT INTO responses VALUES (1, 'p0123456789abcdefg', 0, 'sky', 'F12', 'standard', 0,
-        10, NULL, NULL);"""
-    )
-    conn.commit()
-    conn.close()
+    db = old_study_database(tmp_path / "old.sqlite", language="Dutch")
     out = tmp_path / "r.csv"
     assert main(["responses", "export", "--db", str(db), "--out", str(out)]) == 0
     with out.open(newline="", encoding="utf-8") as f:
