@@ -79,22 +79,22 @@ def scan_results_file(
     expect: Callable[[int, dict[str, Any]], None] | None = None,
     blank: list[int] | None = None,
 ) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
-    """``(index, byte offset, game)`` for each complete line of a results file, read one line
-    at a time (a file of any size takes no more memory than a few chunks of lines). A last line
-    cut short (a run killed while writing it) is left out; any other line that is not a game, or
-    whose scores are not what its record replays to (see :func:`check_scores`), is an error
-    naming the line. The lines are read in blocks (:data:`CHECK_BYTES`, :data:`INDEX_BYTES`
-    without the check) on every core (see ``_chunks_pool``), each game then also by
-    ``expect(index, game)`` if given (it raises
-    :class:`ResultsFileError` to refuse a game; it must pickle). ``game`` is ``{"seats":
-    [...]}`` (the one dict for every line of a lineup in a block). ``check=False`` reads only
-    the index and the seats (``game`` is then ``None`` where the seats cannot be read on their
-    own), for a file this library wrote and has just checked. The caller finds where the
-    complete lines end from the last offset and line (see :func:`complete_length`). ``blank``,
-    if given, gets the number of blank lines skipped in each block checked."""
+    """``(index, byte offset, game)`` for each complete line of a results file, in order, read
+    a block at a time on every core (``_chunks_pool``: blocks of :data:`CHECK_BYTES`, or of
+    :data:`INDEX_BYTES` without the check), so that a file of any size takes no more memory
+    than a few blocks. A last line cut short (a run killed while writing it) is left out; any
+    other line that is not a game, or whose scores are not what its record replays to (see
+    :func:`check_scores`), is an error naming the line. With the check, each game must also
+    pass ``expect(index, game)`` if given (it raises :class:`ResultsFileError` to refuse a
+    game; it must pickle), and ``game`` is ``{"seats": [...]}`` (one dict for every line of a
+    lineup in a block). ``check=False`` reads only the index and the seats (``game`` is then
+    ``None`` where the seats cannot be read on their own), for a file this library wrote and
+    has just checked. The caller finds where the complete lines end from the last offset and
+    line (see :func:`complete_length`). ``blank``, if given, gets the number of blank lines
+    skipped in each block."""
     sent: deque[tuple[int, int]] = deque()  # the blocks in flight, in order
     if not check:
-        expect = None
+        expect = None  # (a game not checked is not compared either)
 
     def blocks() -> Iterator[_Block]:
         # Reading only the index and the seats takes a fiftieth of the time of checking a line:
