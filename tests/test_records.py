@@ -125,3 +125,25 @@ def test_record_keeps_the_rules() -> None:
     again = GameRecord.from_json(record.to_json())
     assert again.rules == rules
     assert again.replay() == final
+
+
+def test_replays_of_one_seed_under_other_rules_boards_and_decks_start_from_their_own_deal() -> None:
+    # A replay starts from the last replay's new game when they share a seed, rules, board and
+    # deck (a tournament's blocks); anything else that differs must deal anew (R3, R27).
+    board = Board.from_rgb([[[15 * r, 9 * c, 60] for c in range(20)] for r in range(8)])
+    plays = [
+        (Rules.standard(4), None, None),
+        (Rules.standard(4).replace(second_clue_may_pass=False), None, None),
+        (Rules.standard(5), None, None),
+        (Rules.standard(4), board, Deck.generate(8, 20, seed=4)),
+        (Rules.standard(4), board, Deck.generate(8, 20, seed=5)),
+        (Rules.standard(4), None, Deck("my-deck", Deck.generate(16, 30, seed=99).cards)),
+    ]
+    finals = []
+    for rules, b, d in plays:
+        # A target chosen is enough to tell the deals apart: its card is the first drawn.
+        state = new_game(rules.n_players, seed=11, rules=rules, board=b, deck=d)
+        finals.append(state.apply(ChooseTarget(1)))
+    for _ in range(2):
+        for (_, b, d), final in zip(plays, finals, strict=True):
+            assert GameRecord.of(final).replay(board=b, deck=d) == final

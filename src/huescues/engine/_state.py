@@ -756,6 +756,12 @@ def _start_round(
     )  # fmt: skip
 
 
+#: The new game the last replay started from: a tournament's games come in blocks that share a
+#: seed, rules, board and deck, so the next replay usually starts from the same (frozen) state,
+#: and dealing it again would cost a sixth of a replay.
+_last_start: tuple[Rules, int, Board | None, Deck | None, GameState] | None = None
+
+
 def replay(
     rules: Rules,
     actions: Sequence[Action],
@@ -765,7 +771,20 @@ def replay(
     deck: Deck | None = None,
 ) -> GameState:
     """The state after playing ``actions`` from a new game."""
-    state = new_game(rules.n_players, seed=seed, rules=rules, board=board, deck=deck)
+    global _last_start
+    last = _last_start
+    if (
+        last is not None
+        and type(seed) is int
+        and last[1] == seed
+        and last[0] is rules
+        and last[2] is board
+        and last[3] is deck
+    ):
+        state = last[4]
+    else:
+        state = new_game(rules.n_players, seed=seed, rules=rules, board=board, deck=deck)
+        _last_start = (rules, seed, board, deck, state)
     for action in actions:
         state = state.apply(action)
     return state
