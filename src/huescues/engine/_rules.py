@@ -227,13 +227,8 @@ class Rules:
         off, and rules saved before languages came (no ``language``) are English."""
         if not isinstance(data, dict):
             raise InvalidRules(f"rules are a JSON object of settings, not {data!r:.80}")
-        if "n_players" not in data:
-            raise InvalidRules(f"the rules lack n_players (R2): {data!r:.80}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - names
-        if unknown:
-            raise InvalidRules(f"unknown rules settings: {sorted(unknown)}")
-        try:  # the same settings again (every record of a results file): the same object
+        try:  # the same settings again (every record of a results file): the same object,
+            # which passed the checks below when it was made
             key = tuple(
                 (k, list, tuple(v), tuple(map(type, v))) if type(v) is list else (k, type(v), v)
                 for k, v in data.items()
@@ -243,6 +238,12 @@ class Rules:
             key, known = None, None
         if known is not None and type(known) is cls:
             return known
+        if "n_players" not in data:
+            raise InvalidRules(f"the rules lack n_players (R2): {data!r:.80}")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise InvalidRules(f"unknown rules settings: {sorted(unknown)}")
         values: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) else v for k, v in data.items()
         }
