@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.engine import STANDARD_BOARD_ID, Board, GameRecord
+from huescues.engine import STANDARD_BOARD_ID, Action, Board, GameRecord
 
 from ._chunks_pool import map_in_order
+from ._line_actions import read_line_actions
 
 if TYPE_CHECKING:
     from ._report import Report
@@ -42,17 +43,27 @@ class ResultsFileError(ValueError):
     """A results file that cannot be read, resumed or overwritten as asked."""
 
 
-def check_scores(game: dict[str, Any], where: str, board: Board | None = None) -> None:
+def check_scores(
+    game: dict[str, Any],
+    where: str,
+    board: Board | None = None,
+    actions: tuple[Action, ...] | None = None,
+) -> None:
     """Refuse a results line whose ``scores`` or ``winners`` are not what its ``record``
     replays to: the record is the truth, and an edited score would change the report.
     ``board`` is the tournament's board when it is not the standard one (a record on a board
-    that cannot be had is not replayed)."""
+    that cannot be had is not replayed). ``actions``, if given, are the record's actions
+    already read (its ``"actions"`` then empty: see :func:`read_line_actions`)."""
     record = game.get("record")
     if record is None:
         return
     index = game.get("game")
     try:
         rec = GameRecord.from_dict(record)
+        if actions is not None:
+            rec = GameRecord(
+                rec.rules, rec.board_id, rec.deck_id, rec.seed, actions, rec.engine_version
+            )
         if rec.board_id != STANDARD_BOARD_ID and (board is None or board.id != rec.board_id):
             return
         state = rec.replay(board=board if rec.board_id != STANDARD_BOARD_ID else None)
@@ -258,7 +269,8 @@ def _read_line(
                 return int(digits), offset, _seats(raw)
     try:
         text = raw.decode("utf-8")
-        game = json.loads(text)
+        read = read_line_actions(text)
+        game, actions = (json.loads(text), None) if read is None else read
         index = game["game"]
     except UnicodeDecodeError as e:
         raise ResultsFileError(f"{path}, line {lineno}: not UTF-8 text ({e.reason})") from e
@@ -272,7 +284,7 @@ def _read_line(
             f"{path}, line {lineno}: not a tournament game (seats {seats!r}, not a list of "
             "entrant names)"
         )
-    check_scores(game, f"{path}, line {lineno}", board)
+    check_scores(game, f"{path}, line {lineno}", board, actions)
     return index, offset, game
 
 
