@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 from collections import Counter, deque
@@ -187,6 +188,28 @@ def _check_block(
     with open(path, "rb") as f:
         f.seek(start)
         data = f.read(length)
+    # Reading and replaying lines makes no reference cycles, but the cycle collector would run
+    # every few hundred of a replay's states all the same: about 6 % of a check. A block is a
+    # few megabytes at most, so what is left to collect waits no longer than that.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _check_lines(path, board, data, start, expect, check, first)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_lines(
+    path: Path,
+    board: Board | None,
+    data: bytes,
+    start: int,
+    expect: Callable[[int, dict[str, Any]], None] | None,
+    check: bool,
+    first: int,
+) -> tuple[list[tuple[int, int, dict[str, Any] | None]], ResultsFileError | None, int]:
+    """:func:`_check_block` once its bytes are read."""
     done: list[tuple[int, int, dict[str, Any] | None]] = []
     # One {"seats": [...]} per lineup, so that it travels once a block (pickle shares it).
     lineups: dict[tuple[Any, ...], dict[str, Any]] = {}
