@@ -289,6 +289,21 @@ def test_r9_the_first_clue_s_best_few_words_are_the_full_order_s_first(
         assert np.array_equal(order, full[: len(order)])
 
 
+def test_r9_the_first_clue_s_kept_orders_are_best_first_s_orders() -> None:
+    for agent in (default_agent(), naming_agent()):
+        giver = agent.giver
+        assert isinstance(giver, EmbeddingClueGiver)
+        board = new_game(4, seed=3).board
+        _, by_square, _ = giver._by_square(board)
+        for square in (0, 17, 250, board.size - 1):
+            plain = list(_best_first(by_square[square], 16))
+            for _ in range(2):  # made, then kept
+                kept = list(giver._first_orders(board, square))
+                assert len(kept) == len(plain)
+                for a, b in zip(kept, plain, strict=True):
+                    assert np.array_equal(a, b)
+
+
 def test_r8_a_giver_whose_every_word_is_said_still_chooses_a_target() -> None:
     giver = EmbeddingClueGiver(model="naming", words=("sky", "lagoon", "sky", "lemon"))
     game = play_game([Player(giver, EmbeddingGuesser(model="naming"))] * 4, seed=1)

@@ -491,21 +491,39 @@ class EmbeddingClueGiver:
             # agent's, so no card square is better than another.
             return ChooseTarget(0)
         # Each card square's best unsaid word (the frame chances are never below zero).
-        rows = by_square[[c.row * board.cols + c.col for c in view.card]]
+        rows = by_square.take([c.row * board.cols + c.col for c in view.card], axis=0)
         rows[:, said] = -np.inf
         return ChooseTarget(int(np.argmax(rows.max(axis=1))))
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = _target(view)
-        words, by_square, _ = self._by_square(view.board)
-        column = by_square[target.row * view.board.cols + target.col]
-        for order in _best_first(column, 16):
+        words = self._by_square(view.board)[0]
+        square = target.row * view.board.cols + target.col
+        for order in self._first_orders(view.board, square):
             for i in order:
                 clue = self._legal(words[int(i)], view, second=False)
                 if clue is not None:
                     return clue
         return RandomAgent().give_clue(view, rng)
+
+    def _first_orders(self, board: Board, square: int) -> Iterator[NDArray[np.intp]]:
+        """:func:`_best_first` of the square's frame chances (k = 16), its first order kept in
+        :data:`FIRST_ORDERS`: it depends only on the square's column of the frame table."""
+        _, by_square, _ = self._by_square(board)
+        column = by_square[square]
+        if len(column) <= 16:
+            yield from _best_first(column, 16)
+            return
+
+        def make() -> tuple[tuple[str, ...] | None, NDArray[np.intp]]:
+            few = next(_best_first(column, 16))
+            few.flags.writeable = False
+            return self.words, few
+
+        key = (board.id, words_key(self.words), square)
+        yield FIRST_ORDERS.get(_models(self.model), key, make)[1]
+        yield np.argsort(-column, kind="stable")
 
     def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
         """One or two words that draw the second guesses into the frame, or a pass when that
@@ -527,7 +545,9 @@ class EmbeddingClueGiver:
                 joint = joint - joint.max(axis=-1, keepdims=True)
                 weight = np.exp(joint) * empty
                 weight /= weight.sum(axis=-1, keepdims=True)
-                total += self._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
+                total += self._value(
+                    view, weight.take(frame_idx, axis=-1).sum(axis=-1), weight @ ring_pts
+                )
             return total / len(models)
 
         def values_of_phrases(phrases: list[str], *, exact: bool = True) -> FloatArray:
@@ -545,7 +565,7 @@ class EmbeddingClueGiver:
                 weight = np.exp(joint) * empty
                 weight /= weight.sum(axis=-1, keepdims=True)
                 points = np.array([(weight[i : i + 1] @ ring_pts)[0] for i in range(len(phrases))])
-                total += self._value(view, weight[..., frame_idx].sum(axis=-1), points)
+                total += self._value(view, weight.take(frame_idx, axis=-1).sum(axis=-1), points)
             out: FloatArray = total / len(models)
             return out
 
@@ -558,7 +578,10 @@ class EmbeddingClueGiver:
         # few that may be among the best then valued exactly as before.
         shortlist = self._screen(view, readings, firsts, empty, ring_pts, legal, true_mask)
         exact = value_of(
-            [r.log_belief.reshape(len(words), -1)[shortlist].astype(np.float64) for r in readings]
+            [
+                r.log_belief.reshape(len(words), -1).take(shortlist, axis=0).astype(np.float64)
+                for r in readings
+            ]
         )
         candidates: list[tuple[float, str]] = []
         singles = []
@@ -808,6 +831,16 @@ TRUE_SHARE = 0.5
 #: 7 MB each on the standard board.
 FRAME_BY_SQUARE: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]] = (
     ModelMemo(per_models=4)
+)
+
+
+#: The first clue's best words for a target square, best first (see
+#: :meth:`EmbeddingClueGiver._first_orders`), per tuple of listener models, keyed by board id,
+#: the giver's own vocabulary (held in the value, so its id stays a safe key) and the square:
+#: at most a board's squares' worth per tuple (about 130 bytes each).
+FIRST_ORDERS_KEPT = 1024
+FIRST_ORDERS: ModelMemo[tuple[tuple[str, ...] | None, NDArray[np.intp]]] = ModelMemo(
+    per_models=FIRST_ORDERS_KEPT
 )
 
 
