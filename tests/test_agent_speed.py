@@ -36,6 +36,7 @@ from huescues.agents import (
 )
 
 # the players' private fast paths are what this file checks against the plain computations
+from huescues.agents._legal_words import legal_mask
 from huescues.agents._listener import pawn_log_likelihood
 from huescues.agents._players import _best_first, _kth_legal, _log_l0, _models, _near, _target
 from huescues.agents._points import _ring_sums
@@ -204,18 +205,31 @@ def test_the_screening_s_threshold_is_the_kth_largest_legal_value(seed: int, k: 
     n = int(rng.integers(0, 300))
     values = rng.integers(-3, 8, n).astype(np.float64)  # many ties
     values[rng.random(n) < rng.random()] = -np.inf  # words left out
-    words = tuple(f"w{i}" for i in range(n))
-    illegal = {w for w in words if rng.random() < rng.random()}  # some: the full sort
-    kept = zip(values, words, strict=True)
-    legal = sorted((v for v, w in kept if v > -np.inf and w not in illegal), reverse=True)
-    expected = legal[k - 1] if len(legal) >= k else -np.inf
-    assert _kth_legal(values, k, words, lambda w: w not in illegal) == expected
-    # The values of some words only, each at its place in the words.
-    at = np.flatnonzero(rng.random(n) < 0.5)
-    kept = zip(values[at], at, strict=True)
-    legal = sorted((v for v, i in kept if v > -np.inf and words[i] not in illegal), reverse=True)
-    expected = legal[k - 1] if len(legal) >= k else -np.inf
-    assert _kth_legal(values[at], k, words, lambda w: w not in illegal, at) == expected
+    legal = rng.random(n) >= rng.random()
+    kept = zip(values, legal, strict=True)
+    ordered = sorted((v for v, ok in kept if v > -np.inf and ok), reverse=True)
+    expected = ordered[k - 1] if len(ordered) >= k else -np.inf
+    assert _kth_legal(values, k, legal) == expected
+
+
+@pytest.mark.parametrize("rounds", [0, 2, 5])
+def test_r18_r22_the_legal_words_mask_is_validate_clue_s_verdict_on_each_word(
+    rounds: int,
+) -> None:
+    view = _second_clue_view(11, rounds)
+    words = board_reading(_models("naming")[0], view.board).words
+    # A said clue and a word of it in other case and spacing: R22 compares them normalised.
+    said = view.clues_given[0] if view.clues_given else words[0]
+    words = (*words[:400], said.upper(), f" {said} ", "two words", "")
+    for second in (True, False):
+        mask = legal_mask(words, view, second=second)
+        for w, ok in zip(words, mask, strict=True):
+            try:
+                validate_clue(w, second=second, rules=view.rules, previous=view.clues_given)
+            except IllegalClue:
+                assert not ok, w
+            else:
+                assert ok, w
 
 
 @settings(max_examples=40, deadline=None)
@@ -273,6 +287,21 @@ def test_r9_the_first_clue_s_best_few_words_are_the_full_order_s_first(
     full = np.argsort(-column, kind="stable")
     for order in _best_first(column, k):
         assert np.array_equal(order, full[: len(order)])
+
+
+def test_r9_the_first_clue_s_kept_orders_are_best_first_s_orders() -> None:
+    for agent in (default_agent(), naming_agent()):
+        giver = agent.giver
+        assert isinstance(giver, EmbeddingClueGiver)
+        board = new_game(4, seed=3).board
+        _, by_square, _ = giver._by_square(board)
+        for square in (0, 17, 250, board.size - 1):
+            plain = list(_best_first(by_square[square], 16))
+            for _ in range(2):  # made, then kept
+                kept = list(giver._first_orders(board, square))
+                assert len(kept) == len(plain)
+                for a, b in zip(kept, plain, strict=True):
+                    assert np.array_equal(a, b)
 
 
 def test_r8_a_giver_whose_every_word_is_said_still_chooses_a_target() -> None:

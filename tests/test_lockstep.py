@@ -22,6 +22,7 @@ from huescues.agents import (
     naming_agent,
     run_together,
 )
+from huescues.agents._legal_words import legal_mask
 
 SEEDS = range(40, 46)
 
@@ -120,7 +121,7 @@ def test_a_screening_from_totals_off_by_their_rounding_keeps_the_same_words() ->
         empty = np.ones(board.size, dtype=bool)
         for c in view.occupied:
             empty[c.row * board.cols + c.col] = False
-        frame_idx, ring_pts = _players._near(target, board, view.rules.points_by_distance)
+        _, ring_pts = _players._near(target, board, view.rules.points_by_distance)
         firsts = [_players._log_l0(m, board, view.clues[0]).ravel() for m in models]
         weights = [np.exp(f - f.max()) * empty for f in firsts]
         exact = [
@@ -128,13 +129,11 @@ def test_a_screening_from_totals_off_by_their_rounding_keeps_the_same_words() ->
             for m, r, w in zip(models, readings, weights, strict=True)
         ]
 
-        def legal(word: str, view: View = view) -> bool:
-            return giver._legal(word, view, second=True) is not None
-
+        legal = legal_mask(readings[0].words, view, second=True)
         args = (view, readings, weights)
         # Every word, or (as the default giver screens) the words true of the target.
         for allowed in (None, giver._true_of(board, target)):
-            rest = (frame_idx, ring_pts, legal, allowed)
+            rest = (ring_pts, legal, allowed)
             want = giver._shortlist(*args, exact, *rest, False)
             assert want is not None
             for _ in range(5):

@@ -38,6 +38,7 @@ from huescues.language import (
 )
 
 from ._attested import attested
+from ._legal_words import legal_mask
 from ._listener import log_literal, pawn_log_likelihood, posterior
 from ._memo import ModelMemo, words_key
 from ._points import expected_points
@@ -490,21 +491,39 @@ class EmbeddingClueGiver:
             # agent's, so no card square is better than another.
             return ChooseTarget(0)
         # Each card square's best unsaid word (the frame chances are never below zero).
-        rows = by_square[[c.row * board.cols + c.col for c in view.card]]
+        rows = by_square.take([c.row * board.cols + c.col for c in view.card], axis=0)
         rows[:, said] = -np.inf
         return ChooseTarget(int(np.argmax(rows.max(axis=1))))
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = _target(view)
-        words, by_square, _ = self._by_square(view.board)
-        column = by_square[target.row * view.board.cols + target.col]
-        for order in _best_first(column, 16):
+        words = self._by_square(view.board)[0]
+        square = target.row * view.board.cols + target.col
+        for order in self._first_orders(view.board, square):
             for i in order:
                 clue = self._legal(words[int(i)], view, second=False)
                 if clue is not None:
                     return clue
         return RandomAgent().give_clue(view, rng)
+
+    def _first_orders(self, board: Board, square: int) -> Iterator[NDArray[np.intp]]:
+        """:func:`_best_first` of the square's frame chances (k = 16), its first order kept in
+        :data:`FIRST_ORDERS`: it depends only on the square's column of the frame table."""
+        _, by_square, _ = self._by_square(board)
+        column = by_square[square]
+        if len(column) <= 16:
+            yield from _best_first(column, 16)
+            return
+
+        def make() -> tuple[tuple[str, ...] | None, NDArray[np.intp]]:
+            few = next(_best_first(column, 16))
+            few.flags.writeable = False
+            return self.words, few
+
+        key = (board.id, words_key(self.words), square)
+        yield FIRST_ORDERS.get(_models(self.model), key, make)[1]
+        yield np.argsort(-column, kind="stable")
 
     def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
         """One or two words that draw the second guesses into the frame, or a pass when that
@@ -526,7 +545,9 @@ class EmbeddingClueGiver:
                 joint = joint - joint.max(axis=-1, keepdims=True)
                 weight = np.exp(joint) * empty
                 weight /= weight.sum(axis=-1, keepdims=True)
-                total += self._value(view, weight[..., frame_idx].sum(axis=-1), weight @ ring_pts)
+                total += self._value(
+                    view, weight.take(frame_idx, axis=-1).sum(axis=-1), weight @ ring_pts
+                )
             return total / len(models)
 
         def values_of_phrases(phrases: list[str], *, exact: bool = True) -> FloatArray:
@@ -544,34 +565,29 @@ class EmbeddingClueGiver:
                 weight = np.exp(joint) * empty
                 weight /= weight.sum(axis=-1, keepdims=True)
                 points = np.array([(weight[i : i + 1] @ ring_pts)[0] for i in range(len(phrases))])
-                total += self._value(view, weight[..., frame_idx].sum(axis=-1), points)
+                total += self._value(view, weight.take(frame_idx, axis=-1).sum(axis=-1), points)
             out: FloatArray = total / len(models)
             return out
 
-        legal: dict[str, bool] = {}
         # Only words true of the target are second clues (a mask over the vocabulary).
         true_mask = self._true_of(board, target) if self.attested_only else None
-
-        def is_legal(word: str) -> bool:
-            if word not in legal:
-                legal[word] = self._legal(word, view, second=True) is not None
-            return legal[word]
-
         readings = [board_reading(m, board, self.words) for m in models]
         words = readings[0].words
+        legal = legal_mask(words, view, second=True)
         # The best single words: every word screened at once (float32, error bounded), the
         # few that may be among the best then valued exactly as before.
-        shortlist = self._screen(
-            view, readings, firsts, empty, frame_idx, ring_pts, is_legal, true_mask
-        )
+        shortlist = self._screen(view, readings, firsts, empty, ring_pts, legal, true_mask)
         exact = value_of(
-            [r.log_belief.reshape(len(words), -1)[shortlist].astype(np.float64) for r in readings]
+            [
+                r.log_belief.reshape(len(words), -1).take(shortlist, axis=0).astype(np.float64)
+                for r in readings
+            ]
         )
         candidates: list[tuple[float, str]] = []
         singles = []
         for j in np.argsort(-exact, kind="stable"):
             word = words[int(shortlist[int(j)])]
-            if is_legal(word):
+            if legal[int(shortlist[int(j)])]:
                 candidates.append((float(exact[int(j)]), word))
                 singles.append(word)
                 if len(singles) >= max(1, self.pair_from):
@@ -648,9 +664,8 @@ class EmbeddingClueGiver:
         readings: list[BoardReading],
         firsts: list[FloatArray],
         empty: NDArray[np.bool_],
-        frame_idx: NDArray[np.intp],
         ring_pts: FloatArray,
-        is_legal: Callable[[str], bool],
+        legal: NDArray[np.bool_],
         allowed: NDArray[np.bool_] | None = None,
     ) -> NDArray[np.intp]:
         """The indices (ascending) of every word that may be among the ``pair_from`` best legal
@@ -672,18 +687,14 @@ class EmbeddingClueGiver:
         ]
         kept = [t for t in totals if t is not None]
         if len(kept) == len(totals):
-            out = self._shortlist(
-                view, readings, weights, kept, frame_idx, ring_pts, is_legal, allowed, True
-            )
+            out = self._shortlist(view, readings, weights, kept, ring_pts, legal, allowed, True)
             if out is not None:
                 return out
         exact = [
             (w.astype(np.float32) @ _belief32(m, board, r)).astype(np.float64)
             for m, r, w in zip(models, readings, weights, strict=True)
         ]
-        out = self._shortlist(
-            view, readings, weights, exact, frame_idx, ring_pts, is_legal, allowed, False
-        )
+        out = self._shortlist(view, readings, weights, exact, ring_pts, legal, allowed, False)
         assert out is not None
         return out
 
@@ -693,9 +704,8 @@ class EmbeddingClueGiver:
         readings: list[BoardReading],
         weights: list[FloatArray],
         totals: list[FloatArray],
-        frame_idx: NDArray[np.intp],
         ring_pts: FloatArray,
-        is_legal: Callable[[str], bool],
+        legal: NDArray[np.bool_],
         allowed: NDArray[np.bool_] | None,
         batched: bool,
     ) -> NDArray[np.intp] | None:
@@ -707,10 +717,10 @@ class EmbeddingClueGiver:
         at = None if allowed is None else np.flatnonzero(allowed)
         n = len(readings[0].words) if at is None else len(at)
         # Only the squares within the points' reach of the target add to the frame and points.
-        near = np.flatnonzero(ring_pts > 0)
-        frame_mask = np.zeros(len(ring_pts), dtype=bool)
-        frame_mask[frame_idx] = True
-        in_frame = frame_mask[near]
+        target = _target(view)
+        near, in_frame = _reach(
+            target.row, target.col, view.board.shape, view.rules.points_by_distance
+        )
         # The worth is own * in_frame - others * points (see _value): both weights, as bounds.
         n_guessers = len(view.guessers)
         own = float(view.rules.giver_points_per_pawn) * n_guessers
@@ -725,7 +735,7 @@ class EmbeddingClueGiver:
             # weight(w, s) ∝ L0(s | w) exp(first(s)) over the empty squares (v): its total (z),
             # its mass in the frame and its expected points, each a sum of non-negative terms.
             table = _belief32(model, board, reading)  # squares x words
-            part = table[near]
+            part = table.take(near, axis=0)  # the same rows as table[near], taken sooner
             frame_mass = (v[near] * in_frame).astype(np.float32) @ part
             points = (v[near] * ring_pts[near]).astype(np.float32) @ part
             if at is not None:
@@ -743,11 +753,11 @@ class EmbeddingClueGiver:
         # The pair_from-th largest least worth among legal words: the best few first (most
         # words are legal), all of them if need be.
         keep = max(1, self.pair_from)
-        words = readings[0].words
-        threshold = _kth_legal(lower, keep, words, is_legal, at)
+        legal_here = legal if at is None else legal[at]
+        threshold = _kth_legal(lower, keep, legal_here)
         keep_mask = (approx + error >= threshold) | unsure
         if batched and not _surely_kept_alike(
-            approx, error, lower, unsure, totals, threshold, keep, words, is_legal, at
+            approx, error, lower, unsure, totals, threshold, keep, legal_here
         ):
             return None
         out: NDArray[np.intp] = np.flatnonzero(keep_mask)
@@ -821,6 +831,16 @@ TRUE_SHARE = 0.5
 #: 7 MB each on the standard board.
 FRAME_BY_SQUARE: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]] = (
     ModelMemo(per_models=4)
+)
+
+
+#: The first clue's best words for a target square, best first (see
+#: :meth:`EmbeddingClueGiver._first_orders`), per tuple of listener models, keyed by board id,
+#: the giver's own vocabulary (held in the value, so its id stays a safe key) and the square:
+#: at most a board's squares' worth per tuple (about 130 bytes each).
+FIRST_ORDERS_KEPT = 1024
+FIRST_ORDERS: ModelMemo[tuple[tuple[str, ...] | None, NDArray[np.intp]]] = ModelMemo(
+    per_models=FIRST_ORDERS_KEPT
 )
 
 
@@ -912,39 +932,17 @@ def _kept_totals(
     return None if kept is None else kept[1]
 
 
-def _kth_legal(
-    values: FloatArray,
-    k: int,
-    words: tuple[str, ...],
-    is_legal: Callable[[str], bool],
-    at: NDArray[np.intp] | None = None,
-) -> float:
-    """The ``k``-th largest of ``values`` (``-inf`` for words left out) among legal words, or
-    ``-inf`` when fewer are: among the words not left out (in a second clue's screening most
-    are), the best few first (most words are legal), all of them if need be. A value, so the
-    order in which ties are met changes nothing. ``at``: each value's place in ``words``
-    (default: its own)."""
-    live = np.flatnonzero(values > -np.inf)
-    kept = values[live]
-    places = live if at is None else at[live]
+def _kth_legal(values: FloatArray, k: int, legal: NDArray[np.bool_]) -> float:
+    """The ``k``-th largest of ``values`` (``-inf`` for words left out) among the words
+    ``legal`` marks (one flag per value), or ``-inf`` when fewer are. A value, so the order in
+    which ties are met changes nothing."""
+    kept = values[legal & (values > -np.inf)]
     n = len(kept)
-    top = min(n, 4 * k + 8)
-    best = np.argpartition(-kept, top - 1)[:top] if top < n else np.arange(n)
-    # The full sort only when the best few hold too few legal words (rarely).
-    sorts: tuple[Callable[[], NDArray[np.intp]], ...] = (
-        lambda: best[np.argsort(-kept[best])],
-        lambda: np.argsort(-kept),
-    )
-    for order in (sort() for sort in sorts):
-        found = 0
-        for i in order.tolist():
-            if is_legal(words[places[i]]):
-                found += 1
-                if found >= k:
-                    return float(kept[i])
-        if len(order) == n:
-            break
-    return -np.inf
+    if n < k:
+        return -np.inf
+    # A sort, not a partition: the screening's values have many ties (words read alike), on
+    # which a partition takes ten times as long.
+    return float(np.sort(kept)[n - k])
 
 
 def _surely_kept_alike(
@@ -955,13 +953,11 @@ def _surely_kept_alike(
     totals: list[FloatArray],
     threshold: float,
     k: int,
-    words: tuple[str, ...],
-    is_legal: Callable[[str], bool],
-    at: NDArray[np.intp] | None = None,
+    legal: NDArray[np.bool_],
 ) -> bool:
     """Whether a screening from a batch's totals keeps exactly the words that one from the
-    exact totals would (the screening's numbers of the words at ``at``, as in
-    :func:`_kth_legal`; the totals of every word).
+    exact totals would (the screening's numbers of some words, ``legal`` marking those that
+    are legal clues, as in :func:`_kth_legal`; the totals of every word).
 
     A batch's total and one game's are sums of the same 480 non-negative float32 products in
     other orders: each within 480 * 2**-24 (2.9e-5) of the exact sum, so within 5.8e-5 of each
@@ -979,8 +975,13 @@ def _surely_kept_alike(
         return True  # too few legal words are sure: every word is kept either way
     slack = 0.25 * error + 1e-12 * (1.0 + np.abs(approx) + error)
     finite = lower > -np.inf
-    least = _kth_legal(np.where(finite, lower - slack, -np.inf), k, words, is_legal, at)
-    most = _kth_legal(np.where(finite, lower + slack, -np.inf), k, words, is_legal, at)
+    # The k legal words whose bounds reach the threshold reach it less their slack: words
+    # below that (most of them) cannot change either k-th value, so they are left out.
+    low, high = lower - slack, lower + slack
+    least = _kth_legal(
+        np.where(finite & (low >= threshold - 2 * slack.max()), low, -np.inf), k, legal
+    )
+    most = _kth_legal(np.where(finite & (high >= threshold), high, -np.inf), k, legal)
     upper = (approx + error)[finite]
     s = slack[finite]
     sure = (upper - s >= most) | (upper + s < least)
@@ -1007,6 +1008,22 @@ def _near_square(
     for a in (frame, pts):
         a.flags.writeable = False
     return frame, pts
+
+
+@functools.lru_cache(maxsize=1024)
+def _reach(
+    row: int, col: int, shape: tuple[int, int], points: tuple[int, ...]
+) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    """The flat indices of the squares that earn points against the target (R15), and which
+    of them are in its frame (read-only: kept for every second clue with this target)."""
+    frame_idx, ring_pts = _near_square(row, col, shape, points)
+    near = np.flatnonzero(ring_pts > 0)
+    frame_mask = np.zeros(len(ring_pts), dtype=bool)
+    frame_mask[frame_idx] = True
+    in_frame = frame_mask[near]
+    for a in (near, in_frame):
+        a.flags.writeable = False
+    return near, in_frame
 
 
 #: :class:`EmbeddingGuesser` by a name that does not mislead: it reads clues with any
