@@ -48,10 +48,10 @@ def read_line_actions(text: str) -> tuple[Any, tuple[Action, ...]] | None:
         try:
             actions = tuple([known[p] for p in pieces])
         except KeyError:
-            for piece in pieces:
-                if piece not in known and _learn(piece) is None:
-                    return None
-            actions = tuple([known[p] for p in pieces])
+            learnt = [a if (a := known.get(p)) is not None else _learn(p) for p in pieces]
+            if any(a is None for a in learnt):
+                return None
+            actions = tuple(learnt)  # type: ignore[arg-type]
     try:
         game = json.loads(f"{text[:start]}NaN{text[end + 1 :]}")
     except ValueError:
