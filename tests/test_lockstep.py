@@ -47,7 +47,9 @@ def _alone(seeds: range, guard: bool = False) -> list[str]:
 @pytest.mark.slow
 def test_games_played_together_are_the_games_played_one_by_one() -> None:
     _players.SCREEN_TOTALS.clear()
+    _players.PAWNS.clear()
     alone = _alone(SEEDS, guard=True)
+    assert len(_players.PAWNS) == 0
     with SignalTimer(10.0) as timer:
         tables = [Table(_lineup(seed), seed=seed, guard=timer) for seed in SEEDS]
         for t in tables:
@@ -56,19 +58,25 @@ def test_games_played_together_are_the_games_played_one_by_one() -> None:
     assert sorted(ended) == list(range(len(tables)))
     assert all(not t.faults for t in tables)
     assert _records([t.state for t in tables]) == alone
-    # The batch's totals were there to be used.
+    # The batch's totals and pawns were there to be used.
     assert len(_players.SCREEN_TOTALS) > 0
+    assert len(_players.PAWNS) > 0
 
 
 ASKED: list[int] = []
+PAWNS_ASKED: list[int] = []
 
 
 @dataclass(frozen=True, slots=True)
 class _Failing(Player):
-    """A default player whose batch hook raises: ignored, the games are the same."""
+    """A default player whose batch hooks raise: ignored, the games are the same."""
 
     def prepare_second_clues(self, views: Sequence[View]) -> None:
         ASKED.append(len(views))
+        raise RuntimeError("no batch today")
+
+    def prepare_pawns(self, views: Sequence[View]) -> None:
+        PAWNS_ASKED.append(len(views))
         raise RuntimeError("no batch today")
 
 
@@ -83,9 +91,12 @@ def test_a_failing_batch_hook_changes_nothing() -> None:
     for t in tables:
         t.start()
     ASKED.clear()
+    PAWNS_ASKED.clear()
+    _players.PAWNS.clear()
     assert [e for _, e in run_together(tables)] == [None, None]
     assert _records([t.state for t in tables]) == alone
     assert ASKED and max(ASKED) >= 2
+    assert PAWNS_ASKED and max(PAWNS_ASKED) >= 2
 
 
 def _second_clue_views(n: int) -> list[View]:

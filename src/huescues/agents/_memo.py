@@ -107,6 +107,20 @@ class ModelMemo(Generic[V]):
             making.done.set()
         return value
 
+    def put_many(self, models: Sequence[object], items: Sequence[tuple[Hashable, V]]) -> None:
+        """Keep each ``(key, value)`` of ``items`` for ``models`` (values made in a batch: a
+        key already kept keeps its value), the oldest dropped past ``per_models``."""
+        ids = tuple(map(id, models))
+        with self._lock:
+            group = self._group(ids, models)
+            if group is None:
+                group = self._new_group(ids, models)
+            values = group.values
+            for key, value in items:
+                values.setdefault(key, value)
+            while len(values) > self._per_models:
+                values.popitem(last=False)
+
     def cached(self, models: Sequence[object], key: Hashable) -> V | None:
         """The value for ``models`` and ``key`` if it is kept, else ``None`` (makes nothing)."""
         with self._lock:

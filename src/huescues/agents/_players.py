@@ -41,7 +41,7 @@ from ._attested import attested
 from ._legal_words import legal_mask
 from ._listener import log_literal, pawn_log_likelihood, posterior
 from ._memo import ModelMemo, words_key
-from ._points import expected_points
+from ._points import expected_points, expected_points_many
 from ._protocol import ClueGiver, Guesser
 from ._random import RandomAgent
 from ._speaker import log_pragmatic, speaker_reading
@@ -234,6 +234,32 @@ ROUND_BELIEFS_KEPT = 512
 ROUND_BELIEFS: ModelMemo[FloatArray] = ModelMemo(per_models=ROUND_BELIEFS_KEPT)
 
 
+#: What :meth:`EmbeddingGuesser._round_key` finds: the literal models, every model (the imagined
+#: givers' too) and the key of the round's belief in :data:`ROUND_BELIEFS`.
+Found = tuple[list[ColourTermModel], list[ColourTermModel], Hashable]
+
+#: Pawns placed for many games at once (:meth:`EmbeddingGuesser.prepare_pawns`), per tuple of
+#: the guesser's models, keyed by what decides a pawn besides them (the round's key in
+#: :data:`ROUND_BELIEFS`, how pawns are read, the pawns, the occupied squares, the points). A
+#: lockstep worker's batch asks for each right after it is made: at most this many per tuple.
+PAWNS_KEPT = 512
+PAWNS: ModelMemo[PlacePawn] = ModelMemo(per_models=PAWNS_KEPT)
+
+
+@functools.lru_cache(maxsize=4)
+def _pawn_terms(shape: tuple[int, int], spread: float, floor: float) -> FloatArray:
+    """Every square's term of :func:`pawn_log_likelihood` (flat), a row per square, and a last
+    row of zeros (no pawn)."""
+    rows, cols = shape
+    out = np.zeros((rows * cols + 1, rows * cols))
+    for r in range(rows):
+        for c in range(cols):
+            term = pawn_log_likelihood([Cell(r, c)], shape, spread=spread, floor=floor)
+            out[r * cols + c] = term.ravel()
+    out.flags.writeable = False
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddingGuesser:
     """Also :data:`ModelGuesser`: it reads with any colour-term model, ``default_model()`` by
@@ -382,11 +408,32 @@ class EmbeddingGuesser:
         out: FloatArray = (joint / joint.sum()).reshape(board.shape)
         return out
 
-    def _round_joint(self, view: View, clues: tuple[str, ...]) -> FloatArray:
+    def _round_joint(
+        self,
+        view: View,
+        clues: tuple[str, ...],
+        found: Found | None = None,
+    ) -> FloatArray:
         """What :meth:`belief` makes of ``clues`` (at least one) with :meth:`weights` for
         ``view``'s round before the pawns (flat, read-only), kept in :data:`ROUND_BELIEFS`:
         each pawn of the round after the first takes it (the same numbers: they are the same
-        operations on the same inputs)."""
+        operations on the same inputs). ``found``: :meth:`_round_key`'s, when known."""
+        board = view.board
+        models, everyone, key = self._round_key(view, clues) if found is None else found
+
+        def make() -> FloatArray:
+            if len(clues) > 1:
+                out = self._round_joint(view, clues[:-1]) * _later_reading(models, board, clues[-1])
+            else:
+                out = self._mixed(board, clues[0], self.weights(view))
+            out.flags.writeable = False
+            return out
+
+        return ROUND_BELIEFS.get(everyone, key, make)
+
+    def _round_key(self, view: View, clues: tuple[str, ...]) -> Found:
+        """The literal models, every model (the imagined givers' too) and the key of
+        :meth:`_round_joint`'s belief in :data:`ROUND_BELIEFS`."""
         board = view.board
         models = _models(self.model)
         groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
@@ -397,17 +444,70 @@ class EmbeddingGuesser:
             if r.giver == view.giver and r.clues
         )
         key = (board.id, self.pragmatic, tuple(len(g) for g in groups), seen, clues)
+        return models, [*models, *(m for g in groups for m in g)], key
 
-        def make() -> FloatArray:
-            if len(clues) > 1:
-                out = self._round_joint(view, clues[:-1]) * _later_reading(models, board, clues[-1])
-            else:
-                out = self._mixed(board, clues[0], self.weights(view))
-            out.flags.writeable = False
-            return out
+    def _pawn_key(self, view: View, round_key: Hashable) -> Hashable:
+        """What decides :meth:`place_pawn` besides the models: the round's belief, how pawns
+        are read, the pawns (their order is the order their terms are added), the occupied
+        squares and the points (the key of :data:`PAWNS`)."""
+        return (
+            round_key,
+            self.use_pawns,
+            self.pawn_spread,
+            self.pawn_floor,
+            view.seat,
+            view.pawns,
+            view.occupied,
+            view.rules.points_by_distance,
+        )
 
-        everyone = [*models, *(m for g in groups for m in g)]
-        return ROUND_BELIEFS.get(everyone, key, make)
+    def prepare_pawns(self, views: Sequence[View]) -> None:
+        """Place the pawns of many games' guesses at once (each step of :meth:`place_pawn`
+        done for all of them in one array, with the same operations in the same order per
+        board, so the same bits), kept in :data:`PAWNS`, where :meth:`place_pawn` finds them: it
+        places the same pawns with or without this. For a runner that plays many games
+        together; nothing is decided here."""
+        ready: dict[Hashable, list[tuple[View, Found]]] = {}
+        for view in views:
+            if view.clues:
+                found = self._round_key(view, view.clues)
+                # One board, one set of points and the same models for each batch.
+                group = (view.board.id, view.rules.points_by_distance, *map(id, found[1]))
+                ready.setdefault(group, []).append((view, found))
+        for members in ready.values():
+            self._place_many([v for v, _ in members], [f for _, f in members])
+
+    def _place_many(self, views: list[View], found: list[Found]) -> None:
+        """:meth:`prepare_pawns` for views on one board, under one set of rules."""
+        board, rules = views[0].board, views[0].rules
+        size, cols = board.size, board.cols
+        joint = np.stack(
+            [self._round_joint(v, v.clues, f) for v, f in zip(views, found, strict=True)]
+        )
+        others = [[c for s, c in v.pawns if s != v.seat] for v in views]
+        if self.use_pawns and any(others):
+            # pawn_log_likelihood's sums: zeros, plus each pawn's term in order (plus zero,
+            # which changes no sum, where a view has fewer pawns).
+            table = _pawn_terms(board.shape, float(self.pawn_spread), float(self.pawn_floor))
+            term = np.zeros((len(views), size))
+            for k in range(max(map(len, others))):
+                at = [o[k].row * cols + o[k].col if len(o) > k else size for o in others]
+                term += table.take(at, axis=0)
+            # exp(0) is 1 for a view without pawns: its joint is unchanged, as without them.
+            joint = joint * np.exp(term - term.max(axis=1, keepdims=True))
+        belief = joint / joint.sum(axis=1, keepdims=True)
+        points = expected_points_many(belief.reshape(len(views), *board.shape), rules)
+        flat = points.reshape(len(views), size)
+        for i, view in enumerate(views):
+            for c in view.occupied:
+                flat[i, c.row * cols + c.col] = -np.inf
+        best = np.argmax(flat, axis=1)
+        cells = board.cells()
+        placed = [
+            (self._pawn_key(view, key), PlacePawn(cells[square]))
+            for view, (_, _, key), square in zip(views, found, best.tolist(), strict=True)
+        ]
+        PAWNS.put_many(found[0][1], placed)
 
     def rank(
         self,
@@ -429,9 +529,14 @@ class EmbeddingGuesser:
         """The empty square with the most expected points (R13, R15)."""
         others = [c for s, c in view.pawns if s != view.seat]
         if view.clues:
+            found = self._round_key(view, view.clues)
+            kept = PAWNS.cached(found[1], self._pawn_key(view, found[2]))
+            if kept is not None:  # placed with other games' (prepare_pawns)
+                return kept
             # belief(view.board, view.clues, others, weights=self.weights(view)), the clues'
             # part kept for the round's other pawns.
-            belief = self._with_pawns(view.board, self._round_joint(view, view.clues), others)
+            joint = self._round_joint(view, view.clues, found)
+            belief = self._with_pawns(view.board, joint, others)
         else:
             belief = self.belief(view.board, view.clues)
         points = expected_points(belief, view.rules)
@@ -1092,6 +1197,13 @@ class Player:
         """The giver's work for many games' second clues at once, if it does any
         (:meth:`EmbeddingClueGiver.prepare_second_clues`): the clues stay the same."""
         prepare = getattr(self.giver, "prepare_second_clues", None)
+        if prepare is not None:
+            prepare(views)
+
+    def prepare_pawns(self, views: Sequence[View]) -> None:
+        """The guesser's work for many games' pawns at once, if it does any
+        (:meth:`EmbeddingGuesser.prepare_pawns`): the pawns stay the same."""
+        prepare = getattr(self.guesser, "prepare_pawns", None)
         if prepare is not None:
             prepare(views)
 

@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from huescues.engine import Rules
 
-__all__ = ["expected_points", "frame_probability"]
+__all__ = ["expected_points", "expected_points_many", "frame_probability"]
 
 FloatArray = NDArray[np.float64]
 
@@ -22,6 +22,29 @@ def expected_points(belief: FloatArray, rules: Rules) -> FloatArray:
     edge gets nothing for targets beyond it.
     """
     return _ring_sums(belief, rules.points_by_distance)
+
+
+def expected_points_many(beliefs: FloatArray, rules: Rules) -> FloatArray:
+    """:func:`expected_points` of each board of ``beliefs`` (shape ``(n, rows, cols)``), bit
+    for bit: the same products added in the same order, each shift added for all the boards at
+    once (one board's gather costs more than its sums; many boards' slices do not)."""
+    n, rows, cols = beliefs.shape
+    weights = rules.points_by_distance
+    reach = len(weights) - 1
+    padded = np.zeros((n, rows + 2 * reach, cols + 2 * reach))
+    padded[:, reach : reach + rows, reach : reach + cols] = beliefs
+    # The products w * b, as the one-board gather takes them from its scaled boards.
+    scaled = {w: padded * w for w in sorted({float(w) for w in weights if w})}
+    out: FloatArray | None = None
+    for w, r0, c0 in _offsets(weights):
+        part = scaled[w][:, r0 : r0 + rows, c0 : c0 + cols]
+        if out is None:
+            out = part.copy()  # the first term as it is: the reduction starts from it
+        else:
+            np.add(out, part, out=out)
+    if out is None:  # no points at all
+        return np.zeros(beliefs.shape)
+    return out
 
 
 def frame_probability(belief: FloatArray) -> FloatArray:
@@ -55,6 +78,19 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
                 r0, c0 = reach + dr, reach + dc
                 out += w * padded[..., r0 : r0 + rows, c0 : c0 + cols]
     return out
+
+
+@functools.cache
+def _offsets(weights: tuple[int, ...]) -> tuple[tuple[float, int, int], ...]:
+    """Every non-zero shift of :func:`_ring_sums`'s loop, in its order: (weight, first row,
+    first column) of the shifted board in the padded one."""
+    reach = len(weights) - 1
+    return tuple(
+        (float(weights[max(abs(dr), abs(dc))]), reach + dr, reach + dc)
+        for dr in range(-reach, reach + 1)
+        for dc in range(-reach, reach + 1)
+        if weights[max(abs(dr), abs(dc))]
+    )
 
 
 @functools.cache

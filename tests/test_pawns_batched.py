@@ -1,0 +1,110 @@
+"""Pawns placed for many games at once (EmbeddingGuesser.prepare_pawns, kept in PAWNS): each is
+the pawn place_pawn places alone, whatever the batch, the order and what the memo held before."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from huescues import PlacePawn, View, play_game
+from huescues.agents import EmbeddingGuesser, Player, _players, default_agent, naming_agent
+from huescues.agents._points import expected_points, expected_points_many
+from huescues.agents._protocol import Guesser
+from huescues.engine import Rules
+
+RNG = np.random.default_rng(0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 6),
+    st.sampled_from([(3, 2, 1), (1, 1), (4, 1, 0), (5, 3, 3, 1), (0,), (2,)]),
+)
+def test_r15_points_of_many_boards_are_each_board_s(
+    seed: int, n: int, points: tuple[int, ...]
+) -> None:
+    rng = np.random.default_rng(seed)
+    beliefs = rng.random((n, 16, 30)) ** 6
+    beliefs[0, :, :4] = 0.0  # exact zeros, and (below) equal values
+    beliefs[-1] = 1.0
+    beliefs /= beliefs.sum(axis=(1, 2), keepdims=True)
+    rules = Rules.standard(4)
+    rules = dataclasses.replace(rules, points_by_distance=points)
+    many = expected_points_many(beliefs, rules)
+    for b, got in zip(beliefs, many, strict=True):
+        assert np.array_equal(got, expected_points(b, rules))
+
+
+@dataclass(frozen=True)
+class _Recording:
+    """A guesser that keeps every view it is asked about."""
+
+    guesser: Guesser
+    views: list[View]
+
+    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
+        self.views.append(view)
+        return self.guesser.place_pawn(view, rng)
+
+
+def _views() -> list[View]:
+    views: list[View] = []
+    lineup = [default_agent(), naming_agent(), default_agent(), naming_agent()]
+    players = [Player(p.giver, _Recording(p.guesser, views)) for p in lineup]
+    for seed in (3, 4, 5):
+        play_game(players, seed=seed)
+    return views
+
+
+def test_pawns_placed_together_are_the_pawns_placed_one_by_one() -> None:
+    played = _views()
+    assert {len(v.clues) for v in played} == {1, 2}
+    assert {len(v.pawns) for v in played} >= {0, 1, 2, 3, 4, 5}
+    # Other rules' points, and other earlier rounds (other weights for the pragmatic guesser).
+    other_points = dataclasses.replace(played[0].rules, points_by_distance=(4, 1, 1, 0))
+    views = [
+        *played,
+        *(v._replace(rules=other_points) for v in played[::3]),
+        *(v._replace(history=v.history[1::2]) for v in played if v.history),
+    ]
+    guessers = [
+        default_agent().guesser,
+        naming_agent().guesser,
+        EmbeddingGuesser(use_pawns=False),
+        EmbeddingGuesser(model="naming", pawn_spread=1.5, pawn_floor=0.2),
+    ]
+    for guesser in guessers:
+        assert isinstance(guesser, EmbeddingGuesser)
+        _players.PAWNS.clear()
+        alone = [guesser.place_pawn(v, RNG) for v in views]
+        assert len(_players.PAWNS) == 0  # place_pawn alone keeps no pawn
+        order = [int(i) for i in RNG.permutation(len(views))]
+        for size in (2, 9, 64):
+            _players.PAWNS.clear()
+            for start in range(0, len(order), size):
+                part = order[start : start + size]
+                guesser.prepare_pawns([views[i] for i in part])
+                for i in part:
+                    assert guesser.place_pawn(views[i], RNG) == alone[i]
+            assert len(_players.PAWNS) > 0
+
+
+def test_a_kept_pawn_is_only_the_pawn_of_the_guesser_and_view_it_was_placed_for() -> None:
+    views = [v for v in _views() if len(v.pawns) >= 2]
+    reads_pawns = EmbeddingGuesser()
+    ignores_pawns = EmbeddingGuesser(use_pawns=False)
+    _players.PAWNS.clear()
+    want = [ignores_pawns.place_pawn(v, RNG) for v in views]
+    reads_pawns.prepare_pawns(views)
+    assert [ignores_pawns.place_pawn(v, RNG) for v in views] == want
+    # Another seat's view of the same round: its own pawns are not the others'.
+    moved = [v._replace(seat=(v.seat + 1) % 4) for v in views]
+    _players.PAWNS.clear()
+    want = [reads_pawns.place_pawn(v, RNG) for v in moved]
+    reads_pawns.prepare_pawns(views)
+    assert [reads_pawns.place_pawn(v, RNG) for v in moved] == want
