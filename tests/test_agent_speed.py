@@ -308,3 +308,34 @@ def test_r8_a_giver_whose_every_word_is_said_still_chooses_a_target() -> None:
     giver = EmbeddingClueGiver(model="naming", words=("sky", "lagoon", "sky", "lemon"))
     game = play_game([Player(giver, EmbeddingGuesser(model="naming"))] * 4, seed=1)
     assert game.state.is_terminal
+
+
+def test_r11_words_read_alike_are_worth_the_same_bits_as_each_valued_alone() -> None:
+    # The naming data reads hundreds of unknown words alike: they share their numbers but for
+    # the product with the points, whose bits depend on a row's place (and the order of equal
+    # words on them). Every word's worth must be the bits of the plain valuation.
+    from huescues.agents._players import _alike_places
+
+    shared = 0
+    for seed, rounds in [(1, 0), (2, 1), (3, 2), (4, 3), (6, 1), (7, 4), (8, 2), (9, 5)]:
+        view = _second_clue_view(seed, rounds)
+        for giver in (EmbeddingClueGiver(model="naming"), default_agent().giver):
+            assert isinstance(giver, EmbeddingClueGiver)
+            models = _models(giver.model)
+            board = view.board
+            empty = np.ones(board.size, dtype=bool)
+            for c in view.occupied:
+                empty[c.row * board.cols + c.col] = False
+            _, ring_pts = _near(_target(view), board, view.rules.points_by_distance)
+            firsts = [_log_l0(m, board, view.clues[0]).ravel() for m in models]
+            readings = [board_reading(m, board, giver.words) for m in models]
+            legal = legal_mask(readings[0].words, view, second=True)
+            # The shortlist, and every word (hundreds read alike).
+            every = np.arange(len(readings[0].words))
+            for shortlist in (giver._screen(view, readings, firsts, empty, ring_pts, legal), every):
+                args = (view, readings, firsts, empty, shortlist)
+                got = giver._worth_of_words(*args)
+                want = giver._worth_of_words(*args, alike=False)
+                assert got.tobytes() == want.tobytes()
+                shared += _alike_places(models, board, readings, shortlist) is not None
+    assert shared > 0

@@ -642,19 +642,6 @@ class EmbeddingClueGiver:
         frame_idx, ring_pts = _near(target, board, view.rules.points_by_distance)
         firsts = [_log_l0(m, board, view.clues[0]).ravel() for m in models]
 
-        def value_of(log_second: list[FloatArray]) -> FloatArray:
-            """The second clue's worth, averaged over the listener models."""
-            total: FloatArray = np.zeros(len(log_second[0]))
-            for first, log_p in zip(firsts, log_second, strict=True):
-                joint = log_p + first
-                joint = joint - joint.max(axis=-1, keepdims=True)
-                weight = np.exp(joint) * empty
-                weight /= weight.sum(axis=-1, keepdims=True)
-                total += self._value(
-                    view, weight.take(frame_idx, axis=-1).sum(axis=-1), weight @ ring_pts
-                )
-            return total / len(models)
-
         def values_of_phrases(phrases: list[str], *, exact: bool = True) -> FloatArray:
             """:func:`value_of` for each phrase alone, computed together (the same sums in the
             same order: each phrase's product with the points is its own, as before); from the
@@ -682,12 +669,7 @@ class EmbeddingClueGiver:
         # The best single words: every word screened at once (float32, error bounded), the
         # few that may be among the best then valued exactly as before.
         shortlist = self._screen(view, readings, firsts, empty, ring_pts, legal, true_mask)
-        exact = value_of(
-            [
-                r.log_belief.reshape(len(words), -1).take(shortlist, axis=0).astype(np.float64)
-                for r in readings
-            ]
-        )
+        exact = self._worth_of_words(view, readings, firsts, empty, shortlist)
         candidates: list[tuple[float, str]] = []
         singles = []
         for j in np.argsort(-exact, kind="stable"):
@@ -730,6 +712,44 @@ class EmbeddingClueGiver:
         if self.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
             return Pass()
         return GiveClue(best)
+
+    def _worth_of_words(
+        self,
+        view: View,
+        readings: list[BoardReading],
+        firsts: list[FloatArray],
+        empty: NDArray[np.bool_],
+        shortlist: NDArray[np.intp],
+        *,
+        alike: bool = True,
+    ) -> FloatArray:
+        """Each shortlisted word's worth as a second clue, averaged over the listener models.
+        Words that every model reads alike (``alike``; the naming data reads hundreds of words
+        it does not know the same way) share their numbers but for the product with the
+        points, made for every word in its place: its bits depend on a row's place among the
+        rows, and the order of equal words on them."""
+        board = view.board
+        frame_idx, ring_pts = _near(_target(view), board, view.rules.points_by_distance)
+        n = len(readings[0].words)
+        models = _models(self.model)
+        # A short list is valued as it is (looking for alike words costs more than they save).
+        few = len(shortlist) <= _ALIKE_FROM
+        found = None if few or not alike else _alike_places(models, board, readings, shortlist)
+        first_of, place = (shortlist, None) if found is None else (shortlist[found[0]], found[1])
+        total: FloatArray = np.zeros(len(shortlist))
+        for first, r in zip(firsts, readings, strict=True):
+            log_p = r.log_belief.reshape(n, -1).take(first_of, axis=0).astype(np.float64)
+            joint = log_p + first
+            joint = joint - joint.max(axis=-1, keepdims=True)
+            weight = np.exp(joint) * empty
+            weight /= weight.sum(axis=-1, keepdims=True)
+            frame = weight.take(frame_idx, axis=-1).sum(axis=-1)
+            if place is not None:
+                # Each word's own row again, in its place (a copy of its first alike's).
+                weight, frame = weight.take(place, axis=0), frame.take(place)
+            total += self._value(view, frame, weight @ ring_pts)
+        out: FloatArray = total / len(readings)
+        return out
 
     def prepare_second_clues(self, views: Sequence[View]) -> None:
         """Screen the vocabulary for many games' second clues at once (one matrix product per
@@ -1023,6 +1043,50 @@ SCREEN_TOTALS: ModelMemo[tuple[tuple[str, ...], FloatArray]] = ModelMemo(
 #: 480 non-negative float32 products in other orders differ by at most about 2 * 480 * 2**-24
 #: (6e-5) of the exact sum; this is more.
 _BATCH_MARGIN = 4 * _REL_ERROR
+
+
+#: A shortlist this long or shorter is valued without looking for words read alike.
+_ALIKE_FROM = 32
+#: Which words of a vocabulary a model reads alike (the same bits), per model while it lives,
+#: keyed by board id and vocabulary (kept with the value): each word's first alike (an index).
+ALIKE: ModelMemo[tuple[tuple[str, ...], NDArray[np.intp]]] = ModelMemo(per_models=4)
+
+
+def _first_alike(reading: BoardReading) -> tuple[tuple[str, ...], NDArray[np.intp]]:
+    """The vocabulary, and for each of its words the first whose reading has the same bytes."""
+    rows = np.ascontiguousarray(reading.log_belief.reshape(len(reading.words), -1))
+    as_bytes = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    _, first, inverse = np.unique(as_bytes, return_index=True, return_inverse=True)
+    out: NDArray[np.intp] = first[inverse.ravel()]
+    out.flags.writeable = False
+    return reading.words, out
+
+
+def _alike_places(
+    models: list[ColourTermModel],
+    board: Board,
+    readings: list[BoardReading],
+    shortlist: NDArray[np.intp],
+) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
+    """The places in ``shortlist`` of the first of each set of words that every model reads
+    alike, and each word's set (an index into those places); ``None`` when no two are."""
+    n = len(readings[0].words)
+    firsts = [
+        ALIKE.get((m,), (board.id, words_key(r.words)), functools.partial(_first_alike, r))[1]
+        for m, r in zip(models, readings, strict=True)
+    ]
+    if n ** len(firsts) < 2**62:
+        # One number per word for its first alike in every model (a digit per model, base n).
+        kinds = np.zeros(len(shortlist), dtype=np.int64)
+        for first in firsts:
+            kinds = kinds * n + first.take(shortlist)
+    else:
+        rows = np.stack([first.take(shortlist) for first in firsts], axis=1)
+        kinds = np.unique(rows, axis=0, return_inverse=True)[1].ravel()
+    _, first_place, place = np.unique(kinds, return_index=True, return_inverse=True)
+    if len(first_place) == len(shortlist):
+        return None
+    return first_place, place.ravel()
 
 
 def _totals_key(board: Board, reading: BoardReading, weights32: NDArray[np.float32]) -> Hashable:
