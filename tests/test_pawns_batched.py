@@ -24,14 +24,16 @@ RNG = np.random.default_rng(0)
     st.integers(0, 2**32 - 1),
     st.integers(1, 6),
     st.sampled_from([(3, 2, 1), (1, 1), (4, 1, 0), (5, 3, 3, 1), (0,), (2,)]),
+    st.sampled_from([(16, 30), (1, 1), (2, 7), (5, 3)]),
 )
 def test_r15_points_of_many_boards_are_each_board_s(
-    seed: int, n: int, points: tuple[int, ...]
+    seed: int, n: int, points: tuple[int, ...], shape: tuple[int, int]
 ) -> None:
     rng = np.random.default_rng(seed)
-    beliefs = rng.random((n, 16, 30)) ** 6
+    beliefs = rng.random((n, *shape)) ** 6
     beliefs[0, :, :4] = 0.0  # exact zeros, and (below) equal values
     beliefs[-1] = 1.0
+    beliefs[0, 0, 0] = 1.0  # never all zeros
     beliefs /= beliefs.sum(axis=(1, 2), keepdims=True)
     rules = Rules.standard(4)
     rules = dataclasses.replace(rules, points_by_distance=points)

@@ -237,6 +237,9 @@ ROUND_BELIEFS: ModelMemo[FloatArray] = ModelMemo(per_models=ROUND_BELIEFS_KEPT)
 #: What :meth:`EmbeddingGuesser._round_key` finds: the literal models, every model (the imagined
 #: givers' too) and the key of the round's belief in :data:`ROUND_BELIEFS`.
 Found = tuple[list[ColourTermModel], list[ColourTermModel], Hashable]
+#: What :meth:`EmbeddingGuesser._round_models` finds: the literal models, every model and the
+#: imagined givers' sizes.
+Resolved = tuple[list[ColourTermModel], list[ColourTermModel], tuple[int, ...]]
 
 #: Pawns placed for many games at once (:meth:`EmbeddingGuesser.prepare_pawns`), per tuple of
 #: the guesser's models, keyed by what decides a pawn besides them (the round's key in
@@ -434,17 +437,47 @@ class EmbeddingGuesser:
     def _round_key(self, view: View, clues: tuple[str, ...]) -> Found:
         """The literal models, every model (the imagined givers' too) and the key of
         :meth:`_round_joint`'s belief in :data:`ROUND_BELIEFS`."""
+        return self._round_key_with(self._round_models(), view, clues)
+
+    def _round_models(self) -> Resolved:
+        """The literal models, every model (the imagined givers' too) and the imagined givers'
+        sizes: each name looked up once (the default guesser's 8 specs name 3 models)."""
+        specs = (self.model, *self.speakers) if self.pragmatic else (self.model,)
+        named: dict[str, ColourTermModel] = {}
+        groups: list[list[ColourTermModel]] = []
+        for spec in specs:
+            group: list[ColourTermModel] = []
+            for m in spec if isinstance(spec, tuple) else (spec,):
+                if isinstance(m, str):
+                    model = named.get(m)
+                    if model is None:
+                        model = named[m] = resolve_model(m)
+                    group.append(model)
+                else:
+                    group.append(m)
+            groups.append(group)
+        return groups[0], [m for g in groups for m in g], tuple(len(g) for g in groups[1:])
+
+    def _round_key_with(
+        self,
+        found: Resolved,
+        view: View,
+        clues: tuple[str, ...],
+    ) -> Found:
+        """:meth:`_round_key` with :meth:`_round_models`' ``found``."""
+        models, everyone, sizes = found
         board = view.board
-        models = _models(self.model)
-        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
         # The weights' inputs: the giver's earlier rounds, in order (none unless pragmatic).
-        seen = tuple(
-            (r.clues[0], r.target.row * board.cols + r.target.col)
-            for r in (view.history if self.pragmatic else ())
-            if r.giver == view.giver and r.clues
+        seen = (
+            tuple(
+                (r.clues[0], r.target.row * board.cols + r.target.col)
+                for r in view.history
+                if r.giver == view.giver and r.clues
+            )
+            if self.pragmatic
+            else ()
         )
-        key = (board.id, self.pragmatic, tuple(len(g) for g in groups), seen, clues)
-        return models, [*models, *(m for g in groups for m in g)], key
+        return models, everyone, (board.id, self.pragmatic, sizes, seen, clues)
 
     def _pawn_key(self, view: View, round_key: Hashable) -> Hashable:
         """What decides :meth:`place_pawn` besides the models: the round's belief, how pawns
@@ -468,9 +501,10 @@ class EmbeddingGuesser:
         places the same pawns with or without this. For a runner that plays many games
         together; nothing is decided here."""
         ready: dict[Hashable, list[tuple[View, Found]]] = {}
+        models = self._round_models()  # the same for every view
         for view in views:
             if view.clues:
-                found = self._round_key(view, view.clues)
+                found = self._round_key_with(models, view, view.clues)
                 # One board, one set of points and the same models for each batch.
                 group = (view.board.id, view.rules.points_by_distance, *map(id, found[1]))
                 ready.setdefault(group, []).append((view, found))
@@ -481,8 +515,13 @@ class EmbeddingGuesser:
         """:meth:`prepare_pawns` for views on one board, under one set of rules."""
         board, rules = views[0].board, views[0].rules
         size, cols = board.size, board.cols
+        # The rounds' beliefs kept (found in one look), the others made one by one.
+        kept = ROUND_BELIEFS.cached_many(found[0][1], [key for _, _, key in found])
         joint = np.stack(
-            [self._round_joint(v, v.clues, f) for v, f in zip(views, found, strict=True)]
+            [
+                self._round_joint(v, v.clues, f) if k is None else k
+                for k, v, f in zip(kept, views, found, strict=True)
+            ]
         )
         others = [[c for s, c in v.pawns if s != v.seat] for v in views]
         if self.use_pawns and any(others):
