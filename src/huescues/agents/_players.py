@@ -248,6 +248,32 @@ Resolved = tuple[list[ColourTermModel], list[ColourTermModel], tuple[int, ...]]
 PAWNS_KEPT = 512
 PAWNS: ModelMemo[PlacePawn] = ModelMemo(per_models=PAWNS_KEPT)
 
+#: The pawns of the latest :meth:`EmbeddingGuesser.prepare_pawns` calls (in any thread), by
+#: the identities of what decides them in a view (:func:`_view_ids`): :meth:`place_pawn` finds
+#: its own here without making :data:`PAWNS`' key. Each entry holds its view, so that those
+#: objects live (and their ids stay theirs) while it is kept, and the guesser that placed the
+#: pawn, which must be the one asking or equal to it with every model named (equal names, the
+#: same models). All are forgotten when a call finds more than this many (a lockstep worker's
+#: few batches, one per group of equal guessers); a pawn missed here is found in :data:`PAWNS`.
+LATEST_PAWNS_KEPT = 1024
+_LATEST_PAWNS: dict[tuple[int, ...], tuple[EmbeddingGuesser, bool, View, PlacePawn]] = {}
+
+
+def _view_ids(view: View) -> tuple[int, ...]:
+    """What decides a guesser's pawn in ``view``, by identity (immutable objects: the same
+    object, the same value): the board, the rules, the earlier rounds, the giver, the clues, the
+    pawns, the occupied squares and the seat."""
+    return (
+        id(view.board),
+        id(view.rules),
+        id(view.history),
+        view.giver,
+        id(view.clues),
+        id(view.pawns),
+        id(view.occupied),
+        view.seat,
+    )
+
 
 @functools.lru_cache(maxsize=4)
 def _pawn_terms(shape: tuple[int, int], spread: float, floor: float) -> FloatArray:
@@ -500,6 +526,8 @@ class EmbeddingGuesser:
         board, so the same bits), kept in :data:`PAWNS`, where :meth:`place_pawn` finds them: it
         places the same pawns with or without this. For a runner that plays many games
         together; nothing is decided here."""
+        if len(_LATEST_PAWNS) > LATEST_PAWNS_KEPT:
+            _LATEST_PAWNS.clear()
         ready: dict[Hashable, list[tuple[View, Found]]] = {}
         models = self._round_models()  # the same for every view
         for view in views:
@@ -547,6 +575,16 @@ class EmbeddingGuesser:
             for view, (_, _, key), square in zip(views, found, best.tolist(), strict=True)
         ]
         PAWNS.put_many(found[0][1], placed)
+        named = self._named()
+        _LATEST_PAWNS.update(
+            (_view_ids(view), (self, named, view, pawn))
+            for view, (_, pawn) in zip(views, placed, strict=True)
+        )
+
+    def _named(self) -> bool:
+        """Whether every model of this guesser is given by name (:data:`MODELS`)."""
+        specs = (self.model, *self.speakers)
+        return all(isinstance(m, str) for s in specs for m in (s if isinstance(s, tuple) else (s,)))
 
     def rank(
         self,
@@ -566,6 +604,11 @@ class EmbeddingGuesser:
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The empty square with the most expected points (R13, R15)."""
+        latest = _LATEST_PAWNS.get(_view_ids(view))
+        if latest is not None:
+            guesser, named, _, pawn = latest
+            if guesser is self or (named and guesser == self):
+                return pawn  # placed with other games' (prepare_pawns), just now
         others = [c for s, c in view.pawns if s != view.seat]
         if view.clues:
             found = self._round_key(view, view.clues)
