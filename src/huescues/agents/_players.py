@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -253,10 +254,12 @@ PAWNS: ModelMemo[PlacePawn] = ModelMemo(per_models=PAWNS_KEPT)
 #: its own here without making :data:`PAWNS`' key. Each entry holds its view, so that those
 #: objects live (and their ids stay theirs) while it is kept, and the guesser that placed the
 #: pawn, which must be the one asking or equal to it with every model named (equal names, the
-#: same models). All are forgotten when a call finds more than this many (a lockstep worker's
-#: few batches, one per group of equal guessers); a pawn missed here is found in :data:`PAWNS`.
+#: same models). At most this many, the oldest dropped first (a lockstep worker's batches of a
+#: pass, one per group of equal guessers, stay); a pawn missed here is found in :data:`PAWNS`.
 LATEST_PAWNS_KEPT = 1024
-_LATEST_PAWNS: dict[tuple[int, ...], tuple[EmbeddingGuesser, bool, View, PlacePawn]] = {}
+_LATEST_PAWNS: OrderedDict[tuple[int, ...], tuple[EmbeddingGuesser, bool, View, PlacePawn]] = (
+    OrderedDict()
+)
 
 
 def _view_ids(view: View) -> tuple[int, ...]:
@@ -526,8 +529,6 @@ class EmbeddingGuesser:
         board, so the same bits), kept in :data:`PAWNS`, where :meth:`place_pawn` finds them: it
         places the same pawns with or without this. For a runner that plays many games
         together; nothing is decided here."""
-        if len(_LATEST_PAWNS) > LATEST_PAWNS_KEPT:
-            _LATEST_PAWNS.clear()
         ready: dict[Hashable, list[tuple[View, Found]]] = {}
         models = self._round_models()  # the same for every view
         for view in views:
@@ -538,6 +539,11 @@ class EmbeddingGuesser:
                 ready.setdefault(group, []).append((view, found))
         for members in ready.values():
             self._place_many([v for v, _ in members], [f for _, f in members])
+        while len(_LATEST_PAWNS) > LATEST_PAWNS_KEPT:
+            try:
+                _LATEST_PAWNS.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                break
 
     def _place_many(self, views: list[View], found: list[Found]) -> None:
         """:meth:`prepare_pawns` for views on one board, under one set of rules."""
