@@ -332,8 +332,7 @@ class EmbeddingGuesser:
         """The ways this guesser reads a first clue, each a distribution over the squares (flat):
         literally with each of its models, then (when ``pragmatic``) as each imagined giver
         would have meant it."""
-        models = _models(self.model)
-        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
+        models, *groups = self._model_groups()
         # Every later decision of the round (and the weights of later rounds) reads it again.
         key = (board.id, clue, tuple(len(g) for g in groups))
         everyone = [*models, *(m for g in groups for m in g)]
@@ -470,7 +469,13 @@ class EmbeddingGuesser:
 
     def _round_models(self) -> Resolved:
         """The literal models, every model (the imagined givers' too) and the imagined givers'
-        sizes: each name looked up once (the default guesser's 8 specs name 3 models)."""
+        sizes (:meth:`_model_groups`)."""
+        groups = self._model_groups()
+        return groups[0], [m for g in groups for m in g], tuple(len(g) for g in groups[1:])
+
+    def _model_groups(self) -> list[list[ColourTermModel]]:
+        """The literal models, then (when ``pragmatic``) each imagined giver's: each name looked
+        up once (the default guesser's 8 specs name 3 models)."""
         specs = (self.model, *self.speakers) if self.pragmatic else (self.model,)
         named: dict[str, ColourTermModel] = {}
         groups: list[list[ColourTermModel]] = []
@@ -485,7 +490,7 @@ class EmbeddingGuesser:
                 else:
                     group.append(m)
             groups.append(group)
-        return groups[0], [m for g in groups for m in g], tuple(len(g) for g in groups[1:])
+        return groups
 
     def _round_key_with(
         self,
@@ -534,8 +539,8 @@ class EmbeddingGuesser:
         for view in views:
             if view.clues:
                 found = self._round_key_with(models, view, view.clues)
-                # One board, one set of points and the same models for each batch.
-                group = (view.board.id, view.rules.points_by_distance, *map(id, found[1]))
+                # One board and one set of points for each batch (the models are the same).
+                group = (view.board.id, view.rules.points_by_distance)
                 ready.setdefault(group, []).append((view, found))
         for members in ready.values():
             self._place_many([v for v, _ in members], [f for _, f in members])
