@@ -48,6 +48,7 @@ def _alone(seeds: range, guard: bool = False) -> list[str]:
 def test_games_played_together_are_the_games_played_one_by_one() -> None:
     _players.SCREEN_TOTALS.clear()
     _players.PAWNS.clear()
+    _players._LATEST_PAWNS.clear()
     alone = _alone(SEEDS, guard=True)
     assert len(_players.PAWNS) == 0
     with SignalTimer(10.0) as timer:
@@ -93,6 +94,7 @@ def test_a_failing_batch_hook_changes_nothing() -> None:
     ASKED.clear()
     PAWNS_ASKED.clear()
     _players.PAWNS.clear()
+    _players._LATEST_PAWNS.clear()
     assert [e for _, e in run_together(tables)] == [None, None]
     assert _records([t.state for t in tables]) == alone
     assert ASKED and max(ASKED) >= 2

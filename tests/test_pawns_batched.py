@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from huescues import PlacePawn, View, play_game
+from huescues import Cell, PlacePawn, View, play_game
 from huescues.agents import EmbeddingGuesser, Player, _players, default_agent, naming_agent
 from huescues.agents._points import expected_points, expected_points_many
 from huescues.agents._protocol import Guesser
@@ -24,14 +24,16 @@ RNG = np.random.default_rng(0)
     st.integers(0, 2**32 - 1),
     st.integers(1, 6),
     st.sampled_from([(3, 2, 1), (1, 1), (4, 1, 0), (5, 3, 3, 1), (0,), (2,)]),
+    st.sampled_from([(16, 30), (1, 1), (2, 7), (5, 3)]),
 )
 def test_r15_points_of_many_boards_are_each_board_s(
-    seed: int, n: int, points: tuple[int, ...]
+    seed: int, n: int, points: tuple[int, ...], shape: tuple[int, int]
 ) -> None:
     rng = np.random.default_rng(seed)
-    beliefs = rng.random((n, 16, 30)) ** 6
+    beliefs = rng.random((n, *shape)) ** 6
     beliefs[0, :, :4] = 0.0  # exact zeros, and (below) equal values
     beliefs[-1] = 1.0
+    beliefs[0, 0, 0] = 1.0  # never all zeros
     beliefs /= beliefs.sum(axis=(1, 2), keepdims=True)
     rules = Rules.standard(4)
     rules = dataclasses.replace(rules, points_by_distance=points)
@@ -81,11 +83,13 @@ def test_pawns_placed_together_are_the_pawns_placed_one_by_one() -> None:
     for guesser in guessers:
         assert isinstance(guesser, EmbeddingGuesser)
         _players.PAWNS.clear()
+        _players._LATEST_PAWNS.clear()
         alone = [guesser.place_pawn(v, RNG) for v in views]
         assert len(_players.PAWNS) == 0  # place_pawn alone keeps no pawn
         order = [int(i) for i in RNG.permutation(len(views))]
         for size in (2, 9, 64):
             _players.PAWNS.clear()
+            _players._LATEST_PAWNS.clear()
             for start in range(0, len(order), size):
                 part = order[start : start + size]
                 guesser.prepare_pawns([views[i] for i in part])
@@ -99,12 +103,43 @@ def test_a_kept_pawn_is_only_the_pawn_of_the_guesser_and_view_it_was_placed_for(
     reads_pawns = EmbeddingGuesser()
     ignores_pawns = EmbeddingGuesser(use_pawns=False)
     _players.PAWNS.clear()
+    _players._LATEST_PAWNS.clear()
     want = [ignores_pawns.place_pawn(v, RNG) for v in views]
     reads_pawns.prepare_pawns(views)
     assert [ignores_pawns.place_pawn(v, RNG) for v in views] == want
     # Another seat's view of the same round: its own pawns are not the others'.
     moved = [v._replace(seat=(v.seat + 1) % 4) for v in views]
     _players.PAWNS.clear()
+    _players._LATEST_PAWNS.clear()
     want = [reads_pawns.place_pawn(v, RNG) for v in moved]
     reads_pawns.prepare_pawns(views)
     assert [reads_pawns.place_pawn(v, RNG) for v in moved] == want
+
+
+def test_a_pawn_placed_just_now_is_taken_only_by_its_guesser_or_an_equal_one() -> None:
+    views = [v for v in _views() if v.clues][::4]
+    placer, twin = default_agent().guesser, default_agent().guesser
+    assert isinstance(placer, EmbeddingGuesser) and isinstance(twin, EmbeddingGuesser)
+    other = dataclasses.replace(placer, pawn_spread=1.5)
+    model = _players.resolve_model("naming")
+    by_object, its_equal = EmbeddingGuesser(model=model), EmbeddingGuesser(model=model)
+    for guesser, takers, not_takers in [
+        (placer, [placer, twin], [other]),
+        (by_object, [by_object], [its_equal]),  # a model not named: only the guesser itself
+    ]:
+        _players.PAWNS.clear()
+        _players._LATEST_PAWNS.clear()
+        want = {id(g): [g.place_pawn(v, RNG) for v in views] for g in [*takers, *not_takers]}
+        guesser.prepare_pawns(views)
+        assert len(_players._LATEST_PAWNS) == len(views)
+        for g in [*takers, *not_takers]:
+            assert [g.place_pawn(v, RNG) for v in views] == want[id(g)]
+        # A wrong pawn in its place shows who takes it.
+        wrong = PlacePawn(Cell(0, 0))
+        for ids, (g, named, view, _) in list(_players._LATEST_PAWNS.items()):
+            _players._LATEST_PAWNS[ids] = (g, named, view, wrong)
+        for g in takers:
+            assert {g.place_pawn(v, RNG) for v in views} == {wrong}
+        for g in not_takers:
+            assert [g.place_pawn(v, RNG) for v in views] == want[id(g)]
+    _players._LATEST_PAWNS.clear()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -237,6 +238,9 @@ ROUND_BELIEFS: ModelMemo[FloatArray] = ModelMemo(per_models=ROUND_BELIEFS_KEPT)
 #: What :meth:`EmbeddingGuesser._round_key` finds: the literal models, every model (the imagined
 #: givers' too) and the key of the round's belief in :data:`ROUND_BELIEFS`.
 Found = tuple[list[ColourTermModel], list[ColourTermModel], Hashable]
+#: What :meth:`EmbeddingGuesser._round_models` finds: the literal models, every model and the
+#: imagined givers' sizes.
+Resolved = tuple[list[ColourTermModel], list[ColourTermModel], tuple[int, ...]]
 
 #: Pawns placed for many games at once (:meth:`EmbeddingGuesser.prepare_pawns`), per tuple of
 #: the guesser's models, keyed by what decides a pawn besides them (the round's key in
@@ -244,6 +248,34 @@ Found = tuple[list[ColourTermModel], list[ColourTermModel], Hashable]
 #: lockstep worker's batch asks for each right after it is made: at most this many per tuple.
 PAWNS_KEPT = 512
 PAWNS: ModelMemo[PlacePawn] = ModelMemo(per_models=PAWNS_KEPT)
+
+#: The pawns of the latest :meth:`EmbeddingGuesser.prepare_pawns` calls (in any thread), by
+#: the identities of what decides them in a view (:func:`_view_ids`): :meth:`place_pawn` finds
+#: its own here without making :data:`PAWNS`' key. Each entry holds its view, so that those
+#: objects live (and their ids stay theirs) while it is kept, and the guesser that placed the
+#: pawn, which must be the one asking or equal to it with every model named (equal names, the
+#: same models). At most this many, the oldest dropped first (a lockstep worker's batches of a
+#: pass, one per group of equal guessers, stay); a pawn missed here is found in :data:`PAWNS`.
+LATEST_PAWNS_KEPT = 1024
+_LATEST_PAWNS: OrderedDict[tuple[int, ...], tuple[EmbeddingGuesser, bool, View, PlacePawn]] = (
+    OrderedDict()
+)
+
+
+def _view_ids(view: View) -> tuple[int, ...]:
+    """What decides a guesser's pawn in ``view``, by identity (immutable objects: the same
+    object, the same value): the board, the rules, the earlier rounds, the giver, the clues, the
+    pawns, the occupied squares and the seat."""
+    return (
+        id(view.board),
+        id(view.rules),
+        id(view.history),
+        view.giver,
+        id(view.clues),
+        id(view.pawns),
+        id(view.occupied),
+        view.seat,
+    )
 
 
 @functools.lru_cache(maxsize=4)
@@ -300,8 +332,7 @@ class EmbeddingGuesser:
         """The ways this guesser reads a first clue, each a distribution over the squares (flat):
         literally with each of its models, then (when ``pragmatic``) as each imagined giver
         would have meant it."""
-        models = _models(self.model)
-        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
+        models, *groups = self._model_groups()
         # Every later decision of the round (and the weights of later rounds) reads it again.
         key = (board.id, clue, tuple(len(g) for g in groups))
         everyone = [*models, *(m for g in groups for m in g)]
@@ -434,17 +465,53 @@ class EmbeddingGuesser:
     def _round_key(self, view: View, clues: tuple[str, ...]) -> Found:
         """The literal models, every model (the imagined givers' too) and the key of
         :meth:`_round_joint`'s belief in :data:`ROUND_BELIEFS`."""
+        return self._round_key_with(self._round_models(), view, clues)
+
+    def _round_models(self) -> Resolved:
+        """The literal models, every model (the imagined givers' too) and the imagined givers'
+        sizes (:meth:`_model_groups`)."""
+        groups = self._model_groups()
+        return groups[0], [m for g in groups for m in g], tuple(len(g) for g in groups[1:])
+
+    def _model_groups(self) -> list[list[ColourTermModel]]:
+        """The literal models, then (when ``pragmatic``) each imagined giver's: each name looked
+        up once (the default guesser's 8 specs name 3 models)."""
+        specs = (self.model, *self.speakers) if self.pragmatic else (self.model,)
+        named: dict[str, ColourTermModel] = {}
+        groups: list[list[ColourTermModel]] = []
+        for spec in specs:
+            group: list[ColourTermModel] = []
+            for m in spec if isinstance(spec, tuple) else (spec,):
+                if isinstance(m, str):
+                    model = named.get(m)
+                    if model is None:
+                        model = named[m] = resolve_model(m)
+                    group.append(model)
+                else:
+                    group.append(m)
+            groups.append(group)
+        return groups
+
+    def _round_key_with(
+        self,
+        found: Resolved,
+        view: View,
+        clues: tuple[str, ...],
+    ) -> Found:
+        """:meth:`_round_key` with :meth:`_round_models`' ``found``."""
+        models, everyone, sizes = found
         board = view.board
-        models = _models(self.model)
-        groups = [_models(spec) for spec in self.speakers] if self.pragmatic else []
         # The weights' inputs: the giver's earlier rounds, in order (none unless pragmatic).
-        seen = tuple(
-            (r.clues[0], r.target.row * board.cols + r.target.col)
-            for r in (view.history if self.pragmatic else ())
-            if r.giver == view.giver and r.clues
+        seen = (
+            tuple(
+                (r.clues[0], r.target.row * board.cols + r.target.col)
+                for r in view.history
+                if r.giver == view.giver and r.clues
+            )
+            if self.pragmatic
+            else ()
         )
-        key = (board.id, self.pragmatic, tuple(len(g) for g in groups), seen, clues)
-        return models, [*models, *(m for g in groups for m in g)], key
+        return models, everyone, (board.id, self.pragmatic, sizes, seen, clues)
 
     def _pawn_key(self, view: View, round_key: Hashable) -> Hashable:
         """What decides :meth:`place_pawn` besides the models: the round's belief, how pawns
@@ -468,21 +535,32 @@ class EmbeddingGuesser:
         places the same pawns with or without this. For a runner that plays many games
         together; nothing is decided here."""
         ready: dict[Hashable, list[tuple[View, Found]]] = {}
+        models = self._round_models()  # the same for every view
         for view in views:
             if view.clues:
-                found = self._round_key(view, view.clues)
-                # One board, one set of points and the same models for each batch.
-                group = (view.board.id, view.rules.points_by_distance, *map(id, found[1]))
+                found = self._round_key_with(models, view, view.clues)
+                # One board and one set of points for each batch (the models are the same).
+                group = (view.board.id, view.rules.points_by_distance)
                 ready.setdefault(group, []).append((view, found))
         for members in ready.values():
             self._place_many([v for v, _ in members], [f for _, f in members])
+        while len(_LATEST_PAWNS) > LATEST_PAWNS_KEPT:
+            try:
+                _LATEST_PAWNS.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                break
 
     def _place_many(self, views: list[View], found: list[Found]) -> None:
         """:meth:`prepare_pawns` for views on one board, under one set of rules."""
         board, rules = views[0].board, views[0].rules
         size, cols = board.size, board.cols
+        # The rounds' beliefs kept (found in one look), the others made one by one.
+        kept = ROUND_BELIEFS.cached_many(found[0][1], [key for _, _, key in found])
         joint = np.stack(
-            [self._round_joint(v, v.clues, f) for v, f in zip(views, found, strict=True)]
+            [
+                self._round_joint(v, v.clues, f) if k is None else k
+                for k, v, f in zip(kept, views, found, strict=True)
+            ]
         )
         others = [[c for s, c in v.pawns if s != v.seat] for v in views]
         if self.use_pawns and any(others):
@@ -508,6 +586,16 @@ class EmbeddingGuesser:
             for view, (_, _, key), square in zip(views, found, best.tolist(), strict=True)
         ]
         PAWNS.put_many(found[0][1], placed)
+        named = self._named()
+        _LATEST_PAWNS.update(
+            (_view_ids(view), (self, named, view, pawn))
+            for view, (_, pawn) in zip(views, placed, strict=True)
+        )
+
+    def _named(self) -> bool:
+        """Whether every model of this guesser is given by name (:data:`MODELS`)."""
+        specs = (self.model, *self.speakers)
+        return all(isinstance(m, str) for s in specs for m in (s if isinstance(s, tuple) else (s,)))
 
     def rank(
         self,
@@ -527,6 +615,11 @@ class EmbeddingGuesser:
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The empty square with the most expected points (R13, R15)."""
+        latest = _LATEST_PAWNS.get(_view_ids(view))
+        if latest is not None:
+            guesser, named, _, pawn = latest
+            if guesser is self or (named and guesser == self):
+                return pawn  # placed with other games' (prepare_pawns), just now
         others = [c for s, c in view.pawns if s != view.seat]
         if view.clues:
             found = self._round_key(view, view.clues)

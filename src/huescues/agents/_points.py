@@ -31,20 +31,36 @@ def expected_points_many(beliefs: FloatArray, rules: Rules) -> FloatArray:
     n, rows, cols = beliefs.shape
     weights = rules.points_by_distance
     reach = len(weights) - 1
-    padded = np.zeros((n, rows + 2 * reach, cols + 2 * reach))
+    height, width = rows + 2 * reach, cols + 2 * reach
+    padded = np.zeros((n, height, width))
     padded[:, reach : reach + rows, reach : reach + cols] = beliefs
+    # The boards padded one after another, flat: a shift by (dr, dc) is a shift by
+    # dr * width + dc, so each shift's terms for every square of every board are one run, from
+    # the first board's first square to the last board's last (the padding between is summed
+    # too and dropped; each square's terms stay within its own board's padding).
+    flat = padded.ravel()
+    start = reach * width + reach
+    stop = n * height * width - start
     # The products w * b, as the one-board gather takes them from its scaled boards.
-    scaled = {w: padded * w for w in sorted({float(w) for w in weights if w})}
-    out: FloatArray | None = None
+    scaled = {w: flat * w for w in sorted({float(w) for w in weights if w})}
+    out = np.empty(n * height * width)
+    run = out[start:stop]
+    first = True
     for w, r0, c0 in _offsets(weights):
-        part = scaled[w][:, r0 : r0 + rows, c0 : c0 + cols]
-        if out is None:
-            out = part.copy()  # the first term as it is: the reduction starts from it
+        shift = (r0 - reach) * width + (c0 - reach)
+        part = scaled[w][start + shift : stop + shift]
+        if first:
+            run[...] = part  # the first term as it is: the reduction starts from it
+            first = False
         else:
-            np.add(out, part, out=out)
-    if out is None:  # no points at all
+            np.add(run, part, out=run)
+    if first:  # no points at all
         return np.zeros(beliefs.shape)
-    return out
+    boards = out.reshape(n, height, width)
+    squares: FloatArray = np.ascontiguousarray(
+        boards[:, reach : reach + rows, reach : reach + cols]
+    )
+    return squares
 
 
 def frame_probability(belief: FloatArray) -> FloatArray:
