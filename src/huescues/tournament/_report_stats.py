@@ -31,6 +31,7 @@ from ._report import (
     UnfinishedGame,
 )
 from ._report_games import Counted, check_game, count_games, strip_record
+from ._report_rounds import count_lines
 
 __all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
@@ -92,7 +93,7 @@ def compute_report_lines(
     if parts is None:
         parts = _chunks(lines, strip_record)
     tasks = ((first, names, part) for first, part in parts)
-    return _report(map_in_order(count_games, tasks), names, seed, n_boot)
+    return _report(map_in_order(count_lines, tasks), names, seed, n_boot)
 
 
 _T = TypeVar("_T")
