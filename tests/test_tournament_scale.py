@@ -196,6 +196,24 @@ def test_the_bootstrap_in_pieces_draws_the_same_resamples(monkeypatch: pytest.Mo
     assert ratio_interval(s, c, draws).low == whole.low
 
 
+@pytest.mark.parametrize("count", [1.0, 8.0, 0.5, None])
+def test_the_bootstrap_in_pieces_of_counts_alike_is_the_whole_bootstrap(
+    count: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Counts alike in every block (whole numbers: their sums are not looked up).
+    from huescues.tournament import _report_stats  # private: the bootstrap's pieces
+
+    rng = np.random.default_rng(1)
+    s = rng.integers(-3, 9, size=257).astype(np.float64) + rng.normal(size=257)
+    c = np.full(257, count) if count is not None else rng.integers(1, 9, 257).astype(np.float64)
+    key = "win\0y"
+    draws = resample(257, 300, np.random.default_rng([2, __import__("zlib").crc32(key.encode())]))
+    monkeypatch.setattr(_report_stats, "_DRAWS_AT_ONCE", 257 * 11)  # 11 resamples a piece
+    pieces = _report_stats._estimate(s, c, seed=2, key=key, n_boot=300)
+    whole = ratio_interval(s, c, draws)
+    assert (pieces.mean, pieces.low, pieces.high) == (whole.mean, whole.low, whole.high)
+
+
 @pytest.mark.slow
 def test_the_command_shows_progress_on_stderr_and_keeps_stdout_for_the_report(
     tmp_path: Path,
