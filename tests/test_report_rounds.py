@@ -12,14 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from huescues.tournament._report_games import Counted, count_games
-from huescues.tournament._report_rounds import _count_at_once, count_lines
+from huescues.tournament._report_rounds import _count_at_once, _split_text, count_lines
 from test_report import results
 
 _ENTRANTS = ("A", "B", "C")  # "D" plays too: a seat of an entrant not in the list
 
 
-def _line(game: dict[str, Any]) -> str:
-    return json.dumps(game, sort_keys=True, separators=(",", ":"))
+def _line(game: dict[str, Any], *, ascii_only: bool = True) -> str:
+    return json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=ascii_only)
 
 
 def _outcome(task: tuple[int, tuple[str, ...], list[str]], count: Any) -> str:
@@ -38,8 +38,8 @@ def test_the_lines_this_library_writes_are_counted_at_once_the_same(
     games: list[dict[str, Any]], first: int
 ) -> None:
     task = (first, _ENTRANTS, [_line(g) for g in games])
-    at_once = _count_at_once(*task)
-    assert at_once is not None  # no line left to the general reading
+    at_once = _count_at_once(*task, _split_text)
+    assert at_once is not None  # every line read as text
     assert at_once == count_games(task)
 
 
@@ -55,14 +55,29 @@ _ODD = st.one_of(
     st.lists(st.sampled_from(["A1", "P30", 1, None]), max_size=3),
     st.lists(st.lists(st.sampled_from([0, 1, 3, 7, -1, "A1", "B2", True, 1.0]), max_size=3)),
     st.dictionaries(st.sampled_from(["giver", "seat"]), st.integers(0, 3), max_size=2),
+    st.lists(st.text(max_size=4), max_size=2),  # clues: quotes, escapes, any character
+    st.dictionaries(st.sampled_from(["rounds", "round", "x"]), st.integers(0, 3), max_size=2),
 )
-_FIELDS = ("giver", "points", "target", "pawns", "tiebreak", "rounds", "a pawn", "a point")
+# What is changed: a round's field, a pawn or a point of it, a new key of the round (sorted
+# anywhere), the game's rounds, or a key of the game (where a "rounds" may hide in a value).
+_FIELDS = (
+    *("giver", "points", "target", "pawns", "tiebreak", "clues", "round", "zz", "aa"),
+    *("rounds", "a pawn", "a point", "game's aa", "game's faults", "game's zz"),
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(results(), st.lists(st.tuples(st.sampled_from(_FIELDS), _ODD, st.integers(0, 99))))
+@given(
+    results(),
+    st.lists(st.tuples(st.sampled_from(_FIELDS), _ODD, st.integers(0, 99))),
+    st.booleans(),
+    st.sampled_from([None, " ", "\r", "x"]),
+)
 def test_odd_rounds_give_the_same_numbers_or_the_same_error(
-    games: list[dict[str, Any]], changes: list[tuple[str, Any, int]]
+    games: list[dict[str, Any]],
+    changes: list[tuple[str, Any, int]],
+    ascii_only: bool,
+    end: str | None,
 ) -> None:
     games = copy.deepcopy(games)
     for field, value, where in changes:
@@ -71,6 +86,9 @@ def test_odd_rounds_give_the_same_numbers_or_the_same_error(
         game = games[where % len(games)]
         if field == "rounds":
             game["rounds"] = value
+            continue
+        if field.startswith("game's "):
+            game[field.removeprefix("game's ")] = [{"a": 0, "rounds": value}, value]
             continue
         rounds = game["rounds"]
         if not isinstance(rounds, list) or not rounds or not isinstance(rounds[0], dict):
@@ -82,5 +100,8 @@ def test_odd_rounds_give_the_same_numbers_or_the_same_error(
             rnd["points"][where % len(rnd["points"])] = value
         else:
             rnd[field] = value
-    task = (0, _ENTRANTS, [_line(g) for g in games])
+    lines = [_line(g, ascii_only=ascii_only) for g in games]
+    if end is not None and lines:  # something after the last line's object
+        lines[-1] += end
+    task = (0, _ENTRANTS, lines)
     assert _outcome(task, count_lines) == _outcome(task, count_games)

@@ -9,8 +9,9 @@ error at the same game; the tests compare the two.
 from __future__ import annotations
 
 import json
+import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -31,6 +32,58 @@ from ._report_games import (
 __all__ = ["count_lines"]
 
 _PARTS = itemgetter("giver", "points", "target", "pawns")
+
+# A round as this library writes it (compact JSON, keys sorted), matched as text: a pattern
+# that matches valid JSON only, with seats of one digit (up to 10 players), whole points of at
+# most 9 digits, and squares named as the library names them (a row letter, a column 1-999).
+# Its groups: the round, giver, pawns, points, target and whether it is a tie-breaker.
+_STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+_INT = r"(?:0|-?[1-9][0-9]{0,8})"
+_SQUARE = r"[A-Z][1-9][0-9]{0,2}"
+_PAWN = rf'\[[0-9],"{_SQUARE}"\]'
+_ROUND = re.compile(
+    rf'(\{{"clues":\[(?:{_STRING}(?:,{_STRING})*)?\],"giver":((?:0|[1-9][0-9]{{0,8}})),'
+    rf'"pawns":\[((?:{_PAWN}(?:,{_PAWN})*)?)\],"points":\[({_INT}(?:,{_INT})*)\],'
+    rf'"round":{_INT},"target":"({_SQUARE})","tiebreak":(true|false)\}})'
+)
+_ROUNDS_KEY = ',"rounds":['
+
+#: A line read: the game (its rounds to be replaced), its rounds, and whether they are text.
+_Read = tuple[dict[str, Any], Sequence[Any], bool]
+_Reader = Callable[[str], _Read | None]
+
+
+def _split_json(line: str) -> _Read:
+    g = json.loads(line)
+    return g, g.get("rounds") or (), False
+
+
+def _split_text(line: str) -> _Read | None:
+    """The line's game without its rounds, and its rounds' parts as text; ``None`` when they
+    are not as this library writes them. The rounds are the ones matched from their key on when
+    they are the text that follows it, one after another (what the pattern matched is then
+    JSON wherever it was found); the key is the line's own when the text before it, closed, is
+    an object, and so is the text after the rounds, opened."""
+    start = line.find(_ROUNDS_KEY)
+    if start < 0:
+        return None
+    at = start + len(_ROUNDS_KEY) - 1
+    rounds = _ROUND.findall(line, at)
+    text = "[" + ",".join([parts[0] for parts in rounds]) + "]"
+    if not line.startswith(text, at):
+        return None
+    rest = line[at + len(text) :]
+    try:
+        head = json.loads(line[:start] + "}")
+        tail = json.loads("{" + rest[1:]) if rest[:1] == "," else {} if rest == "}" else None
+    except ValueError:
+        return None
+    if type(head) is not dict or type(tail) is not dict or "rounds" in head or "rounds" in tail:
+        return None
+    head.update(tail)
+    return head, rounds, True
+
+
 #: A square's row times 1,000 plus its column (columns are fewer than 1,000), by name.
 _SQUARES: dict[str, int] = {}
 _SQUARES_KEPT = 1 << 16
@@ -41,14 +94,19 @@ def count_lines(task: tuple[int, Sequence[str], Sequence[str]]) -> Counted:
     """``count_games`` of a chunk of results lines (stripped of their records or not), its
     rounds counted at once when they are plain."""
     first, names, lines = task
-    try:
-        found = _count_at_once(first, names, lines)
-    except Exception:  # an error is the general reading's to raise, at its game's turn
-        found = None
-    return count_games(task) if found is None else found
+    for read in (_split_text, _split_json):
+        try:
+            found = _count_at_once(first, names, lines, read)
+        except Exception:  # an error is the general reading's to raise, at its game's turn
+            found = None
+        if found is not None:
+            return found
+    return count_games(task)
 
 
-def _count_at_once(first: int, names: Sequence[str], lines: Sequence[str]) -> Counted | None:
+def _count_at_once(
+    first: int, names: Sequence[str], lines: Sequence[str], read: _Reader
+) -> Counted | None:
     ids = {e: i for i, e in enumerate(names)}
     blocks: list[str] = []
     n_seats = bytearray()
@@ -63,13 +121,26 @@ def _count_at_once(first: int, names: Sequence[str], lines: Sequence[str]) -> Co
     # first row, its seats, giver, target, points and pawns; per pawn, its length (2), seat
     # and square, one after the other.
     r = _Rounds([], [], [], [], [], [], [], [], [])
+    # (Bound once: a few hundred games a chunk, a dozen calls a game.)
+    where, sizes, givers, targets = (
+        r.where.extend,
+        r.sizes.extend,
+        r.givers.extend,
+        r.targets.extend,
+    )
+    n_points, points, n_pawns = r.n_points.extend, r.points.extend, r.n_pawns.extend
+    pawn_sizes, pawns, add_rows = r.pawn_sizes.extend, r.pawns.extend, rows.extend
+    texts: list[tuple[str, ...]] = []  # the regular rounds' parts as text, when read so
     for j, line in enumerate(lines):
-        g = json.loads(strip_record(line))
+        split = read(strip_record(line))
+        if split is None:
+            return None
+        g, rounds, as_text = split
         check_game(first + j, g)
         done = g["status"] == "finished"
-        rounds = g.get("rounds") or ()
-        if done:  # the rest of the game is read as ever; its rounds are counted below
-            g["rounds"] = ()
+        # The rest of the game is read as ever (an unfinished game's rounds only counted); a
+        # finished game's rounds are counted below.
+        g["rounds"] = () if done else rounds
         n = numbers(g)
         blocks.append(_block_text(n.block))
         size = len(n.seats)
@@ -84,27 +155,37 @@ def _count_at_once(first: int, names: Sequence[str], lines: Sequence[str]) -> Co
             faults[j] = (n.game, n.faults)
         if not done:
             unfinished[j] = (n.game, n.seed, n.rounds, n.error)
-            rows.extend([0.0] * (7 * size))
+            add_rows([0.0] * (7 * size))
             continue
-        for row in n.seat_rows:
-            rows.extend(row)
+        add_rows(chain.from_iterable(n.seat_rows))
+        if as_text:
+            regular = [parts for parts in rounds if parts[5] == "false"]
+            where([at] * len(regular))
+            sizes([size] * len(regular))
+            texts.extend(regular)
+            continue
         regular = [_PARTS(rnd) for rnd in rounds if not rnd.get("tiebreak")]
         if regular:
-            givers, points, targets, pawns = zip(*regular, strict=True)
-            r.where.extend([at] * len(regular))
-            r.sizes.extend([size] * len(regular))
-            r.givers.extend(givers)
-            r.targets.extend(targets)
-            r.n_points.extend(map(len, points))
-            r.points.extend(chain.from_iterable(points))
-            r.n_pawns.extend(map(len, pawns))
-            each = list(chain.from_iterable(pawns))
-            r.pawn_sizes.extend(map(len, each))
-            r.pawns.extend(chain.from_iterable(each))
+            giver_of, points_of, target_of, pawns_of = zip(*regular, strict=True)
+            k = len(regular)
+            where([at] * k)
+            sizes([size] * k)
+            givers(giver_of)
+            targets(target_of)
+            n_points(map(len, points_of))
+            points(chain.from_iterable(points_of))
+            n_pawns(map(len, pawns_of))
+            each = list(chain.from_iterable(pawns_of))
+            pawn_sizes(map(len, each))
+            pawns(chain.from_iterable(each))
     table = np.array(rows, dtype=np.float64).reshape(-1, 7)
-    cross = _count_rounds(r, entrants, table) if r.where else {}
-    if cross is None:
-        return None
+    if r.where:
+        found = _text_arrays(r, texts) if texts else _arrays(r)
+        if found is None:
+            return None
+        cross = _count_rounds(found, entrants, table)
+    else:
+        cross = {}
     return Counted(
         first, blocks, bytes(n_seats), bytes(finished), entrants, array("d", table.tobytes()),
         cross, faults, unfinished, seats_of,
@@ -112,6 +193,8 @@ def _count_at_once(first: int, names: Sequence[str], lines: Sequence[str]) -> Co
 
 
 class _Rounds(NamedTuple):
+    """The regular rounds of the finished games of a chunk, in flat lists (see the loop)."""
+
     where: list[int]
     sizes: list[int]
     givers: list[Any]
@@ -123,14 +206,25 @@ class _Rounds(NamedTuple):
     pawns: list[Any]
 
 
-def _count_rounds(
-    r: _Rounds, entrants: array[int], table: NDArray[np.float64]
-) -> dict[tuple[int, int], list[Any]] | None:
-    """The cross-play tallies of the chunk's regular rounds, their numbers per seat put in the
-    seats' rows (columns 2-6: giver points, rounds given, guesser points, pawns, in frame);
-    ``None`` when a round is not plain."""
+class _Arrays(NamedTuple):
+    """The regular rounds as arrays: per round, its game's first row, its seats, giver, points
+    (how many, and where they start among all) and target; per pawn, its round, seat and
+    square; all the points."""
+
+    base: NDArray[np.int64]
+    size: NDArray[np.int64]
+    giver: NDArray[np.int64]
+    n_points: NDArray[np.int64]
+    target: NDArray[np.int64]
+    round_of: NDArray[np.int64]
+    seat: NDArray[np.int64]
+    squares: NDArray[np.int64]
+    points: NDArray[np.float64]
+
+
+def _arrays(r: _Rounds) -> _Arrays | None:
+    """The arrays of rounds read from JSON, or ``None`` when a round is not plain."""
     size = np.array(r.sizes, dtype=np.int64)
-    base = np.array(r.where, dtype=np.int64)
     # array() takes ints (and bools) only, and floats for "d", as int() and float() read them
     # (a str raises TypeError, and the general reading says what is wrong).
     giver = np.frombuffer(array("q", r.givers), dtype=np.int64)
@@ -147,10 +241,48 @@ def _count_rounds(
     target = _square_numbers(r.targets)
     if squares is None or target is None:
         return None
-    n_rounds = len(r.where)
-    round_of = np.repeat(np.arange(n_rounds), r.n_pawns)
+    round_of = np.repeat(np.arange(len(r.where)), r.n_pawns)
     if (seat < 0).any() or (seat >= size[round_of]).any():
         return None
+    base = np.array(r.where, dtype=np.int64)
+    return _Arrays(base, size, giver, n_points, target, round_of, seat, squares, points)
+
+
+def _text_arrays(r: _Rounds, texts: list[tuple[str, ...]]) -> _Arrays | None:
+    """The arrays of rounds matched as text (see ``_ROUND``: whatever it matched is read)."""
+    _, givers, pawns, points, targets, _ = zip(*texts, strict=True)
+    size = np.array(r.sizes, dtype=np.int64)
+    giver = np.frombuffer(array("q", map(int, givers)), dtype=np.int64)
+    n_points = np.array([p.count(",") + 1 for p in points], dtype=np.int64)
+    numbers = array("d", map(int, ",".join(points).split(",")))
+    # Every pawn is [seat,"square"]: a seat of one digit, a row letter, one to three digits.
+    text = np.frombuffer(("|".join(pawns) + "  ").encode("ascii"), dtype=np.uint8).astype(np.int64)
+    at = np.flatnonzero(text == ord("["))
+    round_of = np.searchsorted(np.flatnonzero(text == ord("|")), at)
+    two, three = text[at + 6] != ord('"'), text[at + 7] != ord('"')
+    three &= two
+    column = text[at + 5] - ord("0")
+    column = np.where(two, column * 10 + text[at + 6] - ord("0"), column)
+    column = np.where(three, column * 10 + text[at + 7] - ord("0"), column)
+    squares = (text[at + 4] - ord("A")) * 1000 + column - 1
+    target = _square_numbers(targets)
+    seat = text[at + 1] - ord("0")
+    if target is None or (giver >= size).any() or (n_points != size).any():
+        return None
+    if (seat >= size[round_of]).any():
+        return None
+    base = np.array(r.where, dtype=np.int64)
+    points_of = np.frombuffer(numbers, dtype=np.float64)
+    return _Arrays(base, size, giver, n_points, target, round_of, seat, squares, points_of)
+
+
+def _count_rounds(
+    found: _Arrays, entrants: array[int], table: NDArray[np.float64]
+) -> dict[tuple[int, int], list[Any]]:
+    """The cross-play tallies of the chunk's regular rounds, their numbers per seat put in the
+    seats' rows (columns 2-6: giver points, rounds given, guesser points, pawns, in frame)."""
+    base, size, giver, n_points, target, round_of, seat, squares, points = found
+    n_rounds = len(base)
     starts = np.cumsum(n_points) - n_points  # each round's first point
     row = base[round_of] + seat
     there = target[round_of]
