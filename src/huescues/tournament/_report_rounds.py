@@ -34,16 +34,16 @@ __all__ = ["count_lines"]
 _PARTS = itemgetter("giver", "points", "target", "pawns")
 
 # A round as this library writes it (compact JSON, keys sorted), matched as text: a pattern
-# that matches valid JSON only, with seats of one digit (up to 10 players), whole points of at
-# most 9 digits, and squares named as the library names them (a row letter, a column 1-999).
-# Its groups: the round, giver, pawns, points, target and whether it is a tie-breaker.
+# that matches valid JSON only (its pawns' characters, checked in ``_text_arrays`` to be pawns
+# with seats of one digit, up to 10 players, and squares as the library names them, a row
+# letter and a column 1-999), whole points of at most 9 digits. Its groups: the round, giver,
+# pawns, points, target and whether it is a tie-breaker.
 _STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
 _INT = r"(?:0|-?[1-9][0-9]{0,8})"
 _SQUARE = r"[A-Z][1-9][0-9]{0,2}"
-_PAWN = rf'\[[0-9],"{_SQUARE}"\]'
 _ROUND = re.compile(
     rf'(\{{"clues":\[(?:{_STRING}(?:,{_STRING})*)?\],"giver":((?:0|[1-9][0-9]{{0,8}})),'
-    rf'"pawns":\[((?:{_PAWN}(?:,{_PAWN})*)?)\],"points":\[({_INT}(?:,{_INT})*)\],'
+    rf'"pawns":\[([\[\]0-9A-Z,"]*)\],"points":\[({_INT}(?:,{_INT})*)\],'
     rf'"round":{_INT},"target":"({_SQUARE})","tiebreak":(true|false)\}})'
 )
 _ROUNDS_KEY = ',"rounds":['
@@ -131,6 +131,7 @@ def _count_at_once(
     n_points, points, n_pawns = r.n_points.extend, r.points.extend, r.n_pawns.extend
     pawn_sizes, pawns, add_rows = r.pawn_sizes.extend, r.pawns.extend, rows.extend
     texts: list[tuple[str, ...]] = []  # the regular rounds' parts as text, when read so
+    uncounted: list[str] = []  # the other rounds' pawns as text, checked all the same
     for j, line in enumerate(lines):
         split = read(strip_record(line))
         if split is None:
@@ -156,6 +157,8 @@ def _count_at_once(
         if not done:
             unfinished[j] = (n.game, n.seed, n.rounds, n.error)
             add_rows([0.0] * (7 * size))
+            if as_text:
+                uncounted.extend(parts[2] for parts in rounds)
             continue
         add_rows(chain.from_iterable(n.seat_rows))
         if as_text:
@@ -163,6 +166,8 @@ def _count_at_once(
             where([at] * len(regular))
             sizes([size] * len(regular))
             texts.extend(regular)
+            if len(regular) < len(rounds):
+                uncounted.extend(parts[2] for parts in rounds if parts[5] != "false")
             continue
         regular = [_PARTS(rnd) for rnd in rounds if not rnd.get("tiebreak")]
         if regular:
@@ -178,6 +183,8 @@ def _count_at_once(
             each = list(chain.from_iterable(pawns_of))
             pawn_sizes(map(len, each))
             pawns(chain.from_iterable(each))
+    if uncounted and _pawns("|".join(uncounted)) is None:
+        return None  # not JSON: the general reading says where
     table = np.array(rows, dtype=np.float64).reshape(-1, 7)
     if r.where:
         found = _text_arrays(r, texts) if texts else _arrays(r)
@@ -249,31 +256,65 @@ def _arrays(r: _Rounds) -> _Arrays | None:
 
 
 def _text_arrays(r: _Rounds, texts: list[tuple[str, ...]]) -> _Arrays | None:
-    """The arrays of rounds matched as text (see ``_ROUND``: whatever it matched is read)."""
+    """The arrays of rounds matched as text (``_ROUND``), or ``None`` when a round's pawns are
+    not pawns as this library writes them."""
     _, givers, pawns, points, targets, _ = zip(*texts, strict=True)
     size = np.array(r.sizes, dtype=np.int64)
     giver = np.frombuffer(array("q", map(int, givers)), dtype=np.int64)
     n_points = np.array([p.count(",") + 1 for p in points], dtype=np.int64)
-    numbers = array("d", map(int, ",".join(points).split(",")))
-    # Every pawn is [seat,"square"]: a seat of one digit, a row letter, one to three digits.
-    text = np.frombuffer(("|".join(pawns) + "  ").encode("ascii"), dtype=np.uint8).astype(np.int64)
-    at = np.flatnonzero(text == ord("["))
-    round_of = np.searchsorted(np.flatnonzero(text == ord("|")), at)
-    two, three = text[at + 6] != ord('"'), text[at + 7] != ord('"')
-    three &= two
-    column = text[at + 5] - ord("0")
-    column = np.where(two, column * 10 + text[at + 6] - ord("0"), column)
-    column = np.where(three, column * 10 + text[at + 7] - ord("0"), column)
-    squares = (text[at + 4] - ord("A")) * 1000 + column - 1
+    joined = ",".join(points)
+    if len(joined) == 2 * int(n_points.sum()) - 1:  # every point one digit (the usual case)
+        digits = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)[0::2]
+        points_of = (digits - ord("0")).astype(np.float64)
+    else:
+        points_of = np.frombuffer(array("d", map(int, joined.split(","))), dtype=np.float64)
+    found = _pawns("|".join(pawns))
     target = _square_numbers(targets)
-    seat = text[at + 1] - ord("0")
-    if target is None or (giver >= size).any() or (n_points != size).any():
+    if found is None or target is None or (giver >= size).any() or (n_points != size).any():
         return None
+    round_of, seat, squares = found
     if (seat >= size[round_of]).any():
         return None
     base = np.array(r.where, dtype=np.int64)
-    points_of = np.frombuffer(numbers, dtype=np.float64)
     return _Arrays(base, size, giver, n_points, target, round_of, seat, squares, points_of)
+
+
+def _pawns(
+    text: str,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
+    """Each pawn's round, seat and square (row times 1,000 plus column) in the rounds' pawns
+    joined by ``|``, or ``None`` unless every round's pawns are ``[seat,"square"]`` (a seat of
+    one digit, a row letter and a column of one to three digits, the first not 0) joined by
+    commas: every ``[`` must start such a pawn, followed by a comma and the next pawn or by the
+    round's end, and every round must start with a pawn or be empty."""
+    n = len(text)
+    b = np.frombuffer((text + " " * 12).encode("ascii"), dtype=np.uint8).astype(np.int32)
+    at = np.flatnonzero(b == ord("["))
+    bars = np.flatnonzero(b == ord("|"))
+
+    def digit(k: NDArray[np.int64]) -> NDArray[np.bool_]:
+        return (b[k] >= ord("0")) & (b[k] <= ord("9"))
+
+    two = digit(at + 6)
+    three = two & digit(at + 7)
+    close = at + 6 + two + three  # the name's closing quote
+    end = close + 1
+    ok = digit(at + 1) & (b[at + 2] == ord(",")) & (b[at + 3] == ord('"'))
+    ok &= (b[at + 4] >= ord("A")) & (b[at + 4] <= ord("Z"))
+    ok &= (b[at + 5] >= ord("1")) & (b[at + 5] <= ord("9"))
+    ok &= (b[close] == ord('"')) & (b[end] == ord("]"))
+    after = b[end + 1]
+    ok &= ((after == ord(",")) & (b[end + 2] == ord("["))) | (after == ord("|")) | (end + 1 == n)
+    starts = np.concatenate([[0], bars + 1])
+    first = b[starts]
+    if not ok.all() or not ((first == ord("[")) | (first == ord("|")) | (starts == n)).all():
+        return None
+    column = b[at + 5] - ord("0")
+    column = np.where(two, column * 10 + b[at + 6] - ord("0"), column)
+    column = np.where(three, column * 10 + b[at + 7] - ord("0"), column)
+    squares = (b[at + 4] - ord("A")).astype(np.int64) * 1000 + column - 1
+    seat = (b[at + 1] - ord("0")).astype(np.int64)
+    return np.searchsorted(bars, at).astype(np.int64), seat, squares
 
 
 def _count_rounds(
