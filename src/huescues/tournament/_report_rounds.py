@@ -1,9 +1,11 @@
 """The report's numbers of a chunk of results lines, the rounds of all its games counted at once in
 array operations rather than a few Python steps per pawn (which took half of a large report's
-CPU). Only plain rounds are counted so: whole points below 2**31 (summed in any order, the same
-exact floats), givers and seats that are ints of the game, squares named by text. A chunk with
-anything else is left to ``count_games``, which then gives the same numbers, or raises the same
-error at the same game; the tests compare the two.
+CPU). A line as this library writes it has its rounds matched as text (``_ROUND``), the rest
+decoded as JSON; a chunk with another line is decoded as JSON, and its rounds counted so when
+they are plain: whole points below 2**31 (summed in any order, the same exact floats), givers
+and seats that are ints of the game, squares named by text. A chunk with anything else is left
+to ``count_games``, which then gives the same numbers, or raises the same error at the same
+game; the tests compare them.
 """
 
 from __future__ import annotations
