@@ -174,8 +174,8 @@ def check_game(i: int, game: Mapping[str, Any]) -> None:
 
 def numbers(g: Mapping[str, Any]) -> GameNumbers:
     """The numbers of one game (checked by :func:`check_game`)."""
-    seats = tuple(str(s) for s in g["seats"])
-    lineup = min((seats[i:] + seats[:i] for i in range(len(seats))), default=())
+    seats = tuple(map(str, g["seats"]))
+    lineup = _lineup(seats)
     block = (int(g["seed"]), int(g["n_players"]), str(g["board_id"]), lineup)
     finished = g["status"] == "finished"
     error = g.get("error")
@@ -187,8 +187,8 @@ def numbers(g: Mapping[str, Any]) -> GameNumbers:
             None if error is None else str(error), len(rounds), [], [], [],
         )  # fmt: skip
     n = len(seats)
-    scores = [float(x) for x in g["scores"]]
-    winners = {int(w) for w in g.get("winners") or ()}
+    scores = list(map(float, g["scores"]))
+    winners = set(map(int, g.get("winners") or ()))
     given = [0.0] * n
     gave = [0] * n
     guessed = [0.0] * n
@@ -235,6 +235,13 @@ def numbers(g: Mapping[str, Any]) -> GameNumbers:
         None if error is None else str(error), len(rounds), scores, seat_rows,
         [[a, b, *v] for (a, b), v in cross.items()],
     )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1024)
+def _lineup(seats: tuple[str, ...]) -> tuple[str, ...]:
+    """The seats rotated to come first in order: the block's lineup, worked out once per seats
+    (a report has a few)."""
+    return min((seats[i:] + seats[:i] for i in range(len(seats))), default=())
 
 
 @functools.lru_cache(maxsize=4096)

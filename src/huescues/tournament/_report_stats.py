@@ -31,6 +31,7 @@ from ._report import (
     UnfinishedGame,
 )
 from ._report_games import Counted, check_game, count_games, strip_record
+from ._report_rounds import count_lines
 
 __all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
@@ -92,7 +93,7 @@ def compute_report_lines(
     if parts is None:
         parts = _chunks(lines, strip_record)
     tasks = ((first, names, part) for first, part in parts)
-    return _report(map_in_order(count_games, tasks), names, seed, n_boot)
+    return _report(map_in_order(count_lines, tasks), names, seed, n_boot)
 
 
 _T = TypeVar("_T")
@@ -217,21 +218,35 @@ def _ratio_interval_in_pieces(
     if w == 0.0:
         return Estimate.no_data()
     mean = float(s.sum()) / w
+    n = len(s)
+    # Counts that are one whole number in every block (every block's games complete, or the
+    # paired differences' ones) sum to that number times the blocks, exactly, in any draw.
+    same = float(c[0]) if (c == c[0]).all() and c[0] == np.floor(c[0]) else None
+    if same is not None and same * n >= _EXACT_BELOW:
+        same = None
     values = []
     for start in range(0, n_boot, rows):
-        draws = resample(len(s), min(rows, n_boot - start), rng)
+        draws = resample(n, min(rows, n_boot - start), rng)
+        if same is not None:
+            if same > 0:
+                values.append(s[draws].sum(axis=1) / (same * n))
+            continue
         tw = c[draws].sum(axis=1)
         keep = tw > 0
         if keep.all():  # the usual case (blocks without weight are left out): no copy
             values.append(s[draws].sum(axis=1) / tw)
         else:
             values.append(s[draws[keep]].sum(axis=1) / tw[keep])
-    ratios = np.concatenate(values)
+    ratios = np.concatenate(values) if values else np.zeros(0)
     if len(ratios) == 0:
         return Estimate(mean)
     tail = 100.0 * (1.0 - 0.95) / 2.0
     low, high = np.percentile(ratios, [tail, 100.0 - tail])
     return Estimate(mean, float(low), float(high))
+
+
+#: Whole numbers below this are floats, and so are their sums.
+_EXACT_BELOW = 2.0**53
 
 
 @dataclass
