@@ -4,17 +4,16 @@ the pawn place_pawn places alone, whatever the batch, the order and what the mem
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from huescues import Cell, PlacePawn, View, play_game
-from huescues.agents import EmbeddingGuesser, Player, _players, default_agent, naming_agent
+from huescues import Cell, PlacePawn, View
+from huescues.agents import EmbeddingGuesser, _players, default_agent, naming_agent
 from huescues.agents._points import expected_points, expected_points_many
-from huescues.agents._protocol import Guesser
 from huescues.engine import Rules
+from recorded_views import guesser_views
 
 RNG = np.random.default_rng(0)
 
@@ -42,25 +41,8 @@ def test_r15_points_of_many_boards_are_each_board_s(
         assert np.array_equal(got, expected_points(b, rules))
 
 
-@dataclass(frozen=True)
-class _Recording:
-    """A guesser that keeps every view it is asked about."""
-
-    guesser: Guesser
-    views: list[View]
-
-    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
-        self.views.append(view)
-        return self.guesser.place_pawn(view, rng)
-
-
 def _views() -> list[View]:
-    views: list[View] = []
-    lineup = [default_agent(), naming_agent(), default_agent(), naming_agent()]
-    players = [Player(p.giver, _Recording(p.guesser, views)) for p in lineup]
-    for seed in (3, 4, 5):
-        play_game(players, seed=seed)
-    return views
+    return guesser_views((3, 4, 5))
 
 
 def test_pawns_placed_together_are_the_pawns_placed_one_by_one() -> None:

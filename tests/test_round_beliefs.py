@@ -3,37 +3,18 @@ placed from a belief made afresh, bit for bit, whatever filled the memo before."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from huescues import PlacePawn, View, play_game
-from huescues.agents import EmbeddingGuesser, Player, _players, default_agent, naming_agent
+from huescues import PlacePawn, View
+from huescues.agents import EmbeddingGuesser, _players, default_agent, naming_agent
 from huescues.agents._points import expected_points
-from huescues.agents._protocol import Guesser
+from recorded_views import guesser_views
 
 RNG = np.random.default_rng(0)
 
 
-@dataclass(frozen=True)
-class _Recording:
-    """A guesser that keeps every view it is asked about."""
-
-    guesser: Guesser
-    views: list[View]
-
-    def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
-        self.views.append(view)
-        return self.guesser.place_pawn(view, rng)
-
-
 def _views() -> list[View]:
-    views: list[View] = []
-    lineup = [default_agent(), naming_agent(), default_agent(), naming_agent()]
-    players = [Player(p.giver, _Recording(p.guesser, views)) for p in lineup]
-    for seed in (3, 4):
-        play_game(players, seed=seed)
-    return views
+    return guesser_views((3, 4))
 
 
 def _fresh(guesser: EmbeddingGuesser, view: View) -> tuple[np.ndarray, PlacePawn]:
