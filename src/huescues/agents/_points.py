@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,41 +27,8 @@ def expected_points(belief: FloatArray, rules: Rules) -> FloatArray:
 
 def expected_points_many(beliefs: FloatArray, rules: Rules) -> FloatArray:
     """:func:`expected_points` of each board of ``beliefs`` (shape ``(n, rows, cols)``), bit
-    for bit: the same products added in the same order, each shift added for all the boards at
-    once (one board's gather costs more than its sums; many boards' slices do not)."""
-    n, rows, cols = beliefs.shape
-    weights = rules.points_by_distance
-    reach = len(weights) - 1
-    height, width = rows + 2 * reach, cols + 2 * reach
-    padded = np.zeros((n, height, width))
-    padded[:, reach : reach + rows, reach : reach + cols] = beliefs
-    # The boards padded one after another, flat: a shift by (dr, dc) is a shift by
-    # dr * width + dc, so each shift's terms for every square of every board are one run, from
-    # the first board's first square to the last board's last (the padding between is summed
-    # too and dropped; each square's terms stay within its own board's padding).
-    flat = padded.ravel()
-    start = reach * width + reach
-    stop = n * height * width - start
-    # The products w * b, as the one-board gather takes them from its scaled boards.
-    scaled = {w: flat * w for w in sorted({float(w) for w in weights if w})}
-    out = np.empty(n * height * width)
-    run = out[start:stop]
-    first = True
-    for w, r0, c0 in _offsets(weights):
-        shift = (r0 - reach) * width + (c0 - reach)
-        part = scaled[w][start + shift : stop + shift]
-        if first:
-            run[...] = part  # the first term as it is: the reduction starts from it
-            first = False
-        else:
-            np.add(run, part, out=run)
-    if first:  # no points at all
-        return np.zeros(beliefs.shape)
-    boards = out.reshape(n, height, width)
-    squares: FloatArray = np.ascontiguousarray(
-        boards[:, reach : reach + rows, reach : reach + cols]
-    )
-    return squares
+    for bit (the same products added in the same order)."""
+    return _ring_sums(beliefs, rules.points_by_distance)
 
 
 def frame_probability(belief: FloatArray) -> FloatArray:
@@ -84,16 +52,31 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
         # The reduction over the first axis adds the terms one after another, as the loop does.
         summed: FloatArray = np.add.reduce(np.take(padded.ravel(), index), axis=0)
         return summed.reshape(rows, cols)
-    padded = np.zeros((*lead, rows + 2 * reach, cols + 2 * reach))
-    padded[..., reach : reach + rows, reach : reach + cols] = belief
-    out = np.zeros(belief.shape)
-    for dr in range(-reach, reach + 1):
-        for dc in range(-reach, reach + 1):
-            w = weights[max(abs(dr), abs(dc))]
-            if w:
-                r0, c0 = reach + dr, reach + dc
-                out += w * padded[..., r0 : r0 + rows, c0 : c0 + cols]
-    return out
+    # A batch: each shift added for all the boards at once. The boards padded one after
+    # another, flat: a shift by (dr, dc) is a shift by dr * width + dc, so each shift's terms
+    # for every square of every board are one run, from the first board's first square to the
+    # last board's last (the padding between is summed too and dropped; each square's terms
+    # stay within its own board's padding). The same products, added in the same order, as
+    # one board's gather (a first term as it is: 0 + x is x).
+    n = math.prod(lead)
+    height, width = rows + 2 * reach, cols + 2 * reach
+    padded = np.zeros((n, height, width))
+    padded[:, reach : reach + rows, reach : reach + cols] = belief.reshape(n, rows, cols)
+    flat = padded.ravel()
+    start = reach * width + reach
+    stop = n * height * width - start
+    scaled = {w: flat * w for w in sorted({float(w) for w in weights if w})}
+    out = np.zeros(n * height * width)
+    run = out[start:stop]
+    for k, (w, r0, c0) in enumerate(_offsets(weights)):
+        shift = (r0 - reach) * width + (c0 - reach)
+        part = scaled[w][start + shift : stop + shift]
+        if k == 0:
+            run[...] = part
+        else:
+            np.add(run, part, out=run)
+    boards = out.reshape(n, height, width)[:, reach : reach + rows, reach : reach + cols]
+    return np.ascontiguousarray(boards).reshape(belief.shape)
 
 
 @functools.cache
