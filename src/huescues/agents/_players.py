@@ -123,8 +123,22 @@ def resolve_model(spec: ModelSpec) -> ColourTermModel:
     return spec
 
 
-def _models(spec: Models) -> list[ColourTermModel]:
-    return [resolve_model(m) for m in (spec if isinstance(spec, tuple) else (spec,))]
+def _models(spec: Models, named: dict[str, ColourTermModel] | None = None) -> list[ColourTermModel]:
+    """The models of ``spec``; ``named`` keeps those looked up by name across calls (a
+    guesser's specs name the same few models over and over)."""
+    specs = spec if isinstance(spec, tuple) else (spec,)
+    if named is None:
+        return [resolve_model(m) for m in specs]
+    out = []
+    for m in specs:
+        if isinstance(m, str):
+            model = named.get(m)
+            if model is None:
+                model = named[m] = resolve_model(m)
+            out.append(model)
+        else:
+            out.append(resolve_model(m))
+    return out
 
 
 #: Readings of clues outside the vocabulary, per model while it lives, keyed by board id and
@@ -478,19 +492,7 @@ class EmbeddingGuesser:
         up once (the default guesser's 8 specs name 3 models)."""
         specs = (self.model, *self.speakers) if self.pragmatic else (self.model,)
         named: dict[str, ColourTermModel] = {}
-        groups: list[list[ColourTermModel]] = []
-        for spec in specs:
-            group: list[ColourTermModel] = []
-            for m in spec if isinstance(spec, tuple) else (spec,):
-                if isinstance(m, str):
-                    model = named.get(m)
-                    if model is None:
-                        model = named[m] = resolve_model(m)
-                    group.append(model)
-                else:
-                    group.append(m)
-            groups.append(group)
-        return groups
+        return [_models(spec, named) for spec in specs]
 
     def _round_key_with(
         self,
