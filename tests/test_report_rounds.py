@@ -134,3 +134,17 @@ def test_pawns_that_are_not_pawns_give_the_same_numbers_or_the_same_error(
 
 
 _PAWNS = re.compile(r'"pawns":\[(.*?)\],"points"')
+
+
+@settings(max_examples=100, deadline=None)
+@given(results(), st.integers(0, 999), st.sampled_from(["[]", "7", '[{"x":1}]']))
+def test_a_second_rounds_key_counts_as_json_reads_it(
+    games: list[dict[str, Any]], where: int, value: str
+) -> None:
+    # A hand-edited line may hold "rounds" twice: JSON keeps the last, and so must the count.
+    lines = [_line(g) for g in games]
+    if lines:
+        i = where % len(lines)
+        lines[i] = f'{lines[i][:-1]},"rounds":{value}}}'
+    task = (0, _ENTRANTS, lines)
+    assert _outcome(task, count_lines) == _outcome(task, count_games)
