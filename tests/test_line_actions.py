@@ -88,5 +88,7 @@ def test_lines_it_cannot_vouch_for_are_declined() -> None:
         _line([{"pawn": "B2"}], {"note": "NaN"}, True),
         _line([{"pawn": "B2"}], {}, False),
         '{"game":0,"x":{"actions":[{"pawn":"A1"}]},"record":{"actions":[]}}',
+        # Twice in the record: JSON keeps the last.
+        '{"game":0,"record":{"actions":[{"pawn":"A1"}],"actions":[{"pawn":"B2"}]}}',
     ):
         assert read_line_actions(text) is None, text
