@@ -11,7 +11,6 @@ game; the tests compare them.
 from __future__ import annotations
 
 import json
-import re
 from array import array
 from collections.abc import Callable, Sequence
 from itertools import chain
@@ -21,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from ._json_text import ROUND
 from ._report_games import (
     Counted,
     _block_text,
@@ -35,19 +35,10 @@ __all__ = ["count_lines"]
 
 _PARTS = itemgetter("giver", "points", "target", "pawns")
 
-# A round as this library writes it (compact JSON, keys sorted), matched as text: a pattern
-# that matches valid JSON only (its pawns' characters, checked in ``_text_arrays`` to be pawns
-# with seats of one digit, up to 10 players, and squares as the library names them, a row
-# letter and a column 1-999), whole points of at most 9 digits. Its groups: the round, giver,
-# pawns, points, target and whether it is a tie-breaker.
-_STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
-_INT = r"(?:0|-?[1-9][0-9]{0,8})"
-_SQUARE = r"[A-Z][1-9][0-9]{0,2}"
-_ROUND = re.compile(
-    rf'(\{{"clues":\[(?:{_STRING}(?:,{_STRING})*)?\],"giver":((?:0|[1-9][0-9]{{0,8}})),'
-    rf'"pawns":\[([\[\]0-9A-Z,"]*)\],"points":\[({_INT}(?:,{_INT})*)\],'
-    rf'"round":{_INT},"target":"({_SQUARE})","tiebreak":(true|false)\}})'
-)
+# A round as this library writes it, matched as text (``_json_text.ROUND``): its pawns'
+# characters are checked in ``_text_arrays`` to be pawns with seats of one digit, up to 10
+# players, on squares as the library names them.
+_ROUND = ROUND
 _ROUNDS_KEY = ',"rounds":['
 
 #: A line read: the game (its rounds to be replaced), its rounds, and whether they are text.

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from huescues.engine import STANDARD_BOARD_ID, Action, Board, GameRecord
 
 from ._chunks_pool import map_in_order
-from ._line_actions import read_line_actions
+from ._line_cut import cut_line
 
 if TYPE_CHECKING:
     from ._report import Report
@@ -54,7 +54,7 @@ def check_scores(
     replays to: the record is the truth, and an edited score would change the report.
     ``board`` is the tournament's board when it is not the standard one (a record on a board
     that cannot be had is not replayed). ``actions``, if given, are the record's actions
-    already read (its ``"actions"`` then empty: see :func:`read_line_actions`)."""
+    already read (its ``"actions"`` then empty: see :func:`cut_line`)."""
     record = game.get("record")
     if record is None:
         return
@@ -292,7 +292,7 @@ def _read_line(
                 return int(digits), offset, _seats(raw)
     try:
         text = raw.decode("utf-8")
-        read = read_line_actions(text)
+        read = cut_line(text)
         game, actions = (json.loads(text), None) if read is None else read
         index = game["game"]
     except UnicodeDecodeError as e:
