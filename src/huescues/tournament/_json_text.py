@@ -9,14 +9,16 @@ import re
 
 __all__ = ["INT", "ROUND", "ROUNDS", "SQUARE", "STRING"]
 
+# (Possessive repeats: what they give up could not match what follows, and backtracking into
+# them would only take time.)
 #: A JSON string.
-STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+STRING = r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
 #: A whole number of at most 9 digits.
 INT = r"(?:0|-?[1-9][0-9]{0,8})"
 #: A square as the library names it: a row letter and a column 1-999.
 SQUARE = r"[A-Z][1-9][0-9]{0,2}"
 _NATURAL = r"(?:0|[1-9][0-9]{0,8})"
-_PAWN = rf'\[[0-9],"{SQUARE}"\]'
+_PAWN = r'\[[0-9],"[A-Z][1-9][0-9]{0,2}+"\]'
 
 #: A round's object, its parts in groups: the whole round, giver, pawns, points, target and
 #: whether it is a tie-breaker. The pawns' group is loose (any of its characters) so that the
@@ -34,4 +36,4 @@ _STRICT_ROUND = (
 )
 #: A whole list of rounds, each matched strictly (pawns of one-digit seats on named squares):
 #: where it matches, what it matched is a JSON list, and it ends where the list ends.
-ROUNDS = re.compile(rf"\[(?:{_STRICT_ROUND}(?:,{_STRICT_ROUND})*)?\]")
+ROUNDS = re.compile(rf"\[(?:{_STRICT_ROUND}(?:,{_STRICT_ROUND})*+)?\]")
