@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -16,6 +17,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from huescues.agents import RANDOM_CLUE_WORDS, RandomAgent
 from huescues.engine import ChooseTarget, GiveClue, Pass, PlacePawn, View
@@ -607,3 +610,22 @@ def test_a_resume_checks_every_saved_game_against_the_schedule_on_the_workers(
     with pytest.raises(ResultsFileError, match=f"cannot resume from .*{why}"):
         run_tournament(entrants, games=30, players=(3,), workers=1, out=out, resume=True)
     assert out.read_bytes() == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(count=st.integers(0, 200_000), workers=st.integers(1, 64))
+def test_batches_hold_every_game_once_and_end_small(count: int, workers: int) -> None:
+    from huescues.tournament._tournament import _MAX_BATCH, batch_sizes
+
+    sizes = batch_sizes(count, workers)
+    assert sum(sizes) == count and all(1 <= s <= _MAX_BATCH for s in sizes)
+    # Each worker's first batch is one game (a rate shown at once), when batches are larger.
+    if sizes and max(sizes) > 1:
+        assert sizes[: min(workers, count)] == [1] * min(workers, count)
+    # After the first, no batch is larger than the one before, and when there are many games
+    # the last 2 * workers batches are at most half the largest: the workers finish close
+    # together.
+    rest = sizes[min(workers, count) :] if sizes and max(sizes) > 1 else sizes
+    assert all(a >= b for a, b in itertools.pairwise(rest))
+    if count >= 100 * workers:
+        assert max(rest[-2 * workers :]) <= max(rest) / 2

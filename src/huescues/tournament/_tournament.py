@@ -348,23 +348,36 @@ def _check_cut_line(path: Path, end: int) -> None:
 def _chunks(
     specs: Iterable[GameSpec], count: int, workers: int
 ) -> tuple[int, Iterator[list[GameSpec]]]:
-    """How many batches, and the batches of the ``count`` games, made as they are asked for:
-    about eight per worker, at most ``_MAX_BATCH`` games each, but each worker's first batch is
-    one game, so that the progress shows a rate (and an estimate) at once."""
-    if count <= 0:
-        return 0, iter(())
-    size = max(1, min(_MAX_BATCH, math.ceil(count / (8 * workers))))
-    first = min(workers, count) if size > 1 else 0
-    n_tasks = first + math.ceil((count - first) / size)
+    """How many batches, and the batches of the ``count`` games, made as they are asked for
+    (sizes from :func:`batch_sizes`)."""
+    sizes = batch_sizes(count, workers)
 
     def batches() -> Iterator[list[GameSpec]]:
         it = iter(specs)
-        for _ in range(first):
-            yield list(itertools.islice(it, 1))
-        while batch := list(itertools.islice(it, size)):
-            yield batch
+        for size in sizes:
+            yield list(itertools.islice(it, size))
 
-    return n_tasks, batches()
+    return len(sizes), batches()
+
+
+def batch_sizes(count: int, workers: int) -> list[int]:
+    """The sizes of the batches of ``count`` games on ``workers`` workers: each worker's first
+    batch is one game, so that the progress shows a rate (and an estimate) at once; then about
+    eight batches per worker, at most ``_MAX_BATCH`` games each, each at most the games left
+    over twice the workers, so that the last batches are small and the workers finish
+    together rather than one waiting on the other's last large batch."""
+    if count <= 0:
+        return []
+    size = max(1, min(_MAX_BATCH, math.ceil(count / (8 * workers))))
+    first = min(workers, count) if size > 1 else 0
+    least = max(1, size // 8)
+    sizes = [1] * first
+    left = count - first
+    while left > 0:
+        take = min(left, size, max(least, math.ceil(left / (2 * workers))))
+        sizes.append(take)
+        left -= take
+    return sizes
 
 
 class _Sink:
