@@ -577,6 +577,13 @@ def test_resuming_a_finished_run_leaves_its_file_as_it_is(tmp_path: Path) -> Non
     out.write_text("".join(line + "\n" for line in lines[::-1]), encoding="utf-8")
     run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
     assert out.read_bytes() == before
+    # A game twice: its first copy is the one kept (here told apart by its spacing).
+    spaced = json.dumps(json.loads(lines[2]))
+    for first, later, kept in ((lines[2], spaced, lines[2]), (spaced, lines[2], spaced)):
+        twice = [*lines[:2], first, *lines[3:], later]
+        out.write_text("".join(line + "\n" for line in twice), encoding="utf-8")
+        run_tournament(["random"], games=9, players=(3,), workers=1, out=out, resume=True)
+        assert _lines(out) == [*lines[:2], kept, *lines[3:]]
 
 
 @pytest.mark.parametrize(

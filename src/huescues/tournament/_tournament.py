@@ -15,6 +15,7 @@ import signal
 import socket
 import threading
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -246,23 +247,23 @@ class Tournament:
             )
         end = complete_length(path)
         _check_cut_line(path, end)
-        have = np.zeros(len(specs), dtype=bool)
-        n_lines = 0
-        in_order = True
-        # Each saved game is checked against the schedule where its line is checked.
+        # Each saved game is checked against the schedule where its line is checked; the
+        # games and offsets gathered as numbers, then placed at once.
         check = self._saved_check(path)
         blank: list[int] = []
-        for index, offset, _ in scan_results_file(
-            path, board=self.board, expect=check, blank=blank
-        ):
-            in_order = in_order and index == n_lines
-            n_lines += 1
-            if not have[index]:  # the first copy of a game counts, as when reading the file
-                have[index] = True
-                where[index] = offset + 1
+        index, offsets = array("q"), array("q")
+        for i, offset, _ in scan_results_file(path, board=self.board, expect=check, blank=blank):
+            index.append(i)
+            offsets.append(offset)
+        games = np.frombuffer(index, dtype=np.int64)
+        # The first copy of a game counts, as when reading the file.
+        found, first = np.unique(games, return_index=True)
+        have = np.zeros(len(specs), dtype=bool)
+        have[found] = True
+        where[found] = np.frombuffer(offsets, dtype=np.int64)[first] + 1
         with open(path, "r+b") as f:
             f.truncate(end)
-        in_order = in_order and n_lines == len(specs) and not any(blank)
+        in_order = np.array_equal(games, np.arange(len(specs))) and not any(blank)
         return have, in_order
 
     def _prepare_shards(
