@@ -12,12 +12,16 @@ from typing import overload
 
 import numpy as np
 
+from . import _schedule_seeds as fast
 from ._entrants import Entrant
 
 __all__ = ["GameSpec", "Schedule", "balanced_games", "block_seed", "make_schedule"]
 
 # Spawn keys under the tournament seed: one branch for game seeds, one for lineup shuffles.
 _SEEDS, _SHUFFLES = 0, 1
+# Blocks (and cycles of lineups) worked out together when one of them is first needed: the
+# fast draws cost little more for a run of them than for one.
+_RUN = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +55,64 @@ def _cycle_order(seed: int, n_players: int, cycle: int, k: int) -> list[int]:
     return [int(i) for i in rng.permutation(k)]
 
 
+# What the fast draws are checked on before a process uses them: seeds and spawn keys of one
+# and of several 32-bit words, and orders of 2 to 12 entrants (some drawing again).
+_CHECK_SEEDS = (0, 9, 2**32 + 5, 2**64 - 1)
+_CHECK_BLOCKS = (0, 1, 2, 127, 2**32 - 1, 2**32 + 3)
+_CHECK_ORDERS = ((3, 2), (4, 5), (7, 12), (10, 9))
+_CHECK_CYCLES = (0, 1, 2, 3, 2**33)
+
+
+@functools.cache
+def _fast_draws_agree() -> bool:
+    """Whether :mod:`._schedule_seeds` gives numpy's own seeds and orders (asked once a process,
+    a few ms: it replicates numpy's algorithms, and numpy may change ``Generator.permutation``'s);
+    if not, the schedule takes numpy's, block by block."""
+    try:
+        for seed in _CHECK_SEEDS:
+            if fast.block_seeds(seed, _CHECK_BLOCKS) != [
+                block_seed(seed, b) for b in _CHECK_BLOCKS
+            ]:
+                return False
+            for n, k in _CHECK_ORDERS:
+                if fast.cycle_orders(seed, n, _CHECK_CYCLES, k) != [
+                    tuple(_cycle_order(seed, n, c, k)) for c in _CHECK_CYCLES
+                ]:
+                    return False
+    except Exception:  # numpy changed so that the replica fails outright: numpy's own too
+        return False
+    return True
+
+
+def _block_seeds(seed: int, blocks: Sequence[int]) -> list[int]:
+    """``block_seed(seed, b)`` for each of ``blocks``: the fast draws if they agree with numpy."""
+    if _fast_draws_agree():
+        return fast.block_seeds(seed, blocks)
+    return [block_seed(seed, b) for b in blocks]
+
+
+def _cycle_orders(
+    seed: int, n_players: int, cycles: Sequence[int], k: int
+) -> list[tuple[int, ...]]:
+    """``_cycle_order`` of each of ``cycles``: the fast draws if they agree with numpy."""
+    if _fast_draws_agree():
+        return fast.cycle_orders(seed, n_players, cycles, k)
+    return [tuple(_cycle_order(seed, n_players, c, k)) for c in cycles]
+
+
 def _blocks_per_cycle(k: int, n: int) -> int:
     """How many blocks of ``n`` seats take every one of ``k`` entrants equally often."""
     return k // math.gcd(k, n)
+
+
+def _blocks_reached(games: int, players: Sequence[int]) -> int:
+    """How many blocks ``games`` games take (the last may be cut short)."""
+    turns, rest = divmod(games, sum(players))
+    places = 0
+    while rest > 0:
+        rest -= players[places]
+        places += 1
+    return turns * len(players) + places
 
 
 def balanced_games(n_entrants: int, players: Sequence[int]) -> int:
@@ -99,8 +158,12 @@ class Schedule(Sequence[GameSpec]):
         self._seed = seed
         # Games in one turn of the player counts, one block each.
         self._turn = sum(self._players)
-        self._orders = functools.lru_cache(maxsize=64)(self._order)
-        self._seeds = functools.lru_cache(maxsize=64)(functools.partial(block_seed, seed))
+        # The blocks the games reach, and the lineup cycles those take for each player count.
+        self._n_blocks = _blocks_reached(games, self._players)
+        self._n_cycles = {n: self._cycles_reached(n) for n in self._players}
+        # Runs of _RUN block seeds and cycle orders (a few runs kept: memory stays flat).
+        self._seed_runs = functools.lru_cache(maxsize=4)(self._seed_run)
+        self._order_runs = functools.lru_cache(maxsize=4 * len(self._n_cycles))(self._order_run)
         self._blocks = functools.lru_cache(maxsize=64)(self._block)
 
     def __len__(self) -> int:
@@ -135,8 +198,24 @@ class Schedule(Sequence[GameSpec]):
             f"<Schedule of {self._games} games, players {list(self._players)}, seed {self._seed}>"
         )
 
-    def _order(self, n: int, cycle: int) -> tuple[int, ...]:
-        return tuple(_cycle_order(self._seed, n, cycle, len(self._entrants)))
+    def _cycles_reached(self, n: int) -> int:
+        """How many cycles of lineups the schedule's blocks for ``n`` players take."""
+        players = self._players
+        turns, places = divmod(self._n_blocks, len(players))
+        blocks = turns * players.count(n) + players[:places].count(n)
+        per_cycle = _blocks_per_cycle(len(self._entrants), n)
+        return (blocks + per_cycle - 1) // per_cycle
+
+    def _seed_run(self, run: int) -> list[int]:
+        """The seeds of the blocks of run ``run`` (blocks ``run * _RUN`` on, up to the last)."""
+        start = run * _RUN
+        return _block_seeds(self._seed, range(start, min(start + _RUN, self._n_blocks)))
+
+    def _order_run(self, n: int, run: int) -> list[tuple[int, ...]]:
+        """The entrants' orders in run ``run`` of the cycles for ``n`` players."""
+        start = run * _RUN
+        cycles = range(start, min(start + _RUN, self._n_cycles[n]))
+        return _cycle_orders(self._seed, n, cycles, len(self._entrants))
 
     def seats(self, i: int) -> tuple[int, int, list[str]]:
         """Game ``i``'s seed, player count and entrant names by seat (as a results line holds
@@ -176,11 +255,11 @@ class Schedule(Sequence[GameSpec]):
         j = turn * players.count(n) + players[:place].count(n)
         k = len(self._entrants)
         cycle, within = divmod(j, _blocks_per_cycle(k, n))
-        order = self._orders(n, cycle)
+        order = self._order_runs(n, cycle // _RUN)[cycle % _RUN]
         lineup = [self._entrants[order[(within * n + s) % k]] for s in range(n)]
         names = tuple(e.name for e in lineup)
         return (
-            self._seeds(block),
+            self._seed_runs(block // _RUN)[block % _RUN],
             n,
             names,
             tuple(e.factory for e in lineup),
