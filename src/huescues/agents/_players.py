@@ -205,10 +205,6 @@ def _same(row: FloatArray) -> FloatArray:
     return row
 
 
-def _same_pair(words: tuple[str, ...], row: FloatArray) -> tuple[tuple[str, ...], FloatArray]:
-    return words, row
-
-
 #: How close (in giver points) a phrase's screened worth must come to the best candidate's for
 #: its exact worth to be computed: far above the batched readings' error (about 1e-12).
 _PHRASE_SLACK = 1e-7
@@ -847,10 +843,14 @@ class EmbeddingClueGiver:
         return out
 
     def prepare_second_clues(self, views: Sequence[View]) -> None:
-        """Screen the vocabulary for many games' second clues at once (one matrix product per
-        listener model for all of them, instead of one per game): :meth:`give_second_clue`
-        then takes what it can from it, and gives the same clue or pass as without it. For a
-        runner that plays many games together; nothing is decided here."""
+        """Make the screening's word totals for many games' second clues at once, model by
+        model: each game's own vector product (:func:`_screen_totals`, the same bits as
+        :meth:`give_second_clue` makes alone), made one after another while the model's 6.5 MB
+        table is in the cache (alone, each game reads it from memory). Not one matrix product
+        for all the games: it is no faster, and its sums' other order needed a check, which
+        sent 18% of the screenings back to be made alone. :meth:`give_second_clue` then finds
+        its totals, and gives the same clue or pass as without them. For a runner that plays
+        many games together; nothing is decided here."""
         ready = [v for v in views if v.target is not None and v.clues]
         for board_id in dict.fromkeys(v.board.id for v in ready):
             same = [v for v in ready if v.board.id == board_id]
@@ -865,17 +865,15 @@ class EmbeddingClueGiver:
                 empties.append(empty)
             for model in _models(self.model):
                 reading = board_reading(model, board, self.words)
-                rows = []
+                table = _belief32(model, board, reading)
                 for view, empty in zip(same, empties, strict=True):
+                    # The weights as _screen makes them (the same operations, so the same bits).
                     first = _log_l0(model, board, view.clues[0]).ravel()
-                    rows.append((np.exp(first - first.max()) * empty).astype(np.float32))
-                weights32 = np.stack(rows)
-                totals = (weights32 @ _belief32(model, board, reading)).astype(np.float64)
-                for w, z in zip(weights32, totals, strict=True):
+                    w = (np.exp(first - first.max()) * empty).astype(np.float32)
                     SCREEN_TOTALS.get(
                         (model,),
                         _totals_key(board, reading, w),
-                        functools.partial(_same_pair, reading.words, z),
+                        functools.partial(_screen_totals, reading.words, w, table),
                     )
 
     def _screen(
@@ -894,29 +892,21 @@ class EmbeddingClueGiver:
         its worth may reach the ``pair_from``-th best legal word's least possible worth. Words
         whose estimate is not trustworthy (their joint belief underflows float32) are kept.
 
-        The largest sum (each word's total weight over the board) may come from a batch of
-        games (:meth:`prepare_second_clues`, one matrix product for them all): its words are
-        then the same whenever that sum's other rounding cannot change one (else the sums are
-        made again here, as for one game)."""
+        The largest sum (each word's total weight over the board) may have been made for a
+        batch of games (:meth:`prepare_second_clues`): the same product, so the same bits."""
         models = _models(self.model)
         board = view.board
         weights = [np.exp(first - first.max()) * empty for first in firsts]
-        totals = [
-            _kept_totals(m, board, r, w.astype(np.float32))
-            for m, r, w in zip(models, readings, weights, strict=True)
-        ]
-        kept = [t for t in totals if t is not None]
-        if len(kept) == len(totals):
-            out = self._shortlist(view, readings, weights, kept, ring_pts, legal, allowed, True)
-            if out is not None:
-                return out
-        exact = [
-            (w.astype(np.float32) @ _belief32(m, board, r)).astype(np.float64)
-            for m, r, w in zip(models, readings, weights, strict=True)
-        ]
-        out = self._shortlist(view, readings, weights, exact, ring_pts, legal, allowed, False)
-        assert out is not None
-        return out
+        totals = []
+        for m, r, w in zip(models, readings, weights, strict=True):
+            w32 = w.astype(np.float32)
+            kept = _kept_totals(m, board, r, w32)
+            totals.append(
+                kept
+                if kept is not None
+                else _screen_totals(r.words, w32, _belief32(m, board, r))[1]
+            )
+        return self._shortlist(view, readings, weights, totals, ring_pts, legal, allowed)
 
     def _shortlist(
         self,
@@ -927,11 +917,8 @@ class EmbeddingClueGiver:
         ring_pts: FloatArray,
         legal: NDArray[np.bool_],
         allowed: NDArray[np.bool_] | None,
-        batched: bool,
-    ) -> NDArray[np.intp] | None:
-        """:meth:`_screen` from each model's word totals, exact (as one game makes them) or
-        ``batched`` (:func:`_kept_totals`): then ``None`` when a word's place in or out of the
-        shortlist could be another with the exact totals."""
+    ) -> NDArray[np.intp]:
+        """:meth:`_screen` from each model's word totals (:func:`_screen_totals`)."""
         # Only allowed words can be kept: past the vector products (over every word, as they
         # always are) each word's numbers are its own, so the rest looks at those words alone.
         at = None if allowed is None else np.flatnonzero(allowed)
@@ -976,10 +963,6 @@ class EmbeddingClueGiver:
         legal_here = legal if at is None else legal[at]
         threshold = _kth_legal(lower, keep, legal_here)
         keep_mask = (approx + error >= threshold) | unsure
-        if batched and not _surely_kept_alike(
-            approx, error, lower, unsure, totals, threshold, keep, legal_here
-        ):
-            return None
         out: NDArray[np.intp] = np.flatnonzero(keep_mask)
         return out if at is None else at[out]
 
@@ -1134,10 +1117,16 @@ SCREEN_TOTALS_KEPT = 256
 SCREEN_TOTALS: ModelMemo[tuple[tuple[str, ...], FloatArray]] = ModelMemo(
     per_models=SCREEN_TOTALS_KEPT
 )
-#: How far (relatively) a batch's float32 total may be from one game's: two sums of the same
-#: 480 non-negative float32 products in other orders differ by at most about 2 * 480 * 2**-24
-#: (6e-5) of the exact sum; this is more.
-_BATCH_MARGIN = 4 * _REL_ERROR
+
+
+def _screen_totals(
+    words: tuple[str, ...], weights32: NDArray[np.float32], table: NDArray[np.float32]
+) -> tuple[tuple[str, ...], FloatArray]:
+    """The vocabulary, and each word's total weight over the board: one float32 vector product
+    (``weights32`` by the table of :func:`_belief32`). The one way the screening's totals are
+    made, for one game or a batch's games: the same call on the same numbers, so the same bits
+    (a matrix product for many games at once would sum in another order)."""
+    return words, (weights32 @ table).astype(np.float64)
 
 
 #: A shortlist this long or shorter is valued without looking for words read alike.
@@ -1207,49 +1196,6 @@ def _kth_legal(values: FloatArray, k: int, legal: NDArray[np.bool_]) -> float:
     # A sort, not a partition: the screening's values have many ties (words read alike), on
     # which a partition takes ten times as long.
     return float(np.sort(kept)[n - k])
-
-
-def _surely_kept_alike(
-    approx: FloatArray,
-    error: FloatArray,
-    lower: FloatArray,
-    unsure: NDArray[np.bool_],
-    totals: list[FloatArray],
-    threshold: float,
-    k: int,
-    legal: NDArray[np.bool_],
-) -> bool:
-    """Whether a screening from a batch's totals keeps exactly the words that one from the
-    exact totals would (the screening's numbers of some words, ``legal`` marking those that
-    are legal clues, as in :func:`_kth_legal`; the totals of every word).
-
-    A batch's total and one game's are sums of the same 480 non-negative float32 products in
-    other orders: each within 480 * 2**-24 (2.9e-5) of the exact sum, so within 5.8e-5 of each
-    other. Each word's worth and bound (ratios to the totals) then move by at most 5.8e-5 of
-    the sums its ``error`` is 2.5e-4 of: by less than a quarter of its ``error`` (``slack``).
-    The threshold (the ``k``-th best legal bound) lies between the ``k``-th best legal bounds
-    less and plus their slack; a word is surely kept, or surely not, when its upper bound
-    clears that range by its slack. The totals must also be surely on the same side of
-    :data:`_SURE_TOTAL` (then the same words are unsure)."""
-    for z in totals:
-        floor = (z > _SURE_TOTAL * (1 - _BATCH_MARGIN)) & (z <= _SURE_TOTAL * (1 + _BATCH_MARGIN))
-        if floor.any():
-            return False
-    if threshold == -np.inf:
-        return True  # too few legal words are sure: every word is kept either way
-    slack = 0.25 * error + 1e-12 * (1.0 + np.abs(approx) + error)
-    finite = lower > -np.inf
-    # The k legal words whose bounds reach the threshold reach it less their slack: words
-    # below that (most of them) cannot change either k-th value, so they are left out.
-    low, high = lower - slack, lower + slack
-    least = _kth_legal(
-        np.where(finite & (low >= threshold - 2 * slack.max()), low, -np.inf), k, legal
-    )
-    most = _kth_legal(np.where(finite & (high >= threshold), high, -np.inf), k, legal)
-    upper = (approx + error)[finite]
-    s = slack[finite]
-    sure = (upper - s >= most) | (upper + s < least)
-    return bool(sure.all())
 
 
 def _near(
