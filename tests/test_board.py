@@ -318,3 +318,21 @@ def test_r1_cielab_conversion_equals_colour_science() -> None:
     rgb[5:10] = 1.0
     rgb[10:15] = 0.02  # the linear part of the sRGB curve
     assert np.allclose(srgb_to_lab(rgb), _srgb_to_lab_colour_science(rgb), atol=1e-9)
+
+
+def test_boards_pickle_to_the_same_board_with_read_only_colours() -> None:
+    import pickle
+
+    # The standard board travels as its name (workers get their own copy of the same board,
+    # not 30 KB of colours with every task); another board travels whole.
+    standard = Board.standard()
+    data = pickle.dumps(standard)
+    assert len(data) < 200 and pickle.loads(data) is standard
+    other = Board.from_rgb(standard.srgb[:4, :5], id="small", source="a test")
+    back = pickle.loads(pickle.dumps(other))
+    assert back == other and back.source == "a test" and back.shape == (4, 5)
+    assert np.array_equal(back.lab, other.lab) and np.array_equal(back.srgb, other.srgb)
+    assert not back.lab.flags.writeable and not back.srgb.flags.writeable
+    # A board with the standard id but other colours is not taken for the standard one.
+    lookalike = Board.from_rgb(standard.srgb[::-1], id=standard.id)
+    assert not np.array_equal(pickle.loads(pickle.dumps(lookalike)).srgb, standard.srgb)

@@ -8,7 +8,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Self
+from typing import Any, Self, SupportsIndex
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -211,6 +211,18 @@ class Board:
 
     def __hash__(self) -> int:
         return hash(self.id)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        # The library's standard board pickles as its name: the other process's own copy is
+        # the same board, and its 30 KB of colours went with every block of a resume's lines.
+        if _STANDARD and self is _STANDARD[0]:
+            return (Board.standard, ())
+        return (_unpickled, (self.id, self.srgb, self.lab, self.source))
+
+
+def _unpickled(id: str, srgb: FloatArray, lab: FloatArray, source: str) -> Board:
+    """A board from another process: its colours read-only again, as every board has them."""
+    return Board(id, _readonly(srgb), _readonly(lab), source)
 
 
 _STANDARD: list[Board] = []
