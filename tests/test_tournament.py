@@ -636,3 +636,23 @@ def test_batches_hold_every_game_once_and_end_small(count: int, workers: int) ->
     assert all(a >= b for a, b in itertools.pairwise(rest))
     if count >= 100 * workers:
         assert max(rest[-2 * workers :]) <= max(rest) / 2
+
+
+def test_a_resumes_check_unpickled_again_in_a_worker_is_the_one_made_there() -> None:
+    # A resume sends its check of the saved games with every block of lines: a worker keeps
+    # the first it made (and the schedule it has worked out) for the next blocks.
+    import pickle
+
+    from huescues.tournament._entrants import entrant
+    from huescues.tournament._saved import SavedGameCheck
+
+    def check(seed: int) -> SavedGameCheck:
+        return SavedGameCheck(
+            Path("r.jsonl"), [entrant("random")], games=8, players=(4,), seed=seed,
+            board_id="b", rules={"rounds_per_giver": 1},
+        )  # fmt: skip
+
+    first = pickle.loads(pickle.dumps(check(1)))
+    assert pickle.loads(pickle.dumps(check(1))) is first
+    other = pickle.loads(pickle.dumps(check(2)))
+    assert other is not first and other.seed == 2 and other.rules == {"rounds_per_giver": 1}

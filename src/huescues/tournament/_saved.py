@@ -115,6 +115,18 @@ def _rebuild(
     board_id: str,
     rules: dict[str, Any],
 ) -> SavedGameCheck:
-    return SavedGameCheck(
-        path, entrants, games=games, players=players, seed=seed, board_id=board_id, rules=rules
-    )
+    """The check as unpickled in a worker: the one made before there for the same settings (a
+    resume sends it with every block of lines; its schedule, worked out in runs of blocks,
+    then serves the next block too)."""
+    key = (path, entrants, games, players, seed, board_id, repr(sorted(rules.items())))
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= 8:
+            _MADE.clear()
+        made = _MADE[key] = SavedGameCheck(
+            path, entrants, games=games, players=players, seed=seed, board_id=board_id, rules=rules
+        )
+    return made
+
+
+_MADE: dict[tuple[Any, ...], SavedGameCheck] = {}
