@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from huescues import (
     GameRecord,
     GameState,
     GiveClue,
+    IllegalAction,
     Pass,
     PlacePawn,
     Rules,
@@ -147,3 +149,46 @@ def test_replays_of_one_seed_under_other_rules_boards_and_decks_start_from_their
     for _ in range(2):
         for (_, b, d), final in zip(plays, finals, strict=True):
             assert GameRecord.of(final).replay(board=b, deck=d) == final
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(3, 10),
+    seed=st.integers(0, 10**6),
+    order=st.sampled_from(["reverse", "same"]),
+    data=st.data(),
+)
+def test_a_replay_places_its_runs_of_pawns_as_one_by_one_play_does(
+    n: int, seed: int, order: str, data: st.DataObject
+) -> None:
+    # A replay places the pawns that follow one another in one call (GameState.apply's run):
+    # the same final state as applying each action alone, or the same refusal (R1, R8-R13)
+    # when a pawn of the record is moved (to a square taken or off the board among them) or
+    # replaced by another action.
+    rules = dataclasses.replace(Rules.standard(n), second_guess_order=order)
+    record = play_game([RandomAgent() for _ in range(n)], seed=seed, rules=rules).record
+    actions = list(record.actions)
+    pawns = [i for i, a in enumerate(actions) if isinstance(a, PlacePawn)]
+    for _ in range(data.draw(st.integers(0, 2))):
+        at = data.draw(st.sampled_from(pawns))
+        actions[at] = data.draw(
+            st.one_of(
+                st.builds(PlacePawn, st.builds(Cell, st.integers(0, 17), st.integers(0, 31))),
+                st.sampled_from([Pass(), GiveClue("moss"), ChooseTarget(0)]),  # a wrong phase
+            )
+        )
+    state = new_game(n, seed=seed, rules=rules)
+    refused: IllegalAction | None = None
+    try:
+        for action in actions:
+            state = state.apply(action)
+    except IllegalAction as e:
+        refused = e
+    edited = GameRecord(rules, record.board_id, record.deck_id, seed, tuple(actions))
+    if refused is not None:
+        with pytest.raises(type(refused)) as info:
+            edited.replay()
+        assert type(info.value) is type(refused) and str(info.value) == str(refused)
+        return
+    replayed = edited.replay()
+    assert replayed.to_dict() == state.to_dict() and replayed.actions == tuple(actions)

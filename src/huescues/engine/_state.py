@@ -362,13 +362,19 @@ class GameState(NamedTuple):
         )  # fmt: skip
 
     # -- playing -------------------------------------------------------------------------------
-    def apply(self, action: Action, *, seat: int | None = None) -> GameState:
+    def apply(
+        self, action: Action, *, seat: int | None = None, _run: list[Any] | None = None
+    ) -> GameState:
         """The state after ``action`` by the current player.
 
         Raises a subclass of :class:`IllegalAction` saying what is wrong, and why, when the
         rules refuse it (also when ``seat`` is given and it is not that seat's turn); this state
         is unchanged either way.
         """
+        # (``_run``, for :func:`replay` only: ``[iterator, None]`` over the actions after this
+        # one. The pawns that follow a pawn are placed in the same call, by the same rules: one
+        # state made for a run of pawns instead of one each. The first action after them is
+        # left in ``_run[1]`` for the replay to apply next.)
         phase = self.phase
         if phase is _GAME_OVER:
             raise GameOver(f"{action} refused: the game is over (R24-R26)")
@@ -382,38 +388,53 @@ class GameState(NamedTuple):
             # The hot path of every game, inline: one tuple unpack and one tuple build.
             (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns, occupied,
              scores, given, history, tiebreaks, result, log) = self  # fmt: skip
-            cell = action.cell  # type: ignore[union-attr]
-            if type(cell) is not Cell:
-                raise TypeError(f"PlacePawn takes a Cell, such as Cell.parse('F12'), not {cell!r}")
             board = setup.board
-            if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
-                raise OffBoard(
-                    f"pawn on {cell} refused: the board has rows A-{ROW_LETTERS[board.rows - 1]}"
-                    f" and columns 1-{board.cols} (R1)"
-                )
-            after = occupied | {cell}  # one hash of the square: its check and the new set
-            if len(after) == len(occupied):
-                owner = next(s for s, c in pawns if c == cell)
-                raise OccupiedSquare(
-                    f"pawn on {cell} refused: the square already holds seat {owner}'s pawn (R13)"
-                )
-            assert seat is not None  # a guessing phase always has a player to act
-            pawns = (*pawns, (seat, cell))
-            occupied = after
-            turn += 1
-            if turn < len(guessers):
-                if phase is _SECOND_GUESS and setup.rules.second_guess_order == "reverse":
-                    seat = guessers[-1 - turn]  # R12: counter-clockwise from the giver's right
+            while True:
+                cell = action.cell  # type: ignore[union-attr]
+                if type(cell) is not Cell:
+                    raise TypeError(
+                        f"PlacePawn takes a Cell, such as Cell.parse('F12'), not {cell!r}"
+                    )
+                if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
+                    raise OffBoard(
+                        f"pawn on {cell} refused: the board has rows "
+                        f"A-{ROW_LETTERS[board.rows - 1]} and columns 1-{board.cols} (R1)"
+                    )
+                after = occupied | {cell}  # one hash of the square: its check and the new set
+                if len(after) == len(occupied):
+                    owner = next(s for s, c in pawns if c == cell)
+                    raise OccupiedSquare(
+                        f"pawn on {cell} refused: the square already holds seat {owner}'s pawn "
+                        "(R13)"
+                    )
+                assert seat is not None  # a guessing phase always has a player to act
+                pawns = (*pawns, (seat, cell))
+                occupied = after
+                log = (action, log)
+                turn += 1
+                if turn < len(guessers):
+                    if phase is _SECOND_GUESS and setup.rules.second_guess_order == "reverse":
+                        seat = guessers[-1 - turn]  # R12: counter-clockwise from the giver's right
+                    else:
+                        seat = guessers[turn]
+                elif phase is _FIRST_GUESS:
+                    phase, seat, turn = _SECOND_CLUE, giver, 0
+                    break
                 else:
-                    seat = guessers[turn]
-            elif phase is _FIRST_GUESS:
-                phase, seat, turn = _SECOND_CLUE, giver, 0
-            else:
-                return self._end_round(pawns, action)
+                    return self._end_round(pawns, log)
+                if _run is None:
+                    break
+                # A replay's next action, if it is a pawn: placed here, by the same rules;
+                # another is left for the replay to apply next.
+                following = next(_run[0], None)
+                if type(following) is not PlacePawn:
+                    _run[1] = following
+                    break
+                action = following
             return _new(
                 GameState,
                 (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns,
-                 occupied, scores, given, history, tiebreaks, result, (action, log)),
+                 occupied, scores, given, history, tiebreaks, result, log),
             )  # fmt: skip
         if kind is GiveClue and (phase is _FIRST_CLUE or phase is _SECOND_CLUE):
             return self._clue(action)  # type: ignore[arg-type]
@@ -422,7 +443,7 @@ class GameState(NamedTuple):
         if kind is Pass and phase is _SECOND_CLUE:
             if not self.setup.rules.second_clue_may_pass:
                 raise PassNotAllowed("pass refused: these rules do not allow passing (R11)")
-            return self._end_round(self.pawns, action)
+            return self._end_round(self.pawns, (action, self.log))
         if kind not in (PlacePawn, GiveClue, ChooseTarget, Pass):
             raise TypeError(f"not an action: {action!r}")
         raise WrongPhase(
@@ -468,10 +489,11 @@ class GameState(NamedTuple):
             return self.guessers[::-1]  # R12: counter-clockwise from the giver's right
         return self.guessers
 
-    def _end_round(self, pawns: tuple[tuple[int, Cell], ...], action: Action) -> GameState:
-        """Reveal and score (R14-R17), then start the next round or end the game (R24-R26)."""
+    def _end_round(self, pawns: tuple[tuple[int, Cell], ...], log: _Log) -> GameState:
+        """Reveal and score (R14-R17), then start the next round or end the game (R24-R26).
+        ``pawns`` and ``log`` are the round's with its last action (a pawn or a pass)."""
         (setup, _, _, rnd, giver, _, _, card, target_index, clues, _, _, scores, given, history,
-         tiebreaks, _, log) = self  # fmt: skip
+         tiebreaks, _, _) = self  # fmt: skip
         tiebreak = rnd >= setup.regular_rounds
         target = card[target_index]  # type: ignore[index]
         points = round_points(setup.rules, giver, target, pawns, tiebreak=tiebreak)
@@ -484,7 +506,7 @@ class GameState(NamedTuple):
             given,
             (*history, done),
             tiebreaks + tiebreak,
-            (action, log),
+            log,
         )
 
     # -- records -------------------------------------------------------------------------------
@@ -785,6 +807,13 @@ def replay(
     else:
         state = new_game(rules.n_players, seed=seed, rules=rules, board=board, deck=deck)
         _last_start = (rules, seed, board, deck, state)
-    for action in actions:
-        state = state.apply(action)
+    # Runs of pawns are placed in one call each (see GameState.apply's ``_run``).
+    following = iter(actions)
+    run: list[Any] = [following, None]
+    for action in following:
+        state = state.apply(action, _run=run)
+        after = run[1]
+        if after is not None:  # the action after a run of pawns
+            run[1] = None
+            state = state.apply(after, _run=run)
     return state
