@@ -261,8 +261,10 @@ class Tournament:
         have = np.zeros(len(specs), dtype=bool)
         have[found] = True
         where[found] = np.frombuffer(offsets, dtype=np.int64)[first] + 1
-        with open(path, "r+b") as f:
-            f.truncate(end)
+        if end != path.stat().st_size:  # a last line cut short: cut off, for good
+            with open(path, "r+b") as f:
+                f.truncate(end)
+                os.fsync(f.fileno())
         in_order = np.array_equal(games, np.arange(len(specs))) and not any(blank)
         return have, in_order
 
@@ -384,13 +386,15 @@ def batch_sizes(count: int, workers: int) -> list[int]:
 class _Sink:
     """Appends lines to the results file as games finish, noting where each line starts (plus
     one, in ``where``):
-    flushed at once, fsynced at most every ``_FSYNC_EVERY`` seconds and at the end."""
+    flushed at once, fsynced at most every ``_FSYNC_EVERY`` seconds and at the end (when it
+    wrote any)."""
 
     def __init__(self, f: IO[bytes] | None, where: NDArray[np.int64]) -> None:
         self._f = f
         self._where = where
         self._at = 0 if f is None else f.seek(0, os.SEEK_END)
         self._synced = time.monotonic()
+        self._written = False
 
     def write(self, batch: list[tuple[int, str]]) -> None:
         f = self._f
@@ -405,13 +409,15 @@ class _Sink:
             chunks.append(data)
         f.write(b"".join(chunks))
         f.flush()
+        self._written = True
         now = time.monotonic()
         if now - self._synced >= _FSYNC_EVERY:
             os.fsync(f.fileno())
             self._synced = now
 
     def sync(self) -> None:
-        if self._f is not None:
+        # (A resume that found every game saved wrote nothing: nothing to make durable.)
+        if self._f is not None and self._written:
             self._f.flush()
             os.fsync(self._f.fileno())
 
