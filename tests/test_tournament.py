@@ -656,3 +656,37 @@ def test_a_resumes_check_unpickled_again_in_a_worker_is_the_one_made_there() -> 
     assert pickle.loads(pickle.dumps(check(1))) is first
     other = pickle.loads(pickle.dumps(check(2)))
     assert other is not first and other.seed == 2 and other.rules == {"rounds_per_giver": 1}
+
+
+def test_a_resumes_check_refuses_other_rules_after_the_tournaments_own(tmp_path: Path) -> None:
+    # The check remembers the last rules object it found equal (a file's lines share one):
+    # a game with other rules, or none, is still refused after it.
+    from huescues.tournament._results import ResultsFileError
+    from huescues.tournament._saved import SavedGameCheck
+
+    out = tmp_path / "r.jsonl"
+    run_tournament(["random"], games=6, players=(3,), workers=1, out=out, seed=4)
+    games = [json.loads(line) for line in _lines(out)]
+    check = SavedGameCheck(
+        out, [entrant("random")], games=6, players=(3,), seed=4, board_id=games[0]["board_id"],
+        rules={},
+    )  # fmt: skip
+    shared = games[0]["record"]["rules"]
+    for game in games:
+        game["record"]["rules"] = shared
+        check(game["game"], game)
+    other = json.loads(json.dumps(games[1]))
+    other["record"]["rules"]["rounds_per_giver"] = 1
+    without = json.loads(json.dumps(games[2]))
+    del without["record"]["rules"]
+    for game in (other, without):
+        with pytest.raises(ResultsFileError, match="played by other rules"):
+            check(game["game"], game)
+    check(games[3]["game"], games[3])
+    # And a game without rules as a fresh check's first.
+    fresh = SavedGameCheck(
+        out, [entrant("random")], games=6, players=(3,), seed=4, board_id=games[0]["board_id"],
+        rules={},
+    )  # fmt: skip
+    with pytest.raises(ResultsFileError, match="played by other rules"):
+        fresh(without["game"], without)

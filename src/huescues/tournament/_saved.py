@@ -15,6 +15,8 @@ from ._schedule import Schedule, make_schedule
 
 __all__ = ["SavedGameCheck"]
 
+_NOT_SEEN = object()
+
 
 class SavedGameCheck:
     """``check(index, game)`` refuses (:class:`ResultsFileError`) a saved game that is not the
@@ -41,6 +43,10 @@ class SavedGameCheck:
         self.rules = dict(rules)
         self._schedule: Schedule | None = None
         self._rules_dicts: dict[int, dict[str, Any]] = {}
+        # The last rules object found equal to the tournament's, by player count: a checked
+        # file's lines share one dict per rules' text (``_line_cut``), so most games' rules
+        # are that object again, and comparing it anew would be a third of the check.
+        self._equal_rules: dict[int, object] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.path, self.entrants, self.games, self.players, self.seed,
@@ -62,10 +68,9 @@ class SavedGameCheck:
         return made
 
     def __call__(self, index: int, game: Mapping[str, Any]) -> None:
-        specs = self.schedule
-        if type(index) is int and 0 <= index < len(specs):
+        if type(index) is int and 0 <= index < self.games:
             # The usual case first, in a few comparisons.
-            seed, n, seats = specs.seats(index)
+            seed, n, seats = self.schedule.seats(index)
             record = game.get("record")
             if (
                 game.get("format") == 1
@@ -73,10 +78,19 @@ class SavedGameCheck:
                 and game.get("n_players") == n
                 and game.get("seats") == seats
                 and game.get("board_id") == self.board_id
-                and (record is None or record.get("rules") == self.rules_dict(n))
+                and (record is None or self._same_rules(record.get("rules"), n))
             ):
                 return
         self._refuse(index, game)
+
+    def _same_rules(self, rules: object, n_players: int) -> bool:
+        """Whether a saved game's rules (as its record holds them) are the tournament's."""
+        if rules is self._equal_rules.get(n_players, _NOT_SEEN):
+            return True
+        if rules != self.rules_dict(n_players):
+            return False
+        self._equal_rules[n_players] = rules
+        return True
 
     def _refuse(self, index: int, game: Mapping[str, Any]) -> None:
         """:meth:`__call__` naming what is wrong with ``game``."""
