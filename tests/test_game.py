@@ -388,3 +388,23 @@ def test_r24_r26_a_finished_game_has_no_current_round_so_no_tiebreak() -> None:
         assert not any(state.view(seat).tiebreak for seat in range(state.n_players))
         assert GameState.from_json(state.to_json()) == state
     assert after_tiebreak.history[-1].tiebreak and not plain.history[-1].tiebreak
+
+
+def test_the_engines_round_results_are_the_dataclasses_own() -> None:
+    # The engine makes each round's result through its slots (engine/_state.py): the same
+    # value object as RoundResult(...), still frozen, for any fields.
+    import dataclasses
+
+    from huescues.engine._state import RoundResult, _round_result
+
+    cases = [
+        (0, 1, False, Cell(3, 4), ("sea",), ((2, Cell(0, 0)),), (0, 1, 3, 0)),
+        (11, 0, True, Cell(15, 29), ("moss", "dark"), ((1, Cell(1, 1)), (2, Cell(1, 2))),
+         (0, 3, 2)),
+    ]  # fmt: skip
+    for fields in cases:
+        made, expected = _round_result(*fields), RoundResult(*fields)
+        assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
+        assert tuple(getattr(made, f.name) for f in dataclasses.fields(made)) == fields
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.round = 1  # type: ignore[misc]
