@@ -398,7 +398,7 @@ class GameState(NamedTuple):
 
         Raises a subclass of :class:`IllegalAction` saying what is wrong, and why, when the
         rules refuse it (also when ``seat`` is given and it is not that seat's turn); this state
-        is unchanged either way.
+        is unchanged either way. (``_run`` is the library's own, for replays: leave it out.)
         """
         # (``_run``, for :func:`replay` only: ``[iterator, None]`` over the actions after this
         # one. The pawns that follow a pawn are placed in the same call, by the same rules: one
