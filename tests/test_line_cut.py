@@ -150,6 +150,7 @@ def test_lines_it_cannot_vouch_for_are_declined() -> None:
     for text in (
         # A clue holding "},{" cuts a piece inside its text; a NaN or Infinity anywhere.
         _line([{"clue": 'a},{"pawn":"A1'}, {"pawn": "B2"}], {}, rules, rounds, True),
+        _line([{"clue": '},{"pawn":"A1'}], {}, rules, rounds, True),
         _line([{"pawn": "B2"}], {"note": "NaN"}, rules, rounds, True),
         _line([{"pawn": "B2"}], {"note": "-Infinity"}, rules, rounds, True),
         # Not compact; a list of actions that is not the record's.
@@ -185,3 +186,21 @@ def test_a_results_line_with_broken_rounds_is_refused_by_the_checked_load(
         TournamentResults.load(path)
     path.write_text(text + "\n", encoding="utf-8")
     assert len(TournamentResults.load(path)) == 1
+
+
+def test_a_piece_is_read_as_json_reads_it_or_not_at_all() -> None:
+    # New clues are read without the JSON reader when their text needs no decoding; a piece
+    # that is not an action's object (a clue's text cut at "},{") is none.
+    from huescues.engine import GiveClue
+    from huescues.tournament._line_cut import _learn
+
+    for piece, action in (
+        ('"clue":"leaf rust"', GiveClue("leaf rust")),
+        ('"clue":""', GiveClue("")),
+        ('"clue":"caf\\u00e9"', GiveClue("caf\u00e9")),
+        ('"clue":"a \\"b\\""', GiveClue('a "b"')),
+        ('"clue":"\u00e9t\u00e9"', GiveClue("\u00e9t\u00e9")),
+    ):
+        assert _learn(piece) == action, piece
+    for piece in ('"clue":"', '"clue":"a', '"clue":"a"b"', '"clue":"\x01"', '"clue":1'):
+        assert _learn(piece) is None, piece

@@ -33,6 +33,7 @@ _ACTIONS_KEY = '"actions":['
 _RULES_KEY = '"rules":{'
 _ROUNDS_KEY = ',"rounds":['
 _SPLIT = "},{"
+_CLUE = '"clue":"'
 #: Actions by the text between the braces of their JSON object ('"pawn":"F12"'), and rules by
 #: their object's text, bounded so that a file of ever new clues cannot grow them without end.
 _KNOWN: dict[str, Action] = {}
@@ -113,8 +114,21 @@ def _actions(text: str) -> tuple[int, int, tuple[Action, ...]] | None:
 def _learn(piece: str) -> Action | None:
     """The action whose JSON object holds ``piece``, kept; ``None`` if it is not one (a piece
     cut inside a clue's text, which then holds "},{", is never an object)."""
+    text = piece[len(_CLUE) : -1]
     try:
-        action = action_from_dict(json.loads(f"{{{piece}}}"))
+        if (
+            len(piece) > len(_CLUE)
+            and piece.startswith(_CLUE)
+            and piece.endswith('"')
+            and '"' not in text
+            and "\\" not in text
+            and text.isprintable()
+        ):
+            # A new clue (most pieces a file has not shown yet are clues): a JSON string with
+            # no quote, escape or unprintable character in it is its own text.
+            action = action_from_dict({"clue": text})
+        else:
+            action = action_from_dict(json.loads(f"{{{piece}}}"))
     except ValueError:
         return None
     if len(_KNOWN) >= _MAX_KNOWN:
