@@ -102,7 +102,7 @@ def _actions(text: str) -> tuple[int, int, tuple[Action, ...]] | None:
     pieces = text[start + 2 : end - 1].split(_SPLIT)
     known = _KNOWN
     try:
-        actions = tuple([known[p] for p in pieces])
+        actions = tuple(map(known.__getitem__, pieces))
     except KeyError:
         learnt = [a if (a := known.get(p)) is not None else _learn(p) for p in pieces]
         if any(a is None for a in learnt):
