@@ -31,6 +31,7 @@ __all__ = [
     "TournamentResults",
     "check_scores",
     "complete_length",
+    "first_copies",
     "header",
     "iter_array",
     "ordered_offsets",
@@ -423,12 +424,16 @@ def ordered_offsets(path: Path) -> NDArray[np.int64]:
     return _order(np.array(index, dtype=np.int64), np.array(offsets, dtype=np.int64))
 
 
+def first_copies(index: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
+    """The games in ``index`` (the game of each line, in file order), ascending, and the line of
+    each one's first copy: a game saved twice counts once, as its first copy."""
+    found, first = np.unique(index, return_index=True)
+    return found, first
+
+
 def _order(index: NDArray[np.int64], values: NDArray[np.int64]) -> NDArray[np.int64]:
     """``values`` sorted by ``index``, the first of each repeated index kept."""
-    order = np.argsort(index, kind="stable")
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = index[order][1:] != index[order][:-1]
-    out: NDArray[np.int64] = values[order][first]
+    out: NDArray[np.int64] = values[first_copies(index)[1]]
     return out
 
 

@@ -39,6 +39,7 @@ from ._results import (
     ResultsFileError,
     TournamentResults,
     complete_length,
+    first_copies,
     iter_array,
     scan_results_file,
     write_atomically,
@@ -256,8 +257,7 @@ class Tournament:
             index.append(i)
             offsets.append(offset)
         games = np.frombuffer(index, dtype=np.int64)
-        # The first copy of a game counts, as when reading the file.
-        found, first = np.unique(games, return_index=True)
+        found, first = first_copies(games)  # as when reading the file
         have = np.zeros(len(specs), dtype=bool)
         have[found] = True
         where[found] = np.frombuffer(offsets, dtype=np.int64)[first] + 1
