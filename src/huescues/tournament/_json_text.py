@@ -16,9 +16,9 @@ STRING = r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]
 #: A whole number of at most 9 digits.
 INT = r"(?:0|-?[1-9][0-9]{0,8})"
 #: A square as the library names it: a row letter and a column 1-999.
-SQUARE = r"[A-Z][1-9][0-9]{0,2}"
+SQUARE = r"[A-Z][1-9][0-9]{0,2}+"
 _NATURAL = r"(?:0|[1-9][0-9]{0,8})"
-_PAWN = r'\[[0-9],"[A-Z][1-9][0-9]{0,2}+"\]'
+_PAWN = rf'\[[0-9],"{SQUARE}"\]'
 
 #: A round's object, its parts in groups: the whole round, giver, pawns, points, target and
 #: whether it is a tie-breaker. The pawns' group is loose (any of its characters) so that the

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ._json_text import ROUND
+from ._json_text import ROUND as _ROUND
 from ._report_games import (
     Counted,
     _block_text,
@@ -35,10 +35,9 @@ __all__ = ["count_lines"]
 
 _PARTS = itemgetter("giver", "points", "target", "pawns")
 
-# A round as this library writes it, matched as text (``_json_text.ROUND``): its pawns'
-# characters are checked in ``_text_arrays`` to be pawns with seats of one digit, up to 10
-# players, on squares as the library names them.
-_ROUND = ROUND
+# (A round is matched as text by ``_json_text.ROUND``: its pawns' characters are checked in
+# ``_text_arrays`` to be pawns with seats of one digit, up to 10 players, on squares as the
+# library names them.)
 _ROUNDS_KEY = ',"rounds":['
 
 #: A line read: the game (its rounds to be replaced), its rounds, and whether they are text.
