@@ -584,6 +584,25 @@ def test_r22_a_clue_of_one_branch_is_not_given_in_another() -> None:
     validate_clue("dove", previous=iter(right))
 
 
+_VARIANTS = st.sampled_from(
+    ["dove", "Dove", " dove ", "DOVE", "deep sea", "Deep  Sea", "sea", "pea"]
+)
+
+
+@given(st.lists(_VARIANTS, max_size=8), _VARIANTS)
+def test_r22_property_refused_exactly_when_an_earlier_clue_normalises_alike(
+    earlier: list[str], text: str
+) -> None:
+    """R22 against its plain reading: a clue is refused when, case and spacing aside, it is one
+    of the game's earlier clues, whatever the engine's caches hold from other games."""
+    repeated = any(normalise_clue(e) == normalise_clue(text) for e in earlier)
+    if repeated:
+        with pytest.raises(IllegalClue, match=r"\(R22\)"):
+            validate_clue(text, second=True, previous=tuple(earlier))
+    else:
+        assert validate_clue(text, second=True, previous=tuple(earlier))
+
+
 # -- R19's house rule: named colours ------------------------------------------------------------
 NAMED = Rules.standard(4, refuse_named_colours=True)
 

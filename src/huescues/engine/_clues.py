@@ -317,8 +317,10 @@ def check_clue(text: str, second: bool, r: Rules, previous: Iterable[str]) -> tu
 
     if r.refuse_repeated_clues and previous:
         earlier_clues = previous if type(previous) is tuple else tuple(previous)
-        norm = normalise_clue(text)
-        if norm not in _normalised(earlier_clues):
+        norm = _NORMS[text]
+        # Each earlier clue's normal form looked up by its text: a game's clues are a few of
+        # many, so a set of them per game would be made anew for nearly every clue.
+        if norm not in map(_NORMS.__getitem__, earlier_clues):
             return words
         for earlier in earlier_clues:
             if normalise_clue(earlier) == norm:
@@ -451,20 +453,15 @@ def _named_colour_fault(word: str, language: str) -> tuple[str, str] | None:
     return None
 
 
-#: The normalised clues of a game's ``clues_given``, by that tuple. A game adds one clue at a
-#: time, so a new tuple's set is usually its prefix's set and one more clue.
-_NORMALISED: dict[tuple[str, ...], frozenset[str]] = {}
+class _Normalised(dict[str, str]):
+    """:func:`normalise_clue` of each text, kept (R22 compares every clue with a game's
+    earlier ones: the same few thousand texts, over and over)."""
+
+    def __missing__(self, text: str) -> str:
+        if len(self) >= 1 << 16:
+            self.clear()
+        norm = self[text] = normalise_clue(text)
+        return norm
 
 
-def _normalised(clues: tuple[str, ...]) -> frozenset[str]:
-    found = _NORMALISED.get(clues)
-    if found is None:
-        if len(_NORMALISED) >= 4096:
-            _NORMALISED.clear()
-        parent = _NORMALISED.get(clues[:-1])
-        if parent is not None:
-            found = parent | {normalise_clue(clues[-1])}
-        else:
-            found = frozenset(map(normalise_clue, clues))
-        _NORMALISED[clues] = found
-    return found
+_NORMS = _Normalised()
