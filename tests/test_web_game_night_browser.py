@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from huescues.web import TableSettings
-from web_server import browser_page, live_server
+from web_server import act_and_wait_for_the_next_state, browser_page, live_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,17 +36,16 @@ def _create(url: str, body: dict[str, Any]) -> list[dict[str, Any]]:
 def _play_turn(page: Any, clues: list[str]) -> None:
     status = page.locator("#status").inner_text()
     if "Choose a target" in status:
-        page.locator(".cell.card").first.click()
+        act_and_wait_for_the_next_state(page, page.locator(".cell.card").first.click)
         page.wait_for_selector("[data-field=clue]")
     elif "second clue" in status:
-        page.click("[data-action=pass]")
+        act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=pass]"))
     elif "first clue" in status:
         page.locator("[data-field=clue]").fill(clues.pop(0))
-        page.click("[data-action=clue]")
+        act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=clue]"))
     else:
         page.locator(".cell.open").nth(50).click()
-        page.click("[data-action=place]")
-    page.wait_for_function("s => document.getElementById('status').textContent !== s", arg=status)
+        act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=place]"))
 
 
 def test_r14_r24_a_person_dismisses_every_reveal_then_the_end_screen_and_play_again(

@@ -17,7 +17,7 @@ import pytest
 
 from huescues.cli import main
 from huescues.web import StudyConfig, TableSettings
-from web_server import browser_page, live_server
+from web_server import act_and_wait_for_the_next_state, browser_page, live_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,10 +32,10 @@ CLUES = ["pimiento", "pepino", "almendra", "castaña", "pradera", "oliva"]
 def _play_turn(page: Any, refused: list[bool], clues: list[str]) -> None:
     status = page.locator("#status").inner_text()
     if "Elige un objetivo" in status:
-        page.locator(".cell.card").first.click()
+        act_and_wait_for_the_next_state(page, page.locator(".cell.card").first.click)
         page.wait_for_selector("[data-field=clue]")
     elif "segunda pista" in status:
-        page.click("[data-action=pass]")
+        act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=pass]"))
     elif "primera pista" in status:
         box = page.locator("[data-field=clue]")
         if not refused:
@@ -53,12 +53,11 @@ def _play_turn(page: Any, refused: list[bool], clues: list[str]) -> None:
         box.fill(clues.pop(0))
         page.wait_for_selector("#clue-check.ok")
         assert page.locator("#clue-check").inner_text() == "✓ permitida"
-        page.click("[data-action=clue]")
+        act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=clue]"))
     else:
         assert "peón" in status
         page.locator(".cell.open").nth(50).click()
-        page.click("[data-action=place]")
-    page.wait_for_function("s => document.getElementById('status').textContent !== s", arg=status)
+        act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=place]"))
 
 
 def test_a_whole_spanish_game_from_the_lobby_with_a_live_r19_refusal(tmp_path: Path) -> None:

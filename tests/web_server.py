@@ -8,7 +8,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -89,3 +89,24 @@ def browser_page(width: int = 1280, height: int = 900, locale: str | None = None
             yield page
         finally:
             browser.close()
+
+
+# Counts the page's renders of #status (a state from the server sets its text, even to the same
+# words): a wait on that count cannot miss a turn that comes back to the same words before the
+# page is looked at again, as a wait for the text to change can when bots play fast.
+_COUNT_RENDERS = """() => {
+  if (!window.__statusWatch) {
+    window.__statusWatch = new MutationObserver(() => { window.__statusRenders += 1; });
+    window.__statusWatch.observe(document.getElementById('status'),
+      { childList: true, characterData: true, subtree: true });
+  }
+  window.__statusRenders = 0;
+}"""
+
+
+def act_and_wait_for_the_next_state(page: Any, act: Callable[[], None]) -> None:
+    """Do ``act`` (a person's action in the game page) and wait until the page shows the state
+    it led to."""
+    page.evaluate(_COUNT_RENDERS)
+    act()
+    page.wait_for_function("() => window.__statusRenders > 0")
