@@ -66,9 +66,12 @@ def map_in_order(
         return
     context = multiprocessing.get_context("fork")
     # The objects made so far are the workers' too: frozen, the workers' garbage collections
-    # leave them alone instead of writing to (and so copying) every page that holds one.
+    # leave them alone instead of writing to (and so copying) every page that holds one. Not
+    # where the caller froze objects of its own: unfreezing after would thaw those too, and
+    # leaving ours frozen would keep the caller's later objects from ever being collected.
     thawed = gc.get_freeze_count() == 0
-    gc.freeze()
+    if thawed:
+        gc.freeze()
     try:
         with cf.ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
             pending: deque[cf.Future[R]] = deque()
@@ -85,5 +88,5 @@ def map_in_order(
                 for future in pending:
                     future.cancel()
     finally:
-        if thawed:  # what the caller froze stays frozen
+        if thawed:
             gc.unfreeze()
