@@ -17,7 +17,7 @@ from ._export import (
 )
 from ._house import MAX_REVEAL_SECONDS
 from ._serve import serve
-from ._study import DEFAULT_CLUES, DEFAULT_CONSENT, SPANISH_CLUES, StudyConfig
+from ._study_config import DEFAULT_CLUES, DEFAULT_CONSENT, SPANISH_CLUES, StudyConfig
 from ._tables import GONE_CLOSE_CODE, TableSettings
 
 __all__ = [

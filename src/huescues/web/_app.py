@@ -20,7 +20,9 @@ from huescues.engine import available_languages
 
 from ._db import Database
 from ._headers import SecurityHeaders
-from ._study import STUDY_SCHEMA, StudyConfig, study_routes
+from ._study import study_routes
+from ._study_config import StudyConfig
+from ._study_schema import STUDY_SCHEMA
 from ._tables import GAME_SCHEMA, TableService, TableSettings
 
 __all__ = ["create_app"]

@@ -15,8 +15,8 @@ from huescues.engine import Board, Cell, GameRecord, safe_row
 from huescues.export import save_rounds
 
 from ._db import Database
-from ._study import STUDY_SCHEMA, upgrade_study_tables
 from ._study_items import attention_missed
+from ._study_schema import STUDY_SCHEMA, upgrade_study_tables
 from ._tables import GAME_SCHEMA
 
 __all__ = [

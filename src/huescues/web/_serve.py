@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ._app import create_app
 from ._http import guarded_http
-from ._study import StudyConfig
+from ._study_config import StudyConfig
 from ._tables import TableSettings
 
 __all__ = ["serve"]

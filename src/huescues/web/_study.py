@@ -6,20 +6,21 @@ The page (``static/study.html``, ``study.js``, ``board.js``) talks to four JSON 
 (consent given: a new participant, the board and the first clue), ``POST /study/api/answer``
 (a click: stored, and the next clue) and ``POST /study/api/resume`` (a reload: the participant's
 next clue, read from the database alone). Every request is checked before anything is written.
+
+Here: each participant's plan of items and the routes. What a study asks is in
+``_study_config``, its tables in ``_study_schema`` and the checks of a request in
+``_study_requests``; ``__all__`` still names what this module exported before they moved.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from importlib import resources
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from huescues.agents import CATALOGUE, catalogue_names, prepare
+from huescues.agents import prepare
 from huescues.engine import (
     Board,
-    Cell,
     ChooseTarget,
     IllegalClue,
-    available_languages,
     new_game,
     normalise_clue,
     validate_clue,
@@ -43,18 +42,47 @@ from huescues.engine import (
 
 from ._board import board_json
 from ._db import Database
-from ._limits import ClientLimiter, client_key
-from ._requests import Refused, read_json
+from ._limits import ClientLimiter
+from ._requests import Refused
+from ._study_config import (
+    AGE_RANGES,
+    COLOUR_BLINDNESS,
+    DEFAULT_CLUES,
+    DEFAULT_CLUES_BY_LANGUAGE,
+    DEFAULT_CONSENT,
+    DEFAULT_GIVE_INTRO,
+    GIVERS,
+    MAX_QUERY_CLUES,
+    MAX_RESPONSE_MS,
+    MAX_STUDY_CLUE_LENGTH,
+    SPANISH_CLUES,
+    StudyConfig,
+    _check_clues,
+    _consent_text,
+)
 from ._study_items import (
-    PANEL_ID,
     PANEL_IDS,
     Item,
     attention_missed,
-    check_url,
     colour_plate,
     interleave,
     redirect_to,
-    screen_numbers,
+)
+from ._study_requests import (
+    _client,
+    _json_body,
+    _language,
+    _optional_choice,
+    _panel_ids,
+    _participant,
+    _screen,
+)
+from ._study_schema import (
+    STUDY_SCHEMA,
+    _Session,
+    _session,
+    _stored_code,
+    upgrade_study_tables,
 )
 
 __all__ = [
@@ -71,255 +99,6 @@ __all__ = [
     "study_routes",
     "upgrade_study_tables",
 ]
-
-#: The study's part of the database: one row per participant (what they chose to tell, the
-#: clues planned for them and whose list they came from) and one row per click.
-STUDY_SCHEMA: tuple[str, ...] = (
-    """CREATE TABLE IF NOT EXISTS participants (
-        id TEXT PRIMARY KEY,
-        created REAL NOT NULL,
-        board TEXT NOT NULL,
-        seed INTEGER NOT NULL,
-        plan TEXT NOT NULL,
-        language TEXT,
-        colour_blindness TEXT,
-        age_range TEXT,
-        clue_source TEXT NOT NULL DEFAULT 'researcher',
-        study TEXT NOT NULL DEFAULT 'guess',
-        prolific_pid TEXT,
-        study_id TEXT,
-        session_id TEXT,
-        participant_id TEXT,
-        screen_width INTEGER,
-        screen_height INTEGER,
-        pixel_ratio REAL,
-        colour_depth INTEGER
-    )""",
-    """CREATE TABLE IF NOT EXISTS responses (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        participant TEXT NOT NULL REFERENCES participants(id),
-        item INTEGER NOT NULL,
-        clue TEXT NOT NULL,
-        square TEXT NOT NULL,
-        board TEXT NOT NULL,
-        time REAL NOT NULL,
-        response_ms INTEGER,
-        giver TEXT,
-        target TEXT,
-        trial TEXT NOT NULL DEFAULT 'clue',
-        clue_language TEXT NOT NULL DEFAULT 'en',
-        UNIQUE (participant, item)
-    )""",
-    """CREATE TABLE IF NOT EXISTS given_clues (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        participant TEXT NOT NULL REFERENCES participants(id),
-        item INTEGER NOT NULL,
-        target TEXT NOT NULL,
-        clue TEXT NOT NULL,
-        board TEXT NOT NULL,
-        time REAL NOT NULL,
-        response_ms INTEGER,
-        trial TEXT NOT NULL DEFAULT 'give',
-        clue_language TEXT NOT NULL DEFAULT 'en',
-        UNIQUE (participant, item)
-    )""",
-    """CREATE TABLE IF NOT EXISTS study_meta (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    )""",
-)
-
-#: The columns :func:`upgrade_study_tables` adds to a database written before them.
-_ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("participants", "clue_source", "TEXT NOT NULL DEFAULT 'researcher'"),
-    ("participants", "study", "TEXT NOT NULL DEFAULT 'guess'"),
-    ("participants", "prolific_pid", "TEXT"),
-    ("participants", "study_id", "TEXT"),
-    ("participants", "session_id", "TEXT"),
-    ("participants", "participant_id", "TEXT"),
-    ("participants", "screen_width", "INTEGER"),
-    ("participants", "screen_height", "INTEGER"),
-    ("participants", "pixel_ratio", "REAL"),
-    ("participants", "colour_depth", "INTEGER"),
-    ("responses", "trial", "TEXT NOT NULL DEFAULT 'clue'"),
-    ("responses", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
-    ("given_clues", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
-)
-
-
-def _study_clues(language: str) -> tuple[str, ...]:
-    """A study's built-in clue list in ``language``, from its pack
-    (``data/languages/CODE/study_clues.txt``), in order; () where the pack has none."""
-    path = resources.files("huescues").joinpath("data", "languages", language, "study_clues.txt")
-    if not path.is_file():
-        return ()
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return tuple(c.strip() for c in lines if c.strip() and not c.startswith("#"))
-
-
-#: The built-in clue list: the nine chromatic basic colour terms (the board has no white or
-#: black) and things whose colour most people know, from foods to places, so that a study with
-#: no ``--clues`` measures both kinds (the English pack's ``study_clues.txt``).
-DEFAULT_CLUES: tuple[str, ...] = _study_clues("en")
-
-#: The built-in clue list of a Spanish study (``StudyConfig(language="es")``), from the Spanish
-#: pack: the same clues in the same order, in Spanish, so that row ``i`` of one list is the
-#: translation of row ``i`` of the other and the readings of a clue can be compared across
-#: languages. The nine colour terms are the Spanish pack's basic terms; every other clue
-#: passes the Spanish R19 (a test checks it).
-SPANISH_CLUES: tuple[str, ...] = _study_clues("es")
-
-#: A study's built-in clue list by its language: every pack that has one.
-DEFAULT_CLUES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
-    code: clues for code in available_languages() if (clues := _study_clues(code))
-}
-
-#: The consent text shown when the researcher gives none (``--consent FILE``); adapt it.
-DEFAULT_CONSENT: tuple[str, ...] = (
-    "This is a short study of how people name colours. You will see a word or a few words, "
-    "then a board of coloured squares: click the square that the words make you think of. "
-    "There are no right or wrong answers.",
-    "We record the square you click, the words you saw, how long you took and the time, under "
-    "a random code that is not linked to your name, address or device. The questions below are "
-    "optional. The answers are used for research on colour language and may be shared "
-    "without the code.",
-    "Taking part is voluntary: you can stop at any time by closing the page. By clicking "
-    "'I agree' you say that you are 18 or older and agree to take part.",
-)
-
-#: The first paragraph of the consent text in the clue-giving study (``/study/give``), in
-#: place of :data:`DEFAULT_CONSENT`'s first when the researcher gives no consent file.
-DEFAULT_GIVE_INTRO = (
-    "This is a short study of how people name colours. You will see a square of colour on a "
-    "board of coloured squares: type one word that would make someone else think of that "
-    "square. There are no right or wrong answers."
-)
-
-#: The answers offered to the optional question on colour vision.
-COLOUR_BLINDNESS: tuple[str, ...] = ("no", "red-green", "blue-yellow", "other", "not sure")
-#: The answers offered to the optional question on age.
-AGE_RANGES: tuple[str, ...] = ("18-24", "25-34", "35-44", "45-54", "55-64", "65+")
-
-#: The clue givers a study may show (``--giver``): a name to the factory of the seat, for every
-#: fair player of the catalogue that gives clues.
-GIVERS: dict[str, Callable[[], object]] = {
-    name: CATALOGUE[name].factory for name in catalogue_names(role="giver", sees_target=False)
-}
-
-#: Bounds on what a request may carry; a study never needs more.
-MAX_BODY_BYTES = 4096
-MAX_CLUES_PER_PERSON = 200
-MAX_QUERY_CLUES = 50
-MAX_STUDY_CLUE_LENGTH = 60
-MAX_LANGUAGE_LENGTH = 40
-MAX_RESPONSE_MS = 3_600_000
-MAX_EXTRA_ITEMS = 20
-_CODE = re.compile(r"[A-Za-z0-9_-]{1,40}")
-_PARTICIPANT = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_LANGUAGE = re.compile(r"[^\W\d_]+(?:[ '\-][^\W\d_]+)*")
-
-
-@dataclass(frozen=True, slots=True)
-class StudyConfig:
-    """What a study asks: the clues (None: :data:`DEFAULT_CLUES`), the board CSV (None: the
-    standard board), how many clues each person sees, and the clue giver whose clues for
-    hidden targets are shown instead (None: the clue list itself; else a name in
-    :data:`GIVERS`). ``consent`` is a text file whose paragraphs (separated by blank lines)
-    replace :data:`DEFAULT_CONSENT`. ``rate`` and ``burst`` limit the requests one address
-    may make (per second, and at once); ``starts_per_minute`` the participants it may start.
-    ``allow_visitor_clues`` lets a visitor bring their own clue list (``/study?clues=...``);
-    off, only the researcher's clues are asked, and on, those participants' rows say
-    ``clue_source`` ``visitor`` in the export. ``language`` is the language of the study's
-    clues (``"en"`` or ``"es"``): its built-in list (:data:`DEFAULT_CLUES_BY_LANGUAGE`), the
-    rules a given clue is checked by (R18-R20 in its words), the pages' default language, and
-    the exports' ``clue_language`` column. The clue givers (``giver``) give English clues: a
-    giver study is English.
-    """
-
-    clues: tuple[str, ...] | None = None
-    board: str | None = None
-    clues_per_person: int = 10
-    giver: str | None = None
-    consent: str | None = None
-    rate: float = 5.0
-    burst: int = 30
-    starts_per_minute: int = 10
-    allow_visitor_clues: bool = False
-    targets_per_person: int = 10
-    practice: int = 0
-    attention_checks: int = 0
-    attention_misses_allowed: int = 1
-    colour_plates: int = 0
-    completion_url: str | None = None
-    completion_code: str | None = None
-    screen_out_url: str | None = None
-    language: str = "en"
-
-    def __post_init__(self) -> None:
-        if self.language not in available_languages():
-            raise ValueError(
-                f"the study's language is one of {', '.join(available_languages())}, "
-                f"not {self.language!r}"
-            )
-        if self.giver is not None and self.language != "en":
-            raise ValueError(
-                f"the clue givers give English clues: a study in {self.language!r} shows its "
-                "own clue list (no giver)"
-            )
-        if not 1 <= self.targets_per_person <= MAX_CLUES_PER_PERSON:
-            raise ValueError(
-                f"targets per person must be 1 to {MAX_CLUES_PER_PERSON}, "
-                f"not {self.targets_per_person}"
-            )
-        for name in ("practice", "attention_checks", "colour_plates"):
-            value = getattr(self, name)
-            if not 0 <= value <= MAX_EXTRA_ITEMS:
-                raise ValueError(f"{name} must be 0 to {MAX_EXTRA_ITEMS}, not {value}")
-        if self.attention_misses_allowed < 0:
-            raise ValueError(
-                f"attention_misses_allowed must be 0 or more, not {self.attention_misses_allowed}"
-            )
-        check_url(self.completion_url, "the completion URL")
-        check_url(self.screen_out_url, "the screen-out URL")
-        if self.completion_code is not None and not _CODE.fullmatch(self.completion_code):
-            raise ValueError(
-                f"the completion code {self.completion_code!r:.50} is not 1 to 40 letters, "
-                "digits, '_' or '-'"
-            )
-        if not 1 <= self.clues_per_person <= MAX_CLUES_PER_PERSON:
-            raise ValueError(
-                f"clues per person must be 1 to {MAX_CLUES_PER_PERSON}, not {self.clues_per_person}"
-            )
-        if self.giver is not None and self.giver not in GIVERS:
-            raise ValueError(
-                f"unknown clue giver {self.giver!r}: choose one of {', '.join(GIVERS)}"
-            )
-        if self.clues is not None:
-            _check_clues(self.clues, "the study's clues")
-        if self.rate <= 0 or self.burst < 1 or self.starts_per_minute < 1:
-            raise ValueError("rate limits must be positive")
-
-
-def _check_clues(clues: object, what: str) -> tuple[str, ...]:
-    if isinstance(clues, str) or not isinstance(clues, tuple | list):
-        raise ValueError(f"{what} are a list of texts, not {clues!r:.40}")
-    out = []
-    for c in clues:
-        text = normalise_clue(c) if isinstance(c, str) else ""
-        if not text:
-            raise ValueError(f"{what}: {c!r:.40} is not a clue (an empty text)")
-        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
-            # Control characters (an escape, a NUL) and lone surrogates (from a command line of
-            # bad UTF-8) are no words; the study would show them, store them and export them.
-            raise ValueError(f"{what}: {text[:20]!r} holds a control character or a lone surrogate")
-        if len(text) > MAX_STUDY_CLUE_LENGTH:
-            raise ValueError(
-                f"{what}: {text[:20]!r}... is longer than {MAX_STUDY_CLUE_LENGTH} characters"
-            )
-        out.append(text)
-    if not out:
-        raise ValueError(f"{what}: the list is empty")
-    return tuple(out)
 
 
 class _Study:
@@ -426,42 +205,6 @@ class _Study:
         return [Item(None, None, str(cells[int(i)]), "give") for i in order]
 
 
-def _stored_code(db: Database) -> str:
-    """The study's completion code: drawn once and kept in the database, so a restart (and
-    every participant) gives the same code."""
-    with db.transaction() as cur:
-        row = cur.execute("SELECT value FROM study_meta WHERE key = 'completion_code'").fetchone()
-        if row is not None:
-            return str(row[0])
-        code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(8))
-        cur.execute("INSERT INTO study_meta (key, value) VALUES ('completion_code', ?)", (code,))
-        return code
-
-
-def upgrade_study_tables(db: Database) -> None:
-    """Bring a database written by an older server up to :data:`STUDY_SCHEMA`: add the
-    columns it lacks. Under ``clue_source`` its participants read as ``researcher`` (before it,
-    every clue list a visitor sent was taken, untold; the default is the likelier truth); under
-    ``study`` as ``guess`` and its responses' ``trial`` as ``clue`` (the only study and trial
-    there were); its responses' and given clues' ``clue_language`` as ``en`` (every study was
-    English before it); the panel ids and the screen are empty (never asked)."""
-    with db.transaction() as cur:
-        for table, column, decl in _ADDED_COLUMNS:
-            columns = {row[1] for row in cur.execute(f"PRAGMA table_info({table})")}
-            if column not in columns:
-                cur.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
-
-
-def _consent_text(path: str | None) -> tuple[str, ...]:
-    if path is None:
-        return DEFAULT_CONSENT
-    text = Path(path).read_text(encoding="utf-8")
-    paragraphs = tuple(" ".join(p.split()) for p in re.split(r"\n\s*\n", text) if p.strip())
-    if not paragraphs:
-        raise ValueError(f"{path}: the consent text is empty")
-    return paragraphs
-
-
 def _seed_of(participant: str) -> int:
     """The participant's generator seed, from the id: reproducible, and as unguessable as it."""
     # 63 bits: the seed fits SQLite's signed integers as it is.
@@ -470,117 +213,6 @@ def _seed_of(participant: str) -> int:
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-async def _json_body(request: Request, allowed: set[str]) -> dict[str, Any]:
-    """The request's JSON object (:func:`read_json`, up to :data:`MAX_BODY_BYTES`); refused if
-    not an object or with keys not in ``allowed``. Every refusal comes before anything is
-    stored."""
-    data = await read_json(request, MAX_BODY_BYTES)
-    if not isinstance(data, dict):
-        raise Refused(400, "the request is not a JSON object")
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise Refused(400, f"unknown fields {unknown}; the fields are {sorted(allowed)}")
-    return data
-
-
-def _optional_choice(data: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str | None:
-    value = data.get(key)
-    if value is None or value == "":
-        return None
-    if value not in choices:
-        raise Refused(400, f"{key} {str(value)[:40]!r} is not one of {list(choices)}")
-    return str(value)
-
-
-def _language(data: Mapping[str, Any]) -> str | None:
-    value = data.get("language")
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise Refused(400, "language is a text")
-    value = " ".join(value.split())
-    if not value:
-        return None
-    if len(value) > MAX_LANGUAGE_LENGTH or not _LANGUAGE.fullmatch(value):
-        raise Refused(
-            400,
-            f"language: give the name of a language in letters, at most "
-            f"{MAX_LANGUAGE_LENGTH} characters",
-        )
-    return value
-
-
-def _participant(value: object) -> str:
-    if not isinstance(value, str) or not _PARTICIPANT.fullmatch(value):
-        raise Refused(400, "participant: the code the study gave at the start is needed")
-    return value
-
-
-def _client(request: Request) -> str:
-    """Who a rate limit counts: the address, an IPv6 one by its /64 (:func:`client_key`)."""
-    return client_key(request.client.host if request.client else None)
-
-
-def _panel_ids(data: Mapping[str, Any]) -> dict[str, str | None]:
-    """The panel's ids the page read from its address (``PROLIFIC_PID``, ...), checked."""
-    raw = data.get("ids")
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise Refused(400, "ids: an object of the address's panel ids")
-    unknown = sorted(set(raw) - set(PANEL_IDS))
-    if unknown:
-        raise Refused(400, f"ids: unknown {unknown}; the ids are {sorted(PANEL_IDS)}")
-    out: dict[str, str | None] = {}
-    for param, column in PANEL_IDS.items():
-        value = raw.get(param)
-        if value is not None and (not isinstance(value, str) or not PANEL_ID.fullmatch(value)):
-            raise Refused(400, f"{param} {str(value)[:40]!r} is not 1 to 64 printable characters")
-        out[column] = value
-    return out
-
-
-def _screen(data: Mapping[str, Any]) -> tuple[int | None, int | None, float | None, int | None]:
-    if data.get("screen") is None:
-        return None, None, None, None
-    try:
-        return screen_numbers(data["screen"])
-    except ValueError as e:
-        raise Refused(400, str(e)) from None
-
-
-@dataclass(frozen=True, slots=True)
-class _Session:
-    """A participant as the database has them: their plan and board, which study, how many
-    items they answered and how many attention checks they missed."""
-
-    plan: list[Item]
-    board: str
-    study: str
-    answered: int
-    missed: int
-
-
-def _session(cur: Any, participant: str) -> _Session:
-    row = cur.execute(
-        "SELECT plan, board, study FROM participants WHERE id = ?", (participant,)
-    ).fetchone()
-    if row is None:
-        raise Refused(404, "no such participant: start the study again")
-    answered = sum(
-        cur.execute(f"SELECT count(*) FROM {t} WHERE participant = ?", (participant,)).fetchone()[0]
-        for t in ("responses", "given_clues")
-    )
-    missed = 0
-    for square, target in cur.execute(
-        "SELECT square, target FROM responses WHERE participant = ? AND trial = 'attention'",
-        (participant,),
-    ):
-        missed += attention_missed(Cell.parse(target), Cell.parse(square))
-    plan = [Item.from_json(raw) for raw in json.loads(row[0])]
-    return _Session(plan, row[1], row[2], answered, missed)
 
 
 def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
