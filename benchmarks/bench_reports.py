@@ -61,6 +61,16 @@ def cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def machine_probe() -> float:
+    """CPU seconds of a fixed pure-Python loop (5 million additions): the same work on every
+    run, so a slow figure can be told from a slow moment of a shared machine."""
+    start = time.process_time()
+    total = 0
+    for i in range(5_000_000):
+        total += i
+    return time.process_time() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -70,6 +80,7 @@ def main() -> None:
     args = parser.parse_args()
     steps = args.only or ["report", "load", "resume"]
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, {platform.machine()}")
+    print(f"machine probe: a 5-million-step Python loop took {machine_probe():.2f} s of CPU")
     path = results_file(args.games)
     print(f"{path}: {path.stat().st_size / 1e6:.0f} MB, {args.games:,} games")
     if "report" in steps:
