@@ -398,12 +398,13 @@ class GameState(NamedTuple):
 
         Raises a subclass of :class:`IllegalAction` saying what is wrong, and why, when the
         rules refuse it (also when ``seat`` is given and it is not that seat's turn); this state
-        is unchanged either way. (``_run`` is the library's own, for replays: leave it out.)
+        is unchanged either way.
         """
-        # (``_run``, for :func:`replay` only: ``[iterator, None]`` over the actions after this
-        # one. The pawns that follow a pawn are placed in the same call, by the same rules: one
-        # state made for a run of pawns instead of one each. The first action after them is
-        # left in ``_run[1]`` for the replay to apply next.)
+        # (``_run``, the library's own, for :func:`replay` only, and left out of the API pages:
+        # ``[iterator, None]`` over the actions after this one. The pawns that follow a pawn
+        # are placed in the same call, by the same rules: one state made for a run of pawns
+        # instead of one each. The first action after them is left in ``_run[1]`` for the
+        # replay to apply next.)
         phase = self.phase
         if phase is _GAME_OVER:
             raise GameOver(f"{action} refused: the game is over (R24-R26)")
