@@ -130,6 +130,7 @@ def test_entrant_specs() -> None:
         with pytest.raises(ValueError, match="bad entrant") as info:
             entrant(bad)
         assert repr(bad.strip()) in str(info.value)
+        assert str(info.value).count("bad entrant") == 1  # said once, not by each layer
 
 
 def test_names_must_differ() -> None:

@@ -54,7 +54,7 @@ def _factory_path(factory: str) -> str:
     module, sep, attr = factory.partition(":")
     if not sep or not _PATH.fullmatch(module) or not _PATH.fullmatch(attr):
         raise ValueError(
-            f"bad entrant {factory!r}: give a built-in entrant "
+            f"no entrant is called {factory!r}: give a built-in entrant "
             f"({', '.join(sorted(BUILTIN_ENTRANTS))}) or a 'module:callable' path"
         )
     return factory
