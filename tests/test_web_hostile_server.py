@@ -24,6 +24,7 @@ from huescues.web import (
     Database,
     _db,  # private: a read-only connection is opened for one test
     create_app,
+    serve,
 )
 
 SEATS = {"seats": [{"kind": "person", "name": "Ann"}, {"kind": "random"}, {"kind": "random"}]}
@@ -378,6 +379,8 @@ def test_websockets_count_while_open_and_free_their_place_when_closed(server: in
         ("--idle-timeout", "0"),
         ("--reveal-pause", "-1"),
         ("--reveal-pause", "601"),
+        ("--port", "99999"),  # not wrapped round to port 34463
+        ("--port", "-1"),
     ],
 )
 def test_guard_settings_that_would_refuse_everyone_are_refused(
@@ -386,6 +389,14 @@ def test_guard_settings_that_would_refuse_everyone_are_refused(
     assert main(["serve", "--db", str(tmp_path / "s.sqlite"), option, value]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{option} {value}: " in err, err
+    assert not (tmp_path / "s.sqlite").exists()  # refused before anything is made
+
+
+@pytest.mark.parametrize("port", [65536, 99999, -1, 8000.0, True])
+def test_serve_refuses_a_port_that_is_not_one(port: object, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"0 to 65535"):
+        serve(port=port, db=tmp_path / "s.sqlite")  # type: ignore[arg-type]
+    assert not (tmp_path / "s.sqlite").exists()
 
 
 @pytest.mark.slow

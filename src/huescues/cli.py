@@ -324,6 +324,8 @@ def _serve(args: argparse.Namespace) -> int:
         screen_out_url=args.screen_out_url,
         language=args.language if args.study_language is None else args.study_language,
     )
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: give a port from 0 to 65535 (0: any free port)")
     if not args.header_timeout > 0:
         raise ValueError(f"--header-timeout {args.header_timeout:g}: give seconds above 0")
     if args.connections_per_address < 1:

@@ -13,6 +13,8 @@ from ._tables import TableSettings
 
 __all__ = ["serve"]
 
+_MAX_PORT = 65535
+
 
 def serve(
     host: str = "127.0.0.1",
@@ -30,7 +32,11 @@ def serve(
     (or after a kept-alive request began) is closed, and one client address may hold at most
     ``connections_per_address`` connections open (WebSockets included); more are refused with
     a 503. A port that cannot be had (in use, not allowed) is an ``OSError`` naming it, raised
-    before anything is printed."""
+    before anything is printed; a number that is no port (above 65535, say) is a ``ValueError``,
+    raised before anything is made."""
+    if type(port) is not int or not 0 <= port <= _MAX_PORT:
+        # (The address lookup would take 99999 for 34463, its last 16 bits.)
+        raise ValueError(f"port {port!r}: a port is 0 to {_MAX_PORT} (0: any free port)")
     import uvicorn
 
     http = guarded_http(header_timeout=header_timeout, per_address=connections_per_address)
