@@ -297,3 +297,18 @@ def test_step_where_moves_only_the_chosen_rows() -> None:
     assert batch.target_index.tolist() == [0, -1, 0, -1]
     with pytest.raises(ValueError, match="mask of 4 rows"):
         batch.step(np.zeros(4, dtype=np.int64), where=[True])
+
+
+def test_a_refused_step_keeps_the_ended_flags() -> None:
+    """A refused code changes nothing, the flags of the games that ended in the last step
+    included (R24: their final totals stay readable)."""
+    batch = GameBatch(Rules.standard(3), 4, itertools.count())
+    rng = np.random.Generator(np.random.PCG64(3))
+    while not batch.ended.any():
+        batch.step(random_actions(batch, rng))
+    ended, ended_scores = batch.ended.copy(), batch.ended_scores.copy()
+    illegal = np.where(batch.legal_actions(), -1, np.arange(batch.space.size)).max(axis=1)
+    with pytest.raises(IllegalAction):
+        batch.step(illegal)
+    assert np.array_equal(batch.ended, ended)
+    assert np.array_equal(batch.ended_scores, ended_scores)

@@ -220,8 +220,8 @@ class GameBatch:
                 raise ValueError(f"where is a mask of {self.size} rows, not shape {rows.shape}")
             going &= rows
         live = np.flatnonzero(going)
-        self.ended[:] = False
         if live.size == 0:
+            self.ended[:] = False
             return 0
         ph = phase[live]
         t = live[ph == _TARGET]
@@ -237,6 +237,7 @@ class GameBatch:
         passed = code2 == PASS
         cid2 = code2 - space.first_clue
         self._refuse_illegal(t, ti, c1, cid1, g, sq, c2, passed, cid2, vocab)
+        self.ended[:] = False  # after the checks: a refused step changes nothing
 
         n = self.n_actions
         self.log[live, n[live]] = a[live]
