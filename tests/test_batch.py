@@ -312,3 +312,44 @@ def test_a_refused_step_keeps_the_ended_flags() -> None:
         batch.step(illegal)
     assert np.array_equal(batch.ended, ended)
     assert np.array_equal(batch.ended_scores, ended_scores)
+
+
+@pytest.mark.parametrize(
+    "codes",
+    [
+        np.full(3, 0.7),  # a float would be cut to 0, a legal target (R8)
+        ["0", "0", "0"],
+        [2**70] * 3,  # too big for an int64: was an OverflowError from numpy
+        [True, True, True],
+    ],
+)
+def test_step_refuses_codes_that_are_not_whole_numbers(codes: object) -> None:
+    batch = GameBatch(Rules.standard(4), 3, range(3))
+    with pytest.raises(TypeError, match="action codes are whole numbers"):
+        batch.step(codes)  # type: ignore[arg-type]
+    assert batch.phase.tolist() == [0, 0, 0] and batch.n_actions.tolist() == [0, 0, 0]
+
+
+def test_step_where_is_a_boolean_mask() -> None:
+    """Row numbers given for ``where`` are refused, not read as a mask (R8)."""
+    batch = GameBatch(Rules.standard(4), 2, range(2))
+    with pytest.raises(TypeError, match="boolean mask"):
+        batch.step(np.zeros(2, dtype=np.int64), where=[0, 1])
+    assert batch.phase.tolist() == [0, 0]
+
+
+def test_action_space_refuses_codes_outside_it() -> None:
+    """``actions`` refuses what ``action`` refuses: a negative code read from the end, a code
+    past the end, a code that is no whole number; ``code`` refuses what is no action."""
+    space = GameBatch(Rules.standard(3), 1, [0]).space
+    for bad in (-1, space.size):
+        with pytest.raises(ValueError, match=f"no action has code {bad}"):
+            space.actions([0, bad])
+        with pytest.raises(ValueError, match=f"no action has code {bad}"):
+            space.action(bad)
+    for bad in (1.5, "3", None):
+        with pytest.raises(TypeError, match="code"):
+            space.action(bad)  # type: ignore[arg-type]
+    assert space.action(np.int64(3)) == space.action(3)
+    with pytest.raises(TypeError, match="not an action"):
+        space.code(None)  # type: ignore[arg-type]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -48,6 +49,13 @@ class ActionSpace:
 
     def action(self, code: int) -> Action:
         """The engine's action for ``code`` (the same object every time)."""
+        if type(code) is not int:  # a numpy integer is one; a float or text is not
+            try:
+                if isinstance(code, bool):
+                    raise TypeError
+                code = operator.index(code)
+            except TypeError:
+                raise TypeError(f"an action code is a whole number, not {code!r}") from None
         if not 0 <= code < self.size:
             raise ValueError(f"no action has code {code}: codes are 0-{self.size - 1}")
         return self._actions[code]
@@ -55,7 +63,15 @@ class ActionSpace:
     def actions(self, codes: Iterable[int]) -> tuple[Action, ...]:
         """The engine's actions for a sequence of codes, in order."""
         table = self._actions
-        return tuple(table[c] for c in codes)
+        if type(codes) is not tuple:
+            codes = tuple(codes)
+        try:
+            found = tuple(table[c] for c in codes)
+            if not codes or min(codes) >= 0:  # a negative code would be read from the end
+                return found
+        except (IndexError, TypeError):
+            pass
+        return tuple(map(self.action, codes))  # refuses the first code outside the space
 
     def code(self, action: Action) -> int:
         """The code of an engine action; a clue must be one of the vocabulary's texts."""
@@ -70,6 +86,8 @@ class ActionSpace:
             if cell not in self.board:
                 raise ValueError(f"{action}: off the board (R1)")
             return self.first_pawn + cell.row * self.board.cols + cell.col
+        if not isinstance(action, GiveClue):
+            raise TypeError(f"not an action: {action!r}")
         try:
             return self.first_clue + self.vocabulary.texts.index(action.text)
         except ValueError:

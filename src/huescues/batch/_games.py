@@ -209,15 +209,22 @@ class GameBatch:
         applied. An illegal code raises :class:`IllegalAction` and changes nothing. Games that
         end are kept in :attr:`finished` (if ``keep_finished``) and their rows dealt the next
         seed's game."""
-        a = np.asarray(actions, dtype=np.int64)
+        a = np.asarray(actions)
         if a.shape != (self.size,):
             raise ValueError(f"step takes {self.size} action codes, not shape {a.shape}")
+        if a.dtype.kind not in "iu":  # a float would be cut to a code, a string read as one
+            raise TypeError(
+                f"action codes are whole numbers 0-{self.space.size - 1}, not {a.dtype} values"
+            )
+        a = a.astype(np.int64, copy=False)
         phase = self.phase
         going = phase != _OVER
         if where is not None:
-            rows = np.asarray(where, dtype=bool)
+            rows = np.asarray(where)
             if rows.shape != (self.size,):
                 raise ValueError(f"where is a mask of {self.size} rows, not shape {rows.shape}")
+            if rows.dtype != bool:  # row numbers would be read as a mask
+                raise TypeError(f"where is a boolean mask of the rows, not {rows.dtype} values")
             going &= rows
         live = np.flatnonzero(going)
         if live.size == 0:
