@@ -353,3 +353,33 @@ def test_action_space_refuses_codes_outside_it() -> None:
     assert space.action(np.int64(3)) == space.action(3)
     with pytest.raises(TypeError, match="not an action"):
         space.code(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"n_games": 2.5}, TypeError, "n_games"),
+        ({"n_games": True}, TypeError, "n_games"),
+        ({"seed": True}, ValueError, r"seed.*R27"),  # was played as seed 1
+        ({"seed": 1.5}, ValueError, r"seed.*R27"),
+        ({"seed": 2**63}, ValueError, r"seed.*R27"),  # was an OverflowError
+        ({"seed": 2**63 - 1, "n_games": 2}, ValueError, r"seed.*R27"),
+        ({"rules": "standard"}, TypeError, "rules"),  # was an AttributeError
+    ],
+)
+def test_random_batches_refuse_bad_arguments_by_name(
+    kwargs: dict[str, object], error: type[Exception], match: str
+) -> None:
+    args: dict[str, object] = {"n_games": 1, "n_players": 4} | kwargs
+    with pytest.raises(error, match=match):
+        play_random_batch(**args)  # type: ignore[arg-type]
+
+
+def test_a_batch_refuses_bad_arguments_by_name() -> None:
+    with pytest.raises(TypeError, match="rules"):
+        GameBatch("standard", 2, range(2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="size"):
+        GameBatch(Rules.standard(4), 2.0, range(2))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"seed.*R27"):
+        GameBatch(Rules.standard(4), 1, [2**64])
+    assert len(play_random_batch(np.int64(2), np.int64(4), seed=np.int64(2**63 - 2))) == 2

@@ -3,6 +3,7 @@ arrays, each game one row, by the rules the engine plays (R2-R27)."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -24,7 +25,7 @@ from huescues.engine import (
 from ._action_space import PASS, TARGETS, ActionSpace
 from ._vocabulary import ClueVocabulary
 
-__all__ = ["PHASES", "FinishedGame", "GameBatch"]
+__all__ = ["MAX_SEED", "PHASES", "FinishedGame", "GameBatch", "whole"]
 
 #: The engine's phases by the number the batch's ``phase`` array holds.
 PHASES: tuple[Phase, ...] = (
@@ -36,6 +37,8 @@ PHASES: tuple[Phase, ...] = (
     Phase.GAME_OVER,
 )
 _TARGET, _CLUE1, _GUESS1, _CLUE2, _GUESS2, _OVER = range(6)
+#: The largest seed the batch's ``seed`` array (int64) holds (R27).
+MAX_SEED = 2**63 - 1
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
@@ -66,6 +69,18 @@ class FinishedGame:
         )
 
 
+def whole(value: object, name: str) -> int:
+    """``value`` as an int (numpy integers too), or a TypeError naming it."""
+    if type(value) is int:
+        return value
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} is a whole number, not {value!r}") from None
+
+
 class GameBatch:
     """``size`` games played at once, one row of each array per game, reset to a new game as
     each ends (its seed the next of ``seeds``; a row with no seed left stays over).
@@ -87,6 +102,9 @@ class GameBatch:
         vocabulary: ClueVocabulary | None = None,
         keep_finished: bool = True,
     ) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"a batch's rules are a Rules object, not {rules!r:.80}")
+        size = whole(size, "a batch's size")
         if size < 1:
             raise ValueError(f"a batch holds at least one game, not {size}")
         board = Board.standard() if board is None else board
@@ -441,6 +459,8 @@ class GameBatch:
                 self.seed[row] = -1
                 continue
             setup = new_game(n, seed=seed, rules=rules, board=self.board, deck=self.deck).setup
+            if setup.seed > MAX_SEED:
+                raise ValueError(f"seed {seed} refused: a batch holds seeds up to 2**63 - 1 (R27)")
             self.seed[row] = setup.seed
             self.order[row] = setup.order[: self.order.shape[1]]
             self.giver[row] = (setup.first_giver - 1) % n

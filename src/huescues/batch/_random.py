@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from huescues.engine import GameRecord, Rules
 
 from ._action_space import PASS
-from ._games import FinishedGame, GameBatch
+from ._games import MAX_SEED, FinishedGame, GameBatch, whole
 
 __all__ = ["play_random_batch", "random_actions", "random_batch_games"]
 
@@ -90,10 +90,23 @@ def random_batch_games(
     generator seeded with ``seed``. The games in the order of their seeds."""
     if rules is None:
         rules = Rules.standard(n_players)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"rules are a Rules object, not {rules!r:.80}")
     elif rules.n_players != n_players:
         raise ValueError(f"the rules are for {rules.n_players} players, not {n_players} (R2)")
+    n_games = whole(n_games, "n_games")
     if n_games < 0:
         raise ValueError(f"n_games must be >= 0, not {n_games}")
+    try:
+        first = whole(seed, "a seed")
+    except TypeError:
+        first = -1
+    if not 0 <= first <= MAX_SEED - max(n_games - 1, 0):
+        raise ValueError(
+            f"seed {seed!r} refused: the games' seeds, seed to seed + n_games - 1, are whole "
+            "numbers from 0 to 2**63 - 1 (R27)"
+        )
+    seed = first
     if n_games == 0:
         return []
     size = min(n_games, batch_size)
