@@ -237,3 +237,11 @@ def test_random_json_gets_only_documented_errors(data: Any) -> None:
 def test_mutated_records_and_states_get_only_documented_errors(data: Any, which: str) -> None:
     base = _RECORD if which == "record" else _STATE
     _loads_or_documented_error(json.dumps(_mutated(base, data.draw)))
+
+
+@pytest.mark.parametrize("setting", ["rules", "board", "deck"])
+def test_new_game_names_rules_a_board_or_a_deck_of_the_wrong_type(setting: str) -> None:
+    """A name where the object belongs is refused naming it, not an AttributeError from
+    inside (R2, R1, R3)."""
+    with pytest.raises(TypeError, match=setting):
+        new_game(4, seed=1, **{setting: "standard"})  # type: ignore[arg-type]

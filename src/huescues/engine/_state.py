@@ -729,12 +729,18 @@ def new_game(
         seed = as_seed(seed)
     if rules is None:
         rules = _standard_rules(n_players)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"new_game's rules are a Rules object, not {rules!r:.80}")
     elif rules.n_players != n_players:
         raise InvalidRules(f"the rules are for {rules.n_players} players, not {n_players} (R2)")
     if board is None:
         board = Board.standard()
+    elif not isinstance(board, Board):
+        raise TypeError(f"new_game's board is a Board object, not {board!r:.80}")
     if deck is None:
         deck = Deck.for_board(board.rows, board.cols)
+    elif not isinstance(deck, Deck):
+        raise TypeError(f"new_game's deck is a Deck object, not {deck!r:.80}")
     if deck.extent[0] > board.rows or deck.extent[1] > board.cols:
         raise InvalidRules(
             f"deck {deck.id!r} shows squares off board {board.id!r} "
