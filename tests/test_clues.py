@@ -674,3 +674,32 @@ def test_r19_house_rule_travels_with_the_rules_and_old_rules_load_without_it() -
     assert Rules.from_dict(old).refuse_named_colours is False
     with pytest.raises(InvalidRules, match="refuse_named_colours"):
         Rules.standard(4, refuse_named_colours="yes")
+
+
+def test_a_clue_of_a_str_subclass_is_played_as_validate_clue_reads_it() -> None:
+    """R18: text is text, numpy's ``str_`` included: the engine plays the clue that
+    validate_clue passes (it refused it as 'not text'), and keeps it as a plain str."""
+    import numpy as np
+
+    from huescues import ChooseTarget, GiveClue, new_game
+
+    clue = np.str_("lagoon")
+    assert validate_clue(clue) == ("lagoon",)
+    state = new_game(4, seed=1).apply(ChooseTarget(0)).apply(GiveClue(clue))
+    assert state.clues == ("lagoon",) and type(state.clues[0]) is str
+    assert type(state.actions[-1].text) is str  # type: ignore[union-attr]
+
+
+def test_validate_clue_names_previous_clues_and_rules_of_the_wrong_type() -> None:
+    """R22: one text given as ``previous`` is refused (its letters were taken for the earlier
+    clues, so a repeat passed), as are earlier clues and rules that are not what they say."""
+    with pytest.raises(TypeError, match="previous"):
+        validate_clue("lagoon", previous="lagoon")
+    with pytest.raises(TypeError, match="a clue is text"):
+        validate_clue("lagoon", previous=[None])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="rules"):
+        validate_clue("lagoon", rules="standard")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a clue is text"):
+        normalise_clue(None)  # type: ignore[arg-type]
+    with pytest.raises(IllegalClue, match="R22"):
+        validate_clue("lagoon", previous=["Lagoon"])

@@ -74,6 +74,8 @@ _ROW_LIKE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
 @functools.lru_cache(maxsize=65536)  # the engine compares every new clue with all earlier ones
 def normalise_clue(text: str) -> str:
     """The clue as R22 compares it: lowercase, white space collapsed to single spaces."""
+    if not isinstance(text, str):  # (cached: checked once per text)
+        raise TypeError(f"a clue is text (str), not {type(text).__name__}")
     return " ".join(text.lower().split())
 
 
@@ -283,6 +285,8 @@ def validate_clue(
     """
     if not isinstance(text, str):
         raise TypeError(f"a clue is text (str), not {type(text).__name__}")
+    if isinstance(previous, str):  # its letters would be taken for the earlier clues (R22)
+        raise TypeError("previous is the clues already given, a sequence of texts, not one text")
     if rules is None:
         r = _standard_rules(DEFAULT_LANGUAGE if language is None else language)
     elif language is not None and language != rules.language:
@@ -290,6 +294,8 @@ def validate_clue(
             f"validate_clue(language={language!r}) refused: the rules given are in "
             f"{rules.language!r}; give one or the other (R19-R21)"
         )
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"validate_clue's rules are a Rules object, not {rules!r:.80}")
     else:
         r = rules
     return check_clue(text, second, r, previous)

@@ -502,9 +502,13 @@ class GameState(NamedTuple):
         text = action.text
         second = phase is _SECOND_CLUE
         if type(text) is not str:
-            raise IllegalClue(
-                f"clue {text!r} refused: a clue is text (R18)", rule="R18", clue=repr(text)
-            )
+            if not isinstance(text, str):
+                raise IllegalClue(
+                    f"clue {text!r} refused: a clue is text (R18)", rule="R18", clue=repr(text)
+                )
+            # A str subclass (numpy's str_) is text, as validate_clue reads it: kept as a str.
+            text = str(text)
+            action = GiveClue(text)
         check_clue(text, second, setup.rules, given)
         first = guessers if not second else self._second_order()
         return _new(
