@@ -73,3 +73,31 @@ def test_checker_catches_a_wrong_turn_order(monkeypatch: pytest.MonkeyPatch) -> 
 def test_checker_refuses_mismatched_arguments() -> None:
     with pytest.raises(ValueError, match="players"):
         check_games(Rules.standard(4), n_players=5)
+
+
+def test_checker_refuses_bad_arguments_by_name() -> None:
+    """A negative or fractional number of games is refused, not reported as played."""
+    for games in (-1, 2.5, True):
+        with pytest.raises((ValueError, TypeError), match="games"):
+            check_games(games=games)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules"):
+        check_games("standard", games=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="board"):
+        check_games(board="standard", games=1)  # type: ignore[arg-type]
+
+
+def test_checker_names_a_pawn_off_the_board_or_not_on_a_square() -> None:
+    """R1: an agent's pawn off the board, or on what is no Cell, fails the check by name."""
+    from huescues import Cell, PlacePawn
+    from huescues.agents import RandomAgent
+
+    for where, match in ((Cell(20, 0), r"pawn on U1: .*\(R1\)"), ("A1", r"pawn on A1: .*\(R1\)")):
+
+        class Stray(RandomAgent):
+            square = where
+
+            def place_pawn(self, view, rng):  # type: ignore[no-untyped-def]
+                return PlacePawn(self.square)
+
+        with pytest.raises(CheckFailed, match=match):
+            check_games(games=1, agents=lambda n: [Stray() for _ in range(n)])

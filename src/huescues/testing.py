@@ -24,6 +24,7 @@ from huescues.agents import Agent, RandomAgent, Table
 from huescues.engine import (
     Action,
     Board,
+    Cell,
     ChooseTarget,
     GameRecord,
     GameState,
@@ -79,8 +80,14 @@ def check_games(
     ``seed + i``."""
     if rules is None:
         rules = Rules.standard(4 if n_players is None else n_players)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"check_games' rules are a Rules object, not {rules!r:.80}")
     elif n_players is not None and n_players != rules.n_players:
         raise ValueError(f"rules for {rules.n_players} players, n_players={n_players}")
+    if board is not None and not isinstance(board, Board):
+        raise TypeError(f"check_games' board is a Board object, not {board!r:.80}")
+    if type(games) is not int or games < 0:
+        raise ValueError(f"check_games plays a whole number of games >= 0, not {games!r}")
     totals = [0, 0, 0, 0, 0]
     for i in range(games):
         game_seed = seed + i
@@ -195,7 +202,12 @@ class _GameChecker(Table):
                 phase in (Phase.FIRST_GUESS, Phase.SECOND_GUESS), f"{action} in {phase.value}"
             )
             cell = action.cell
-            self.require(0 <= cell.row < board.rows and 0 <= cell.col < board.cols, "off board")
+            self.require(
+                isinstance(cell, Cell)
+                and 0 <= cell.row < board.rows
+                and 0 <= cell.col < board.cols,
+                f"{action}: not a square of the board (R1)",
+            )
             self.require(all(c != cell for _, c in state.pawns), f"{action}: square occupied (R13)")
         elif isinstance(action, Pass):
             self.require(phase is Phase.SECOND_CLUE, f"pass in {phase.value} (R11)")
