@@ -89,3 +89,29 @@ def test_nan_and_half_intervals_are_refused() -> None:
 def test_every_package_reports_the_same_estimate() -> None:
     assert huescues.research.Estimate is Estimate
     assert huescues.tournament.Estimate is Estimate
+
+
+def test_a_level_outside_0_1_is_refused_not_turned_into_an_upside_down_interval() -> None:
+    draws = resample(3, 50, np.random.default_rng(0))
+    totals, weights = np.arange(3.0), np.ones(3)
+    for level in (-1.0, 0.0, 1.0, 1.5, math.nan, True):
+        with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
+            ratio_interval(totals, weights, draws, level)
+
+
+def test_bad_units_are_named_not_left_to_numpy() -> None:
+    draws = resample(3, 50, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"shapes \(3,\) and \(2,\)"):
+        ratio_interval(np.ones(3), np.ones(2), draws)
+    with pytest.raises(ValueError, match="draws name units beyond the 2 given"):
+        ratio_interval(np.ones(2), np.ones(2), draws)
+    with pytest.raises(ValueError, match="must be finite"):
+        ratio_interval(np.array([1.0, math.nan, 2.0]), np.ones(3), draws)
+    with pytest.raises(ValueError, match="must not be negative"):
+        ratio_interval(np.ones(3), np.array([1.0, -1.0, 0.0]), draws)  # sums to 0: was no data
+    assert ratio_interval([2.0, 2.0, 2.0], [1.0, 1.0, 1.0], draws) == Estimate(2.0, 2.0, 2.0)
+    for n_units, n_boot in ((-1, 5), (3, -1), (3, 2.5), (2.5, 3), (True, 3)):
+        with pytest.raises(ValueError, match="must be a whole number of at least 0"):
+            resample(n_units, n_boot, np.random.default_rng(0))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="need mean, low, high"):
+        Estimate.from_dict({})

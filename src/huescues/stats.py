@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
@@ -83,6 +84,9 @@ class Estimate:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """The inverse of :meth:`to_dict` (``n`` and ``blocks`` may be left out)."""
+        missing = [k for k in ("mean", "low", "high") if k not in data]
+        if missing:
+            raise ValueError(f"an estimate's data need {', '.join(missing)}, not only {list(data)}")
         return cls(
             _opt_float(data["mean"]),
             _opt_float(data["low"]),
@@ -104,6 +108,11 @@ def resample(n_units: int, n_boot: int, rng: np.random.Generator) -> NDArray[np.
     """``n_boot`` resamples of ``n_units`` units drawn with replacement, as unit indices, shape
     ``(n_boot, n_units)``. Draw once and reuse them for several measures to pair their
     intervals."""
+    for name, value in (("n_units", n_units), ("n_boot", n_boot)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+            raise ValueError(
+                f"resample: {name} must be a whole number of at least 0, not {value!r}"
+            )
     out: NDArray[np.intp] = rng.integers(0, n_units, size=(n_boot, n_units))
     return out
 
@@ -114,14 +123,36 @@ def ratio_interval(
     """``sum(totals) / sum(weights)`` over the units, with the central ``level`` percentile
     interval of the same ratio over the resamples ``draws`` (resamples with no weight are
     skipped). :meth:`Estimate.no_data` when there is no weight at all; no interval when no
-    resample has weight (or there are none)."""
+    resample has weight (or there are none).
+
+    ``totals`` and ``weights`` are finite, one number per unit, the weights at least 0, and
+    ``level`` lies strictly between 0 and 1; else a :class:`ValueError` naming the rule."""
+    if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie strictly between 0 and 1, not {level!r}")
+    totals = np.asarray(totals, dtype=np.float64)
+    weights = np.asarray(weights, dtype=np.float64)
+    if totals.ndim != 1 or totals.shape != weights.shape:
+        raise ValueError(
+            f"totals and weights need one number per unit, not shapes {totals.shape} and "
+            f"{weights.shape}"
+        )
     w = float(weights.sum())
+    if not math.isfinite(w) or not math.isfinite(float(totals.sum())):
+        raise ValueError("totals and weights must be finite (found NaN or infinity)")
+    if len(weights) and float(weights.min()) < 0.0:
+        raise ValueError(f"weights must not be negative, not {float(weights.min())}")
     if w == 0.0:
         return Estimate.no_data()
     mean = float(totals.sum()) / w
     if len(draws) == 0:
         return Estimate(mean)
-    tw = weights[draws].sum(axis=1)
+    try:
+        tw = weights[draws].sum(axis=1)
+    except IndexError:
+        raise ValueError(
+            f"draws name units beyond the {len(weights)} given (resample them with "
+            f"resample({len(weights)}, ...))"
+        ) from None
     keep = tw > 0
     if not keep.any():
         return Estimate(mean)
