@@ -67,6 +67,24 @@ def test_given_clues_read_and_skip_bad_rows(tmp_path: Path) -> None:
         GivenClues.from_csv(path, BOARD, strict=True)
 
 
+def test_given_clues_refuse_what_the_responses_refuse(tmp_path: Path) -> None:
+    # A missing value is no clue (it read as the clue "None"), a column named twice is refused
+    # (the last one was read), and files and records that are not a table are named.
+    g = GivenClues.from_records([{"target": "F12", "clue": None}], BOARD)
+    assert g.rows == () and g.skipped == ((1, "empty clue"),)
+    path = tmp_path / "g.csv"
+    path.write_text("target,clue,clue\nF12,banana,sky\n")
+    with pytest.raises(ValueError, match="names a column twice"):
+        GivenClues.from_csv(path, BOARD)
+    path.write_bytes("target,clue\nF12,pl\xe1tano\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"g\.csv: not UTF-8 text \(byte 0xe1"):
+        GivenClues.from_csv(path, BOARD)
+    with pytest.raises(TypeError, match="not dict"):
+        GivenClues.from_records({"target": "F12", "clue": "sky"}, BOARD)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="names a column 5, not text"):
+        GivenClues.from_records([{"target": "F12", "clue": "sky", 5: "x"}], BOARD)  # type: ignore[dict-item]
+
+
 def test_points_on_given_clues_scores_guessers_and_people_against_the_target() -> None:
     """R15: 3 points on the target, 2 in its frame, 1 two squares away, 0 beyond."""
     guesser = Fixed({"banana": "F12", "lemon": "F13", "sky": "J20"})

@@ -143,6 +143,16 @@ def test_records_and_filters() -> None:
         HumanResponses.from_records([{"clue": "sky", "square": "Q1"}], BOARD, strict=True)
 
 
+def test_a_missing_value_in_records_is_no_clue_not_the_word_none(tmp_path: Path) -> None:
+    data = HumanResponses.from_records([{"clue": None, "square": "H10"}], BOARD)
+    assert data.rows == () and data.skipped == ((1, "empty clue"),)  # was the clue "none"
+    with pytest.raises(TypeError, match="row 1 names a column 1, not text"):
+        HumanResponses.from_records([{1: "sky", "clue": "sky", "square": "H10"}], BOARD)
+    huge = write(tmp_path, "clue,square\n" + "x" * 200_000 + ",H10\n")
+    with pytest.raises(ValueError, match=r"responses\.csv, line 2: not readable CSV"):
+        HumanResponses.from_csv(huge, BOARD)
+
+
 # -- agreement, by hand ------------------------------------------------------------------------
 def test_all_humans_agree_and_a_model_on_their_square_matches_them(tmp_path: Path) -> None:
     data = HumanResponses.from_csv(write(tmp_path, SAME), BOARD)

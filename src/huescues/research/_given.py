@@ -6,7 +6,6 @@ targets compares with people's."""
 
 from __future__ import annotations
 
-import csv
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,12 +22,11 @@ from huescues.engine import (
     new_game,
     normalise_clue,
     pawn_points,
-    unescape_cell,
 )
 from huescues.stats import Estimate
 
 from ._agreement import _Bootstrap, _reader
-from ._responses import HumanResponses
+from ._responses import HumanResponses, read_csv_lines, record_lines
 
 __all__ = [
     "GivenClue",
@@ -67,23 +65,14 @@ class GivenClues:
         ``clue``; the others kept in :attr:`GivenClue.extra`). A bad row (a target not on
         ``board``, an empty clue) is skipped and listed in :attr:`skipped`, or with
         ``strict=True`` raises a :class:`ValueError` naming it."""
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            reader = csv.reader(f)
-            lines = [(reader.line_num, [unescape_cell(v) for v in row]) for row in reader]
-        return cls._parse(lines, board, str(path), strict)
+        return cls._parse(read_csv_lines(path), board, str(path), strict)
 
     @classmethod
     def from_records(
         cls, records: Iterable[Mapping[str, str]], board: Board, *, strict: bool = False
     ) -> Self:
         """The same as :meth:`from_csv` for rows in memory (dicts of column to text)."""
-        recs = list(records)
-        header = ["participant", "target", "clue"]
-        for r in recs:
-            header.extend(k for k in r if k not in header)
-        lines = [(0, header)] + [
-            (i, [str(r.get(k, "")) for k in header]) for i, r in enumerate(recs, start=1)
-        ]
+        lines = record_lines(records, ("participant", "target", "clue"))
         return cls._parse(lines, board, "records", strict)
 
     @classmethod
@@ -96,6 +85,8 @@ class GivenClues:
         missing = [c for c in ("target", "clue") if c not in header]
         if missing:
             raise ValueError(f"{name}: no column named {missing} (the columns are {header})")
+        if len(set(header)) != len(header):
+            raise ValueError(f"{name}: the header names a column twice: {header}")
         at = {h: i for i, h in enumerate(header)}
         rows: list[GivenClue] = []
         skipped: list[tuple[int, str]] = []

@@ -72,19 +72,8 @@ class HumanResponses:
         with ``strict=True`` raises a :class:`ValueError` naming the first bad row. A file
         without the named columns is an error either way.
         """
-        try:
-            with open(path, newline="", encoding="utf-8-sig") as f:
-                reader = csv.reader(f)
-                # Cells the export quoted against spreadsheet formulas read back as written.
-                lines = [(reader.line_num, [unescape_cell(v) for v in row]) for row in reader]
-        except UnicodeDecodeError as e:
-            # Name the file (the decoder's error does not); Latin-1 exports are the usual cause.
-            raise ValueError(
-                f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
-                "save the responses as UTF-8 CSV"
-            ) from None
         return cls._parse(
-            lines,
+            read_csv_lines(path),
             board,
             name=str(path),
             clue_column=clue_column,
@@ -106,23 +95,8 @@ class HumanResponses:
     ) -> Self:
         """The same as :meth:`from_csv` for rows already in memory (dicts of column to text);
         rows are numbered from 1."""
-        if isinstance(records, str | bytes | Mapping) or not isinstance(records, Iterable):
-            raise TypeError(
-                f"records are rows, each a dict of column to text, not {type(records).__name__}"
-                " (for a file use from_csv)"
-            )
-        recs = list(records)
-        for i, r in enumerate(recs, start=1):
-            if not isinstance(r, Mapping):
-                raise TypeError(f"records: row {i} is {r!r:.40}, not a dict of column to text")
-        header: list[str] = []
-        for r in recs:
-            header.extend(k for k in r if k not in header)
-        lines: list[tuple[int, list[str]]] = [(0, header)]
-        for i, r in enumerate(recs, start=1):
-            lines.append((i, [str(r.get(k, "")) for k in header]))
         return cls._parse(
-            lines,
+            record_lines(records),
             board,
             name="records",
             clue_column=clue_column,
@@ -224,6 +198,54 @@ class HumanResponses:
         lines = [f"{len(self.rows)} responses read, {len(self.skipped)} rows skipped"]
         lines += [f"  line {n}: {why}" for n, why in self.skipped]
         return "\n".join(lines)
+
+
+def read_csv_lines(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
+    """The rows of a UTF-8 CSV file with their line numbers, cells the export quoted against
+    spreadsheet formulas read back as written; a clear error naming the file when it is not
+    UTF-8 text or not CSV that the reader takes."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.reader(f)
+            try:
+                return [(reader.line_num, [unescape_cell(v) for v in row]) for row in reader]
+            except csv.Error as e:  # a field over the reader's limit, a NUL byte, ...
+                raise ValueError(
+                    f"{path}, line {reader.line_num}: not readable CSV ({e})"
+                ) from None
+    except UnicodeDecodeError as e:
+        # Name the file (the decoder's error does not); Latin-1 exports are the usual cause.
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
+            "save the responses as UTF-8 CSV"
+        ) from None
+
+
+def record_lines(
+    records: Iterable[Mapping[str, str]], first: Sequence[str] = ()
+) -> list[tuple[int, list[str]]]:
+    """Rows in memory (dicts of column to text) as a table: a header (the columns ``first``,
+    then every column in order of first appearance) and the rows numbered from 1; a missing
+    value (no such key, or ``None``) is empty text."""
+    if isinstance(records, str | bytes | Mapping) or not isinstance(records, Iterable):
+        raise TypeError(
+            f"records are rows, each a dict of column to text, not {type(records).__name__}"
+            " (for a file use from_csv)"
+        )
+    recs = list(records)
+    header: list[str] = list(first)
+    for i, r in enumerate(recs, start=1):
+        if not isinstance(r, Mapping):
+            raise TypeError(f"records: row {i} is {r!r:.40}, not a dict of column to text")
+        for k in r:
+            if not isinstance(k, str):
+                raise TypeError(f"records: row {i} names a column {k!r}, not text")
+            if k not in header:
+                header.append(k)
+    lines: list[tuple[int, list[str]]] = [(0, header)]
+    for i, r in enumerate(recs, start=1):
+        lines.append((i, ["" if r.get(k) is None else str(r[k]) for k in header]))
+    return lines
 
 
 def synthetic_responses(*, strict: bool = False) -> HumanResponses:
