@@ -241,3 +241,18 @@ def test_naming_and_embedding_are_both_used(model: CombinedModel) -> None:
     assert isinstance(model.naming, NamingModel)
     assert isinstance(model.embedding, EmbeddingModel)
     assert model.predict("pumpkin").source.startswith("name")
+
+
+def test_the_baselines_refuse_data_they_would_read_as_nan() -> None:
+    # One colour has no spread: the mean model's scores were all NaN; a spread of 0 was
+    # numpy's LinAlgError, and a negative one was squared into a positive one.
+    for lab in (np.zeros((0, 3)), [[50.0, 0.0, 0.0]]):
+        with pytest.raises(ValueError, match="needs at least 2 colours"):
+            MeanColourModel(lab)
+    with pytest.raises(ValueError, match="needs at least 2 names, not 1"):
+        NearestNameModel(["red"], [[50.0, 60.0, 40.0]])
+    for spread in (0.0, -15.0, math.nan):
+        with pytest.raises(ValueError, match="spread must be a positive number"):
+            NearestNameModel(["red", "blue"], [[50, 60, 40], [30, 10, -50]], spread=spread)
+    two = NearestNameModel(["red", "blue"], [[50, 60, 40], [30, 10, -50]])
+    assert np.all(np.isfinite(two.score("zzqxj", Board.standard().lab)))

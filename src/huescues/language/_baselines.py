@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -21,6 +22,9 @@ class MeanColourModel(ColourTermModelBase):
 
     def __init__(self, lab: ArrayLike) -> None:
         data = as_lab(lab).reshape(-1, 3)
+        if len(data) < 2:
+            # One colour has no spread (numpy's covariance is NaN), none not even a mean.
+            raise ValueError(f"a mean colour model needs at least 2 colours, not {len(data)}")
         self._mean = data.mean(axis=0)
         self._cov = np.cov(data.T) + 1e-6 * np.eye(3)
 
@@ -44,6 +48,10 @@ class NearestNameModel(ColourTermModelBase):
         self._lab = as_lab(lab).reshape(-1, 3)
         if len(self._names) != len(self._lab):
             raise ValueError(f"{len(self._names)} names for {len(self._lab)} colours")
+        if len(self._lab) < 2:  # the mean colour, for texts sharing no word, needs a spread
+            raise ValueError(f"a nearest-name model needs at least 2 names, not {len(self._lab)}")
+        if not (isinstance(spread, int | float) and math.isfinite(spread) and spread > 0):
+            raise ValueError(f"spread must be a positive number of CIELAB units, not {spread!r}")
         self._by_word: dict[str, list[int]] = {}
         for i, words in enumerate(self._names):
             for w in set(words):
