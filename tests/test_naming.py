@@ -318,3 +318,21 @@ def test_scoring_a_seen_text_is_fast(model: NamingModel) -> None:
             model.score(text, lab)
         per_call = (time.perf_counter() - start) / 200
         assert per_call < 1e-3, (text, per_call)
+
+
+def test_a_file_that_is_no_saved_model_is_named_not_a_key_error(tmp_path: Path) -> None:
+    from huescues.language import EmbeddingModel, ObjectColourModel
+
+    other = tmp_path / "other.npz"
+    np.savez(other, a=np.zeros(3))
+    text = tmp_path / "text.npz"
+    text.write_text("hello")
+    for cls, what, key in (
+        (NamingModel, "a naming model", "format_version"),
+        (EmbeddingModel, "an embedding model", "metadata"),
+        (ObjectColourModel, "an object colour model", "words"),
+    ):
+        with pytest.raises(ValueError, match=rf"other\.npz: not {what} file \(it has no '{key}'\)"):
+            cls.load(other)
+        with pytest.raises(ValueError, match=rf"text\.npz: not {what} file \(no npz archive\)"):
+            cls.load(text)

@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._capabilities import ColourTermModelBase
+from ._files import model_file
 from ._identity import register_shipped
 from ._protocol import (
     FLAT_LOG_DENSITY,
@@ -267,7 +268,7 @@ class EmbeddingModel(ColourTermModelBase):
     ) -> EmbeddingModel:
         """Read a model written by :meth:`save` (npz; no pickle). ``encoder`` defaults to the
         shipped static vectors and must be the one the model was fitted with."""
-        with np.load(path, allow_pickle=False) as data:
+        with model_file(path, "an embedding model") as data:
             meta = json.loads(str(data["metadata"]))
             if meta.get("format_version") != FORMAT_VERSION:
                 raise ValueError(

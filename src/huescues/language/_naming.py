@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._capabilities import ColourTermModelBase
+from ._files import model_file
 from ._identity import register_shipped
 from ._protocol import FLAT_LOG_DENSITY, FloatArray, Prediction, as_lab, check_text
 from ._splits import normalise_name
@@ -181,9 +182,9 @@ class FittedArrays:
             np.savez_compressed(fh, allow_pickle=False, **arrays)
 
     @classmethod
-    def load(cls, data: bytes) -> FittedArrays:
+    def load(cls, data: bytes, name: str = "") -> FittedArrays:
         values: dict[str, object] = {}
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+        with model_file(io.BytesIO(data), "a naming model", name) as npz:
             version = int(npz["format_version"])
             if version != FORMAT_VERSION:
                 raise ValueError(
@@ -382,7 +383,7 @@ class NamingModel(ColourTermModelBase):
     @classmethod
     def load(cls, path: str | Path) -> NamingModel:
         """A model saved with :meth:`save`."""
-        return cls(FittedArrays.load(Path(path).read_bytes()))
+        return cls(FittedArrays.load(Path(path).read_bytes(), str(path)))
 
     def save(self, path: str | Path) -> None:
         """Save the fitted model as a compressed npz (arrays only, no pickles)."""

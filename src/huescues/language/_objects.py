@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._capabilities import ColourTermModelBase
 from ._embedding import TextEncoder, static_encoder
+from ._files import model_file
 from ._identity import register_shipped
 from ._naming import floored, name_key
 from ._protocol import (
@@ -264,7 +265,7 @@ class ObjectColourModel(ColourTermModelBase):
     ) -> ObjectColourModel:
         """Read the arrays written by ``scripts/build_object_colours.py`` (npz, no pickle);
         settings not given are the file's own (``metadata["reading"]``)."""
-        with np.load(path, allow_pickle=False) as z:
+        with model_file(path, "an object colour model") as z:
             words = str(z["words"]).split("\n")
             grid = TermGrid(
                 np.asarray(z["grid_origin"], dtype=np.float64),
