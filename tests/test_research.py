@@ -222,6 +222,32 @@ def test_non_players_and_bad_settings_are_clear_errors(tmp_path: Path) -> None:
         human_agreement(PointModel("H10"), data.where(lambda r: False))
 
 
+def test_a_player_reading_no_distribution_is_named_not_an_estimates_nan(tmp_path: Path) -> None:
+    # Such players gave "an estimate's mean must be finite or None, not nan", or numpy's words.
+    data = HumanResponses.from_csv(write(tmp_path, SAME), BOARD)
+
+    class Nowhere:
+        def __init__(self, belief: NDArray[np.float64]) -> None:
+            self.values = belief
+
+        def belief(self, board: Board, clues: list[str]) -> NDArray[np.float64]:
+            return self.values
+
+    for belief in (np.zeros((16, 30)), np.full((16, 30), np.nan), np.ones(5)):
+        with pytest.raises(ValueError, match="Nowhere's belief for 'sky' is no distribution"):
+            human_agreement(Nowhere(belief), data, n_boot=10)
+
+    class Infinite(PointModel):
+        def score(self, text: str, lab: ArrayLike) -> NDArray[np.float64]:
+            return np.full(as_lab(lab).shape[:-1], -np.inf)
+
+    with pytest.raises(ValueError, match="Infinite scored 'sky' NaN or infinity"):
+        human_agreement(Infinite("H10"), data, n_boot=10)
+    for n_boot in (2.5, "200"):
+        with pytest.raises(ValueError, match="n_boot must be a whole number"):
+            human_agreement(PointModel("H10"), data, n_boot=n_boot)  # type: ignore[arg-type]
+
+
 # -- the synthetic dataset -------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def synthetic() -> HumanResponses:

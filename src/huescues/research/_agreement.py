@@ -178,7 +178,14 @@ def _reader(player: object, board: Board, rules: Rules) -> tuple[str, _Reader]:
 
         def read_guesser(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
             b = np.asarray(belief_of(board, [clue]), dtype=np.float64)
-            b = b / b.sum()
+            total = float(b.sum())
+            if b.shape != (board.rows, board.cols) or not 0.0 < total < math.inf or b.min() < 0:
+                raise ValueError(
+                    f"{name}'s belief for {clue!r} is no distribution over the board's squares "
+                    f"(shape {b.shape}, sum {total}; a {board.rows} x {board.cols} array of "
+                    "weights at least 0 with a positive, finite sum is needed)"
+                )
+            b = b / total
             return np.log(np.maximum(b, _TINY)), ranked(b)
 
         return name, read_guesser
@@ -187,6 +194,11 @@ def _reader(player: object, board: Board, rules: Rules) -> tuple[str, _Reader]:
 
         def read_model(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
             s = np.asarray(term_model.score(clue, board.lab), dtype=np.float64)
+            if not np.all(np.isfinite(s)):
+                raise ValueError(
+                    f"{name} scored {clue!r} NaN or infinity on the board (a colour-term "
+                    "model's scores are finite)"
+                )
             s = s - s.max()
             log_b = s - math.log(float(np.exp(s).sum()))
             return log_b, ranked(np.exp(log_b))
@@ -214,10 +226,10 @@ def checked_inputs(
 ) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
     """The responses by clue, their board and the scoring rules (standard for 4 players when
     ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
-    if n_boot < 0:
-        raise ValueError(f"n_boot must not be negative, not {n_boot}")
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"level must lie strictly between 0 and 1, not {level}")
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 0:
+        raise ValueError(f"n_boot must be a whole number of at least 0, not {n_boot!r}")
+    if isinstance(level, bool) or not isinstance(level, int | float) or not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie strictly between 0 and 1, not {level!r}")
     groups = responses.by_clue()
     if not groups:
         raise ValueError(f"{responses.source or 'the responses'}: no responses to measure")
