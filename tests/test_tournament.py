@@ -335,6 +335,23 @@ def test_a_hung_decision_is_interrupted() -> None:
     assert results.games[0]["status"] == "finished"
 
 
+@pytest.mark.parametrize("limit", [1e-7, 1e-300, 1e10, 1e300])
+def test_a_decision_time_limit_of_any_size_above_zero_plays(limit: float) -> None:
+    # A limit of a microsecond or less made the alarm ring again inside its own handler
+    # (RecursionError); one past setitimer's range raised OverflowError before any game.
+    results = run_tournament(
+        ["random", "r2=huescues.agents:RandomAgent"],
+        games=1,
+        players=(3,),
+        workers=1,
+        decision_time_limit=limit,
+    )
+    (game,) = results.games
+    assert game["status"] == "finished"
+    kinds = {f["kind"] for f in game["faults"]}
+    assert kinds == ({"timeout"} if limit < 1 else set())
+
+
 @pytest.mark.slow
 def test_preparing_an_agent_is_outside_the_decision_time_limit() -> None:
     # Loading takes 0.3 s, a decision may take 0.05 s: preparation is not a timed decision, so

@@ -185,6 +185,12 @@ class Timer(Protocol):
 
 #: How often the alarm rings again once it has been set for the end of the decision in play.
 _RING_AGAIN = 0.01
+#: The alarm's period between decisions is at least this (a limit of a microsecond would ring
+#: again before the handler returned, over and over) ...
+_RING_LEAST = 1e-3
+#: ... and a limit above this is timed after the decision returns (``setitimer`` takes no
+#: time past 2**31 seconds; this is over three years).
+_RING_MOST = 1e8
 
 
 class SignalTimer:
@@ -205,10 +211,12 @@ class SignalTimer:
         self.limit = limit
         self.armed = (
             limit > 0
-            and bool(np.isfinite(limit))
+            and limit <= _RING_MOST
             and hasattr(signal, "setitimer")
             and threading.current_thread() is threading.main_thread()
         )
+        #: How often the alarm rings between decisions.
+        self._every = max(limit, _RING_LEAST)
         self._previous: Any = None
         #: When the decision in play started (``time.perf_counter``); None between decisions.
         self._started: float | None = None
@@ -216,7 +224,7 @@ class SignalTimer:
     def __enter__(self) -> SignalTimer:
         if self.armed:
             self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.limit)
+            signal.setitimer(signal.ITIMER_REAL, self._every)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -230,10 +238,10 @@ class SignalTimer:
         now = time.perf_counter()
         if started is not None and now - started >= self.limit:
             self._started = None
-            signal.setitimer(signal.ITIMER_REAL, self.limit)  # for the decisions after this one
+            signal.setitimer(signal.ITIMER_REAL, self._every)  # for the decisions after this one
             raise DecisionTimeout
         if started is None:
-            signal.setitimer(signal.ITIMER_REAL, self.limit)
+            signal.setitimer(signal.ITIMER_REAL, self._every)
             return
         # The decision in play has a little time left: ring when it runs out, and again every
         # _RING_AGAIN until it ends. A ring that comes before this handler has returned to an
