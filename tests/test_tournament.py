@@ -138,6 +138,23 @@ def test_names_must_differ() -> None:
         Tournament(["random", "random"], games=1)
 
 
+def test_games_too_many_to_count_or_keep_are_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # They raised OverflowError (len of the schedule) and numpy's _ArrayMemoryError (the
+    # results file's 8 bytes a game), tracebacks from the command, before any file was made.
+    with pytest.raises(ValueError, match="games is a whole number from 0 to"):
+        Tournament(["random"], games=10**30)
+    out = tmp_path / "r.jsonl"
+    with pytest.raises(ValueError, match="too many to keep a results file"):
+        run_tournament(["random"], games=10**15, out=out)
+    assert not out.exists()
+    from huescues.cli import main
+
+    assert main(["tournament", "--games", str(10**30), "--entrants", "random"]) == 2
+    assert capsys.readouterr().err.startswith("huescues tournament: error: games is a whole")
+
+
 # -- the schedule -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("k", "players"), [(2, (4,)), (3, (4,)), (4, (4,)), (5, (3,)), (8, (4,)), (4, (3, 4, 5))]

@@ -13,6 +13,7 @@ import os
 import queue
 import signal
 import socket
+import sys
 import threading
 import time
 from array import array
@@ -102,8 +103,8 @@ class Tournament:
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"entrant names must differ; repeated: {dupes}")
-        if type(games) is not int or games < 0:
-            raise ValueError(f"games is a whole number >= 0, not {games!r}")
+        if type(games) is not int or not 0 <= games <= sys.maxsize:
+            raise ValueError(f"games is a whole number from 0 to {sys.maxsize}, not {games!r}")
         self.games = games
         self.players: tuple[int, ...] = tuple(players)
         if not self.players:
@@ -174,7 +175,7 @@ class Tournament:
         # Where each game's line starts in a results file, plus one (0: not there yet), 8
         # bytes a game (zeros cost no memory until written); and, when resuming, which games
         # are saved, 1 byte a game. Nothing else grows with the number of games.
-        where = np.zeros(total if path is not None and not shards else 0, dtype=np.int64)
+        where = _zeros(total if path is not None and not shards else 0, np.int64)
         have: NDArray[np.bool_] | None = None
         in_order = False  # the file holds every game, in order, and nothing else
         next_shard = 0
@@ -258,7 +259,7 @@ class Tournament:
             offsets.append(offset)
         games = np.frombuffer(index, dtype=np.int64)
         found, first = first_copies(games)  # as when reading the file
-        have = np.zeros(len(specs), dtype=bool)
+        have = _zeros(len(specs), np.bool_)
         have[found] = True
         where[found] = np.frombuffer(offsets, dtype=np.int64)[first] + 1
         if end != path.stat().st_size:  # a last line cut short: cut off, for good
@@ -273,7 +274,7 @@ class Tournament:
     ) -> tuple[NDArray[np.bool_], int]:
         """The games already in the shard directory (when resuming), each checked as it is
         read, and the next shard number."""
-        have = np.zeros(len(specs), dtype=bool)
+        have = _zeros(len(specs), np.bool_)
         check = self._saved_check(path)
         for index, _, _, game in scan_shards(path, board=self.board):
             if not resume:
@@ -327,6 +328,19 @@ def run_tournament(
     return tournament.run(
         workers=workers, scheduler=scheduler, out=out, resume=resume, progress=progress
     )
+
+
+def _zeros(n: int, dtype: type[np.generic]) -> NDArray[Any]:
+    """``np.zeros(n, dtype)``, or a clear error when the games are too many for the memory
+    it takes (a results file keeps 8 bytes a game, a resume one more)."""
+    try:
+        return np.zeros(n, dtype=dtype)
+    except (MemoryError, ValueError):
+        size = np.dtype(dtype).itemsize
+        raise ValueError(
+            f"{n:,} games are too many to keep a results file of on this machine (it takes "
+            f"{size} byte{'s' if size > 1 else ''} of memory a game): play fewer games"
+        ) from None
 
 
 def _check_cut_line(path: Path, end: int) -> None:
