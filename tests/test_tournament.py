@@ -155,6 +155,16 @@ def test_games_too_many_to_count_or_keep_are_refused_in_one_line(
     assert capsys.readouterr().err.startswith("huescues tournament: error: games is a whole")
 
 
+def test_player_counts_given_as_numpy_integers_are_played(tmp_path: Path) -> None:
+    # The rules took np.int64(3), so the tournament did too, and then failed at its first game
+    # ("Object of type int64 is not JSON serializable").
+    out = tmp_path / "r.jsonl"
+    results = run_tournament(["random"], games=3, players=(np.int64(3),), workers=1, out=out)
+    assert [g["n_players"] for g in results.games] == [3, 3, 3]
+    assert _lines(out) == _lines(run_tournament(["random"], games=3, players=(3,), workers=1,
+                                                out=tmp_path / "plain.jsonl").out)  # fmt: skip
+
+
 # -- the schedule -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("k", "players"), [(2, (4,)), (3, (4,)), (4, (4,)), (5, (3,)), (8, (4,)), (4, (3, 4, 5))]

@@ -106,15 +106,17 @@ class Tournament:
         if type(games) is not int or not 0 <= games <= sys.maxsize:
             raise ValueError(f"games is a whole number from 0 to {sys.maxsize}, not {games!r}")
         self.games = games
-        self.players: tuple[int, ...] = tuple(players)
-        if not self.players:
+        counts = tuple(players)
+        if not counts:
             raise ValueError("a tournament needs at least one player count")
         if type(seed) is not int or seed < 0:
             raise ValueError(f"a tournament seed is a whole number >= 0, not {seed!r}")
         self.seed = seed
         self.rules: dict[str, Any] = dict(rules or {})
-        for n in dict.fromkeys(self.players):
-            rules_for(n, self.rules)  # refuse bad settings or counts before any game
+        # Bad settings or counts refused before any game; each count as the rules read it (a
+        # numpy integer as an int, which the results lines' JSON can hold).
+        read = {n: rules_for(n, self.rules).n_players for n in dict.fromkeys(counts)}
+        self.players: tuple[int, ...] = tuple(read[n] for n in counts)
         #: The language of the clues (``rules={"language": "es"}``): a built-in entrant that
         #: speaks it plays in it, the others give English clues (checked by its rules).
         self.language: str = rules_for(self.players[0], self.rules).language
