@@ -735,3 +735,12 @@ def test_a_resumes_check_refuses_other_rules_after_the_tournaments_own(tmp_path:
     )  # fmt: skip
     with pytest.raises(ResultsFileError, match="played by other rules"):
         fresh(without["game"], without)
+
+
+@pytest.mark.parametrize("key", ["rounds", "n_players", 1])
+def test_a_rules_setting_that_does_not_exist_is_invalid_rules_naming_it(key: object) -> None:
+    # It was a TypeError about Rules.standard's keywords; docs/errors.md says InvalidRules.
+    from huescues.engine import InvalidRules
+
+    with pytest.raises(InvalidRules, match=rf"unknown rules settings: \[{key!r}\]"):
+        Tournament(["random"], games=1, rules={key: 2})

@@ -9,7 +9,7 @@ import json
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from huescues.agents import (
@@ -22,7 +22,7 @@ from huescues.agents import (
     joins_batches,
     run_together,
 )
-from huescues.engine import Board, GameRecord, GameState, Rules
+from huescues.engine import Board, GameRecord, GameState, InvalidRules, Rules
 
 from ._entrants import build_agent
 from ._schedule import GameSpec
@@ -58,8 +58,18 @@ class ChunkTask:
 
 def rules_for(n_players: int, overrides: Mapping[str, Any]) -> Rules:
     """``Rules.standard(n_players, **overrides)``, with JSON lists read as tuples."""
+    unknown = [k for k in overrides if k not in _SETTINGS]
+    if unknown:  # (not a TypeError about Rules.standard's keywords)
+        raise InvalidRules(
+            f"unknown rules settings: {unknown!r} (the settings: {', '.join(sorted(_SETTINGS))}; "
+            "players= gives the player counts)"
+        )
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()}
     return Rules.standard(n_players, **values)
+
+
+#: The settings a tournament's rules may change.
+_SETTINGS = frozenset(f.name for f in fields(Rules)) - {"n_players"}
 
 
 class _GuardedGame(Table):
