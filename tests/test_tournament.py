@@ -112,6 +112,14 @@ class Dawdling(_Base):
         return self.random.choose_target(view, rng)
 
 
+def returns_none() -> None:
+    """A factory that builds nothing."""
+
+
+def returns_a_number() -> int:
+    return 5
+
+
 def _e(name: str, cls: str) -> Entrant:
     return Entrant(name, f"{MODULE}:{cls}")
 
@@ -403,6 +411,22 @@ def test_an_agent_that_cannot_be_prepared_loses_its_decisions_not_the_game() -> 
     assert {f["entrant"] for f in game["faults"]} == {"broken"}
     assert {f["kind"] for f in game["faults"]} == {"exception"}
     assert "could not be prepared: OSError: model file missing" in game["faults"][0]["message"]
+
+
+@pytest.mark.parametrize(("factory", "what"), [("returns_none", "None"), ("returns_a_number", "5")])
+def test_a_factory_that_returns_no_agent_loses_its_decisions_not_the_game(
+    factory: str, what: str
+) -> None:
+    # None made a person's seat, waited for: every game unfinished ("the game did not end"),
+    # with no fault; a number ended every game unfinished too.
+    results = run_tournament([_e("broken", factory), "random"], games=1, players=(3,), workers=1)
+    (game,) = results.games
+    assert game["status"] == "finished" and game["faults"]
+    assert {(f["entrant"], f["kind"]) for f in game["faults"]} == {("broken", "exception")}
+    message = game["faults"][0]["message"]
+    assert f"could not be built: TypeError: {MODULE}:{factory} returned {what}, not an agent" in (
+        message
+    )
 
 
 def test_a_slow_decision_outside_the_main_thread_is_timed_afterwards() -> None:

@@ -42,6 +42,8 @@ __all__ = [
 #: The version of a results line; bumped when the line's meaning changes.
 FORMAT = 1
 
+#: What an agent decides (its methods).
+_DECISIONS = ("choose_target", "give_clue", "give_second_clue", "place_pawn")
 #: What a seat whose agent could not be built holds: never asked (the seat is retired).
 _STAND_IN = RandomAgent()
 
@@ -84,7 +86,16 @@ class _GuardedGame(Table):
         broken: dict[int, str] = {}
         for seat, factory in enumerate(spec.factories):
             try:
-                agents.append(build_agent(factory))
+                agent = build_agent(factory)
+                # (None would be a person's seat, waited for; anything else that lacks a
+                # decision would end the game unfinished, with no fault.)
+                missing = [m for m in _DECISIONS if not callable(getattr(agent, m, None))]
+                if agent is None or missing:
+                    raise TypeError(
+                        f"{factory} returned {agent!r:.60}, not an agent (it lacks "
+                        f"{', '.join(missing)})"
+                    )
+                agents.append(agent)
             except Exception as e:
                 # A stand-in that is never asked: the seat is retired below.
                 agents.append(_STAND_IN)
