@@ -330,6 +330,23 @@ def test_bad_input_is_refused() -> None:
         Report.from_games(games, seed=-1)
 
 
+@pytest.mark.parametrize("faults", ["x", ["x"], [{"seat": 0}], [{"kind": "illegal", "seat": 9}]])
+def test_a_fault_that_is_not_one_is_refused_naming_the_game(tmp_path: Path, faults: Any) -> None:
+    # A results file checked on load (its record replays to its scores) with such faults made
+    # the report raise AttributeError, KeyError or IndexError from inside.
+    from huescues.tournament import TournamentResults
+
+    games = three_games()
+    edited = {**games[0], "faults": faults}
+    with pytest.raises(ValueError, match=f"game {edited['game']} has a fault the report cannot"):
+        Report.from_games([edited])
+    path = tmp_path / "r.jsonl"
+    line = json.dumps(edited, sort_keys=True, separators=(",", ":"))
+    path.write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=f"game {edited['game']} has a fault the report cannot"):
+        TournamentResults.load(path, check=False).report(n_boot=10)
+
+
 def test_json_round_trip_of_plain_data(tmp_path: Path) -> None:
     report = Report.from_games(three_games(), n_boot=100)
     text = report.to_json(tmp_path / "report.json")

@@ -349,10 +349,17 @@ class _Tally:
     def _faults(self, faults: tuple[int, list[Any]], seats: list[str], finished: int) -> None:
         game, listed = faults
         for fault in listed:
-            who = str(fault.get("entrant") or seats[int(fault["seat"])])
+            try:
+                who = str(fault.get("entrant") or seats[int(fault["seat"])])
+                kind = str(fault["kind"])
+            except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+                raise ValueError(
+                    f"game {game} has a fault the report cannot read (not an object with a "
+                    f"kind and an entrant or seat): {fault!r:.80}"
+                ) from None
             if who not in self.ids:
                 raise ValueError(f"game {game} has a fault by unknown entrant {who!r}")
-            counts = self.fault_counts.setdefault((who, str(fault["kind"])), [0, 0])
+            counts = self.fault_counts.setdefault((who, kind), [0, 0])
             counts[0] += 1
             counts[1] += not finished
 
