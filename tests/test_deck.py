@@ -74,3 +74,20 @@ def test_deck_refuses_cards_without_four_different_squares() -> None:
         Deck("bad", ((Cell(0, 0), Cell(0, 0), Cell(1, 1), Cell(2, 2)),))
     with pytest.raises(ValueError, match="pass it in"):
         Deck.from_id("my-own-deck")
+
+
+@pytest.mark.parametrize(
+    "deck_id",
+    [
+        "generated-16x30-1000000000-s0",  # a billion cards: would deal for hours
+        "generated-16x30-0-s0",
+        "generated-27x30-100-s0",  # R1: rows A-Z
+        "generated-16x100000000-100-s0",  # a board of a billion squares
+    ],
+)
+def test_r1_r3_a_generated_deck_id_no_board_could_have_is_refused_at_once(deck_id: str) -> None:
+    """A record's deck id is read from a file: one that would take hours or all the memory to
+    deal is refused by name (R1, R3), not dealt."""
+    with pytest.raises(ValueError, match="pass the deck in") as e:
+        Deck.from_id(deck_id)
+    assert repr(deck_id) in str(e.value)

@@ -10,7 +10,7 @@ from typing import Self
 
 import numpy as np
 
-from ._cell import STANDARD_COLS, STANDARD_ROWS, Cell
+from ._cell import ROW_LETTERS, STANDARD_COLS, STANDARD_ROWS, Cell
 from ._random import shuffled
 
 __all__ = ["STANDARD_DECK_ID", "Card", "Deck"]
@@ -23,6 +23,11 @@ CARD_MIN_APART = 5
 #: A cue card's squares (four on every card of a deck).
 Card = tuple[Cell, ...]
 _GENERATED = re.compile(r"generated-(\d+)x(\d+)-(\d+)-s(\d+)")
+#: The most cards a deck rebuilt from its id may have (it takes about a second to deal): a
+#: record's deck id is read from a file, and an id of a billion cards would never finish.
+_MAX_GENERATED_CARDS = 100_000
+#: The most columns a board has (R1: squares are named A1 to Z999).
+_MAX_COLS = 999
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +88,8 @@ class Deck:
 
     @classmethod
     def from_id(cls, deck_id: str) -> Deck:
-        """The standard deck or a generated one, rebuilt from its id (for replays)."""
+        """The standard deck or a generated one, rebuilt from its id (for replays). An id no
+        board could have (R1), or of more than 100,000 cards, is refused: pass such a deck in."""
         if deck_id == STANDARD_DECK_ID:
             return cls.standard()
         m = _GENERATED.fullmatch(deck_id)
@@ -92,6 +98,12 @@ class Deck:
                 f"deck {deck_id!r} is neither the standard deck nor a generated one: pass it in"
             )
         rows, cols, n, seed = (int(g) for g in m.groups())
+        if not (rows <= len(ROW_LETTERS) and cols <= _MAX_COLS and 1 <= n <= _MAX_GENERATED_CARDS):
+            raise ValueError(
+                f"deck {deck_id!r} is not one this library generates: a board has at most "
+                f"{len(ROW_LETTERS)} x {_MAX_COLS} squares (R1) and a generated deck 1 to "
+                f"{_MAX_GENERATED_CARDS:,} cards; pass the deck in"
+            )
         return cls.generate(rows, cols, n_cards=n, seed=seed)
 
     def to_json(self) -> str:
