@@ -630,6 +630,24 @@ def test_load_names_the_entrants_in_game_order_whatever_the_file_order(tmp_path:
             assert list(TournamentResults.load(path, check=check).entrants) == expected
 
 
+@pytest.mark.parametrize("number", [-5, 2**63, 10**30, 2**63 - 1])
+def test_a_line_whose_game_number_no_tournament_has_is_refused_naming_the_line(
+    tmp_path: Path, number: int
+) -> None:
+    # Games are numbered from 0 (a negative number was loaded as a game; one past int64 was an
+    # OverflowError naming no line), whether the load checks the lines or not.
+    out = tmp_path / "r.jsonl"
+    run_tournament(["random"], games=4, players=(3,), workers=1, out=out)
+    lines = _lines(out)
+    game = json.loads(lines[2])
+    game["game"] = number
+    lines[2] = json.dumps(game, sort_keys=True, separators=(",", ":"))
+    out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    for check in (True, False):
+        with pytest.raises(ResultsFileError, match=r"line 3: not a tournament game \(its number"):
+            TournamentResults.load(out, check=check)
+
+
 def test_resuming_a_finished_run_leaves_its_file_as_it_is(tmp_path: Path) -> None:
     # issue 23 item 6: every game there, in order, nothing else: checked, not written again.
     out = tmp_path / "r.jsonl"

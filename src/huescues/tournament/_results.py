@@ -280,6 +280,12 @@ def _seats_of(text: bytes) -> dict[str, Any] | None:
     return {"seats": seats} if isinstance(seats, list) else None
 
 
+#: Games are numbered below this (a tournament's count is an int64, as its arrays are).
+_MAX_GAME = 2**63 - 1
+#: Digits of a number that may be at least _MAX_GAME: read by the full reading, which says so.
+_GAME_DIGITS = len(str(_MAX_GAME))
+
+
 def _read_line(
     path: Path, lineno: int, raw: bytes, offset: int, board: Board | None, check: bool
 ) -> tuple[int, int, dict[str, Any] | None]:
@@ -289,7 +295,7 @@ def _read_line(
         at = raw.find(b',"game":')
         if at >= 0:
             digits = raw[at + 8 : raw.find(b",", at + 8)]
-            if digits.isdigit():
+            if digits.isdigit() and len(digits) < _GAME_DIGITS:
                 return int(digits), offset, _seats(raw)
     try:
         text = raw.decode("utf-8")
@@ -300,8 +306,11 @@ def _read_line(
         raise ResultsFileError(f"{path}, line {lineno}: not UTF-8 text ({e.reason})") from e
     except (ValueError, KeyError, TypeError, IndexError) as e:
         raise ResultsFileError(f"{path}, line {lineno}: not a tournament game ({e})") from e
-    if type(index) is not int:
-        raise ResultsFileError(f"{path}, line {lineno}: not a tournament game")
+    if type(index) is not int or not 0 <= index < _MAX_GAME:
+        raise ResultsFileError(
+            f"{path}, line {lineno}: not a tournament game (its number is {index!r:.40}; a "
+            f"tournament's games are numbered 0 to {_MAX_GAME - 1})"
+        )
     seats = game.get("seats")
     if not isinstance(seats, list) or not all(isinstance(n, str) for n in seats):
         raise ResultsFileError(
