@@ -336,3 +336,21 @@ def test_boards_pickle_to_the_same_board_with_read_only_colours() -> None:
     # A board with the standard id but other colours is not taken for the standard one.
     lookalike = Board.from_rgb(standard.srgb[::-1], id=standard.id)
     assert not np.array_equal(pickle.loads(pickle.dumps(lookalike)).srgb, standard.srgb)
+
+
+def test_r1_a_square_off_the_board_or_no_square_has_no_colour() -> None:
+    board = Board.standard()
+    assert board.hex(Cell(0, 0)).startswith("#")
+    with pytest.raises(ValueError, match=r"not a square of board .* \(16 x 30, R1\)"):
+        board.hex(Cell(16, 0))
+    with pytest.raises(TypeError, match="takes a Cell"):
+        board.hex("A1")  # type: ignore[arg-type]
+
+
+def test_r1_a_board_csv_with_a_header_and_only_blank_rows_is_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "blank.csv"
+    path.write_text("row,column,red,green,blue\n\n , , , , \n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"blank\.csv: a header row and at least one square"):
+        Board.from_csv(path)

@@ -91,3 +91,23 @@ def test_r1_r3_a_generated_deck_id_no_board_could_have_is_refused_at_once(deck_i
     with pytest.raises(ValueError, match="pass the deck in") as e:
         Deck.from_id(deck_id)
     assert repr(deck_id) in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{}",
+        "[]",
+        '{"id": "x"}',
+        '{"id": "x", "cards": [[1, 2, 3, 4]]}',
+        '{"id": "x", "cards": [5]}',
+    ],
+)
+def test_r3_text_that_is_no_deck_is_a_value_error(text: str) -> None:
+    with pytest.raises(ValueError, match=r"deck's JSON|a card is a list"):
+        Deck.from_json(text)
+
+
+def test_r3_a_card_of_what_are_not_squares_is_refused_by_name() -> None:
+    with pytest.raises(TypeError, match=r"card 0 of deck 'x' shows \(1, 2, 3, 4\), not 4 Cells"):
+        Deck("x", ((1, 2, 3, 4),))  # type: ignore[arg-type]

@@ -200,6 +200,9 @@ def test_wrong_phase_and_not_your_turn() -> None:
         state.apply(Pass())
     with pytest.raises(NotYourTurn, match="seat 0's turn"):
         state.apply(ChooseTarget(0), seat=2)
+    # A seat given as text is named as given, not as the seat whose turn it is.
+    with pytest.raises(NotYourTurn, match=r"by seat '0' refused: it is seat 0's turn"):
+        state.apply(ChooseTarget(0), seat="0")  # type: ignore[arg-type]
     state = to_first_guess(state)
     with pytest.raises(NotYourTurn):
         state.apply(PlacePawn(Cell.parse("A1")), seat=2)

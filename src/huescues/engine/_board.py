@@ -154,6 +154,8 @@ class Board:
             if key in entries:
                 raise ValueError(f"{name}, line {lineno}: square {cell} appears twice")
             entries[key] = (rgb[0], rgb[1], rgb[2])
+        if not entries:
+            raise ValueError(f"{name}: a header row and at least one square are needed")
         rows = 1 + max(r for r, _ in entries)
         cols = 1 + max(c for _, c in entries)
         if len(entries) != rows * cols:
@@ -193,6 +195,12 @@ class Board:
 
     def hex(self, cell: Cell) -> str:
         """The square's colour as ``#rrggbb``."""
+        if not isinstance(cell, Cell):
+            raise TypeError(f"Board.hex takes a Cell, such as Cell.parse('F12'), not {cell!r:.40}")
+        if cell not in self:
+            raise ValueError(
+                f"{cell!r:.40} is not a square of board {self.id!r} ({self.rows} x {self.cols}, R1)"
+            )
         r, g, b = (round(v * 255) for v in self.srgb[cell.row, cell.col])
         return f"#{r:02x}{g:02x}{b:02x}"
 

@@ -45,6 +45,10 @@ class Deck:
         for i, card in enumerate(self.cards):
             if len(card) != 4 or len(set(card)) != 4:
                 raise ValueError(f"card {i} of deck {self.id!r} must show 4 different squares (R3)")
+            if not all(type(c) is Cell for c in card):
+                raise TypeError(
+                    f"card {i} of deck {self.id!r} shows {card!r:.80}, not 4 Cells (R3)"
+                )
         rows = 1 + max(c.row for card in self.cards for c in card)
         cols = 1 + max(c.col for card in self.cards for c in card)
         object.__setattr__(self, "extent", (rows, cols))
@@ -112,10 +116,18 @@ class Deck:
 
     @classmethod
     def from_json(cls, text: str) -> Self:
-        """The inverse of :meth:`to_json`."""
+        """The inverse of :meth:`to_json`; text that is not a deck's JSON is a ValueError."""
         data = json.loads(text)
+        if (
+            not isinstance(data, dict)
+            or "id" not in data
+            or not isinstance(data.get("cards"), list)
+        ):
+            raise ValueError(f'a deck\'s JSON is {{"id": ..., "cards": [...]}}, not {text!r:.80}')
         cards = []
         for card in data["cards"]:
+            if not isinstance(card, list) or not all(isinstance(name, str) for name in card):
+                raise ValueError(f"a card is a list of 4 squares' names, not {card!r:.80} (R3)")
             cells = tuple(Cell.parse(name, rows=26, cols=999) for name in card)
             if len(cells) != 4:
                 raise ValueError(f"a card shows 4 squares, not {card!r} (R3)")

@@ -410,7 +410,7 @@ class GameState(NamedTuple):
             raise GameOver(f"{action} refused: the game is over (R24-R26)")
         if seat is not None and seat != self.current_player:
             raise NotYourTurn(
-                f"{action} by seat {seat} refused: it is seat {self.current_player}'s turn "
+                f"{action} by seat {seat!r} refused: it is seat {self.current_player}'s turn "
                 f"to play {_EXPECTS[phase]}"
             )
         kind = type(action)
