@@ -314,6 +314,33 @@ def test_a_refused_step_keeps_the_ended_flags() -> None:
     assert np.array_equal(batch.ended_scores, ended_scores)
 
 
+@pytest.mark.parametrize("bad", [-4, 2**63, 2.5, True, "7"])
+def test_a_bad_seed_to_come_refuses_a_step_whole(bad: object) -> None:
+    """A seed is checked (R27) before the step that may deal it applies anything: a bad one
+    refuses that step and changes nothing (it used to be found while a finished game's row
+    was being dealt, the step's actions already applied)."""
+    batch = GameBatch(Rules.standard(3), 2, [1, 2, 3, bad, 5])  # type: ignore[list-item]
+    rng = np.random.Generator(np.random.PCG64(3))
+    arrays = ("phase", "scores", "n_actions", "ended", "seed", "log")
+    before = {name: getattr(batch, name).copy() for name in arrays}
+    with pytest.raises(
+        ValueError, match=r"seed .* refused: .* whole numbers from 0 to 2\*\*63 - 1"
+    ):
+        batch.step(random_actions(batch, rng))
+    for name in arrays:
+        assert np.array_equal(getattr(batch, name), before[name]), name
+    assert batch.finished == []
+
+
+def test_every_seed_is_played_once_though_drawn_ahead() -> None:
+    """Seeds drawn ahead (to be checked before a step) are each dealt once (R27)."""
+    batch = GameBatch(Rules.standard(3), 2, range(10, 16))
+    rng = np.random.Generator(np.random.PCG64(5))
+    while batch.seed.max() >= 0:
+        batch.step(random_actions(batch, rng))
+    assert sorted(g.seed for g in batch.finished) == list(range(10, 16))  # each once
+
+
 @pytest.mark.parametrize(
     "codes",
     [

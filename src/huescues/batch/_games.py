@@ -4,6 +4,7 @@ arrays, each game one row, by the rules the engine plays (R2-R27)."""
 from __future__ import annotations
 
 import operator
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -129,6 +130,9 @@ class GameBatch:
         self.keep_finished = keep_finished
         self.finished: list[FinishedGame] = []
         self._seeds: Iterator[int] = iter(seeds)
+        #: Seeds drawn ahead and checked (R27), in order: a step checks the seeds its ending
+        #: games may need before it applies anything, so a bad seed refuses the step whole.
+        self._ahead: deque[int] = deque()
 
         cols = board.cols
         squares = np.arange(board.size)
@@ -262,6 +266,7 @@ class GameBatch:
         passed = code2 == PASS
         cid2 = code2 - space.first_clue
         self._refuse_illegal(t, ti, c1, cid1, g, sq, c2, passed, cid2, vocab)
+        self._draw_ahead(live.size)  # every game could end: their next seeds, checked
         self.ended[:] = False  # after the checks: a refused step changes nothing
 
         n = self.n_actions
@@ -449,18 +454,37 @@ class GameBatch:
                 )
         self._reset(rows)
 
+    def _draw_ahead(self, count: int) -> None:
+        """Draw seeds until ``count`` wait in :attr:`_ahead` (or the seeds run out), each a
+        whole number from 0 to 2**63 - 1 (R27) or a ValueError naming it."""
+        ahead = self._ahead
+        while len(ahead) < count:
+            seed = next(self._seeds, None)
+            if seed is None:
+                return
+            try:
+                value = whole(seed, "a seed")
+            except TypeError:
+                value = -1
+            if not 0 <= value <= MAX_SEED:
+                raise ValueError(
+                    f"seed {seed!r} refused: a batch's seeds are whole numbers from 0 to "
+                    "2**63 - 1 (R27)"
+                )
+            ahead.append(value)
+
     def _reset(self, rows: IntArray) -> None:
         """Deal each row the game :func:`new_game` deals for the next seed (R3, R6, R27)."""
         rules, n = self.rules, self.rules.n_players
         dealt = []
+        self._draw_ahead(len(rows))
+        ahead = self._ahead
         for row in rows.tolist():
-            seed = next(self._seeds, None)
-            if seed is None:
+            if not ahead:
                 self.seed[row] = -1
                 continue
+            seed = ahead.popleft()
             setup = new_game(n, seed=seed, rules=rules, board=self.board, deck=self.deck).setup
-            if setup.seed > MAX_SEED:
-                raise ValueError(f"seed {seed} refused: a batch holds seeds up to 2**63 - 1 (R27)")
             self.seed[row] = setup.seed
             self.order[row] = setup.order[: self.order.shape[1]]
             self.giver[row] = (setup.first_giver - 1) % n
