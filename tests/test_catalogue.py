@@ -110,7 +110,7 @@ def test_the_terminals_opponents_are_the_fair_players() -> None:
 def test_the_webs_bots_and_the_studys_givers_are_from_the_catalogue() -> None:
     pytest.importorskip("starlette")
     from huescues.web._bots import BOT_KINDS, bot_choices
-    from huescues.web._study import GIVERS
+    from huescues.web._study_config import GIVERS
 
     assert {n: CATALOGUE[n].factory for n in catalogue_names()} == BOT_KINDS
     assert {n: CATALOGUE[n].factory for n in catalogue_names(role="giver")} == GIVERS

@@ -268,7 +268,8 @@ def test_the_giving_study_checks_clues_by_the_games_first_clue_rules(tmp_path: P
 
 def test_giving_targets_are_reproducible_from_the_participant(tmp_path: Path) -> None:
     from huescues.web._db import Database
-    from huescues.web._study import STUDY_SCHEMA, _seed_of, _Study
+    from huescues.web._study import _seed_of, _Study
+    from huescues.web._study_schema import STUDY_SCHEMA
 
     database = Database(tmp_path / "s.sqlite", schema=STUDY_SCHEMA)
     study = _Study(database, StudyConfig(targets_per_person=5))

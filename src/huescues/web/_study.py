@@ -9,7 +9,7 @@ next clue, read from the database alone). Every request is checked before anythi
 
 Here: each participant's plan of items and the routes. What a study asks is in
 ``_study_config``, its tables in ``_study_schema`` and the checks of a request in
-``_study_requests``; ``__all__`` still names what this module exported before they moved.
+``_study_requests`` (import them from there).
 """
 
 from __future__ import annotations
@@ -49,13 +49,11 @@ from ._study_config import (
     COLOUR_BLINDNESS,
     DEFAULT_CLUES,
     DEFAULT_CLUES_BY_LANGUAGE,
-    DEFAULT_CONSENT,
     DEFAULT_GIVE_INTRO,
     GIVERS,
     MAX_QUERY_CLUES,
     MAX_RESPONSE_MS,
     MAX_STUDY_CLUE_LENGTH,
-    SPANISH_CLUES,
     StudyConfig,
     _check_clues,
     _consent_text,
@@ -78,27 +76,13 @@ from ._study_requests import (
     _screen,
 )
 from ._study_schema import (
-    STUDY_SCHEMA,
     _Session,
     _session,
     _stored_code,
     upgrade_study_tables,
 )
 
-__all__ = [
-    "AGE_RANGES",
-    "COLOUR_BLINDNESS",
-    "DEFAULT_CLUES",
-    "DEFAULT_CLUES_BY_LANGUAGE",
-    "DEFAULT_CONSENT",
-    "DEFAULT_GIVE_INTRO",
-    "GIVERS",
-    "SPANISH_CLUES",
-    "STUDY_SCHEMA",
-    "StudyConfig",
-    "study_routes",
-    "upgrade_study_tables",
-]
+__all__ = ["study_routes"]
 
 
 class _Study:
