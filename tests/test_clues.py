@@ -274,6 +274,18 @@ def test_r19_variant_banned_list_can_allow_basic_terms() -> None:
     assert validate_clue("bluebird", rules=rules) == ("bluebird",)
 
 
+@pytest.mark.parametrize("term", ["red blue", "sky-blue", " teal", "teal\tgrey", "Teal"])
+def test_r19_r21_a_banned_or_relative_term_is_one_lowercase_word(term: str) -> None:
+    """A clue's words are read one by one (split on white space, then on hyphens), so a term
+    of two words could never match one and would refuse nothing: it is refused as a setting."""
+    from huescues.engine import InvalidRules
+
+    with pytest.raises(InvalidRules, match="lowercase single words, no spaces or hyphens"):
+        STANDARD.replace(banned_terms=(term,))
+    with pytest.raises(InvalidRules, match=r"lowercase single words.*\(R21\)"):
+        STANDARD.replace(relative_words=(term,))
+
+
 def test_r19_forms_are_computed_once_per_banned_list() -> None:
     assert colour_term_forms(BASIC_COLOUR_TERMS) is colour_term_forms(BASIC_COLOUR_TERMS)
     forms = colour_term_forms(BASIC_COLOUR_TERMS)

@@ -153,10 +153,20 @@ class Rules:
             object.__setattr__(self, "relative_words", pack.relative_words)
         for name, rule in (("banned_terms", "R19"), ("relative_words", "R21")):
             words = getattr(self, name)
+            # One word each, as a clue's words are read (split on white space, then on hyphens):
+            # a term of two could never match a word, and would refuse nothing.
             if not isinstance(words, tuple) or any(
-                not isinstance(w, str) or not w or w != w.strip().lower() for w in words
+                not isinstance(w, str)
+                or not w
+                or w != w.lower()
+                or "-" in w
+                or len(w.split()) != 1
+                or w.split()[0] != w
+                for w in words
             ):
-                refuse(name, words, f"a tuple of non-empty lowercase words ({rule})")
+                refuse(
+                    name, words, f"a tuple of lowercase single words, no spaces or hyphens ({rule})"
+                )
         if not isinstance(self.second_clue_may_pass, bool):
             refuse("second_clue_may_pass", self.second_clue_may_pass, "True or False (R11)")
         if not isinstance(self.refuse_repeated_clues, bool):
