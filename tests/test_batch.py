@@ -410,3 +410,13 @@ def test_a_batch_refuses_bad_arguments_by_name() -> None:
     with pytest.raises(ValueError, match=r"seed.*R27"):
         GameBatch(Rules.standard(4), 1, [2**64])
     assert len(play_random_batch(np.int64(2), np.int64(4), seed=np.int64(2**63 - 2))) == 2
+
+
+@pytest.mark.parametrize("p", [float("nan"), -0.1, 1.5, "0.5", True])
+def test_random_actions_refuse_a_pass_probability_that_is_none(p: object) -> None:
+    """R11's pass is drawn with a probability: NaN never passed, and 1.5 always did."""
+    batch = GameBatch(Rules.standard(3), 2, range(2))
+    with pytest.raises(ValueError, match="pass_probability is a probability from 0 to 1"):
+        random_actions(batch, np.random.default_rng(0), pass_probability=p)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="pass_probability"):
+        random_batch_games(2, 3, pass_probability=p)  # type: ignore[arg-type]

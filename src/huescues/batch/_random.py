@@ -4,6 +4,7 @@ the vocabulary, a random empty square, as a few vectorised draws per step."""
 from __future__ import annotations
 
 import itertools
+import numbers
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +30,12 @@ def random_actions(
     R22); a pass with ``pass_probability`` where allowed (R11), else a second clue of one word
     or of two, half the time each when both are legal; a pawn uniform on the empty squares
     (R13)."""
+    if (
+        isinstance(pass_probability, bool)
+        or not isinstance(pass_probability, numbers.Real)
+        or not 0.0 <= pass_probability <= 1.0  # (NaN too: it would never pass)
+    ):
+        raise ValueError(f"pass_probability is a probability from 0 to 1, not {pass_probability!r}")
     space = batch.space
     phase = batch.phase
     out = np.zeros(batch.size, dtype=np.int64)
