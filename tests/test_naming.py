@@ -262,6 +262,16 @@ def test_fit_checks_its_arguments() -> None:
         NamingModel.fit(sources=[])
 
 
+def test_fit_reads_one_name_as_one_source_and_one_name_to_exclude() -> None:
+    # A string's letters were taken for sources ("unknown naming sources ['c', 'k', ...]") and
+    # for names to exclude (so "teal" held out the names "t", "e", "a" and "l").
+    one = NamingModel.fit(sources="c3", exclude="teal")
+    listed = NamingModel.fit(sources=("c3",), exclude=("teal",))
+    assert not one.is_name("teal") and not listed.is_name("teal")
+    assert one.is_name("ocean blue") and listed.is_name("ocean blue")
+    assert np.array_equal(one.predict("ocean blue").lab, listed.predict("ocean blue").lab)
+
+
 # ---------------------------------------------------------------------------- held out
 
 

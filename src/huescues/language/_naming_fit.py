@@ -57,7 +57,10 @@ def fit_arrays(
 ) -> FittedArrays:
     """The arrays of a model fitted to the naming data shipped in the package (what
     :meth:`NamingModel.fit <huescues.language.NamingModel.fit>` does; its arguments)."""
-    chosen = set(sources)
+    # One name is one source (a string's letters are no sources); so is one name to exclude.
+    chosen = {sources} if isinstance(sources, str) else set(sources)
+    if isinstance(exclude, str):
+        exclude = (exclude,)
     unknown = chosen - set(SOURCES)
     if unknown:
         raise ValueError(f"unknown naming sources {sorted(unknown)}; choose from {SOURCES}")
