@@ -246,6 +246,13 @@ def test_a_player_reading_no_distribution_is_named_not_an_estimates_nan(tmp_path
     for n_boot in (2.5, "200"):
         with pytest.raises(ValueError, match="n_boot must be a whole number"):
             human_agreement(PointModel("H10"), data, n_boot=n_boot)  # type: ignore[arg-type]
+    # The seed and k (numpy's or a slice's errors before).
+    for seed in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="bootstrap's seed must be a whole number"):
+            human_agreement(PointModel("H10"), data, n_boot=10, seed=seed)  # type: ignore[arg-type]
+    for k in (0, 2.5, True):
+        with pytest.raises(ValueError, match="k must be at least 1: the top-k hit rate's k"):
+            human_agreement(PointModel("H10"), data, n_boot=10, k=k)  # type: ignore[arg-type]
 
 
 # -- the synthetic dataset -------------------------------------------------------------------

@@ -222,12 +222,14 @@ def _points(rules: Rules, pawn: Cell, target: Cell) -> int:
 
 
 def checked_inputs(
-    responses: HumanResponses, n_boot: int, level: float, rules: Rules | None
+    responses: HumanResponses, n_boot: int, level: float, rules: Rules | None, *, seed: int = 0
 ) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
     """The responses by clue, their board and the scoring rules (standard for 4 players when
     ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
     if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 0:
         raise ValueError(f"n_boot must be a whole number of at least 0, not {n_boot!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"the bootstrap's seed must be a whole number of at least 0, not {seed!r}")
     if isinstance(level, bool) or not isinstance(level, int | float) or not 0.0 < level < 1.0:
         raise ValueError(f"level must lie strictly between 0 and 1, not {level!r}")
     groups = responses.by_clue()
@@ -262,9 +264,11 @@ def human_agreement(
     points of every other pick of the same clue against it; clues with one pick are left out);
     their difference, paired by clue; the log-likelihood of the picks; the top-``k`` hit rate.
     """
-    if k < 1:
-        raise ValueError(f"k must be at least 1, not {k}")
-    groups, board, r15 = checked_inputs(responses, n_boot, level, rules)
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+        raise ValueError(
+            f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
+        )
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
     label, read = _reader(player, board, r15)
 
     per_clue: list[ClueAgreement] = []

@@ -124,7 +124,7 @@ def agreement_by_category(
     Responses without a category are grouped under ``"(none)"``; the last row is over every
     clue. A clue is counted in the category of its first response.
     """
-    groups, board, r15 = checked_inputs(responses, n_boot, level, rules)
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
     chosen = library_players() if players is None else dict(players)
     if not chosen:
         raise ValueError("no players to measure: give at least one")

@@ -102,7 +102,7 @@ def clue_choice_agreement(
     :func:`~huescues.research.points_by_giver`, which measures people guessing a giver's
     clues, this needs only people's guesses for a fixed list of clues.
     """
-    groups, board, r15 = checked_inputs(responses, n_boot, level, rules)
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
     clues = list(groups)
     label, beliefs = _beliefs_of(giver, board, r15, clues)
     # Points of every square against every target (R15, Chebyshev distance).
