@@ -323,3 +323,21 @@ def test_table_and_csv(measured: Agreement, tmp_path: Path) -> None:
     lines = path.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "clue,n,model_square,model_points,human_points,log_likelihood,top_5"
     assert len(lines) == 41 and lines[1].startswith("banana,")
+
+
+def test_blank_rows_before_the_header_are_skipped(tmp_path: Path) -> None:
+    # A spreadsheet's export may start with blank rows: "the columns are []" before.
+    plain = HumanResponses.from_csv(write(tmp_path, SAME), BOARD)
+    padded = tmp_path / "padded.csv"
+    padded.write_text("\n,,\n" + SAME, encoding="utf-8")
+    read = HumanResponses.from_csv(padded, BOARD).rows
+    assert [(r.clue, r.square, r.participant) for r in read] == [
+        (r.clue, r.square, r.participant) for r in plain.rows
+    ]
+    assert plain.rows and [r.line for r in read] == [
+        r.line + 2 for r in plain.rows
+    ]  # as in the file
+    empty = tmp_path / "empty.csv"
+    empty.write_text("\n , \n", encoding="utf-8")
+    with pytest.raises(ValueError, match="the table is empty"):
+        HumanResponses.from_csv(empty, BOARD)

@@ -26,7 +26,7 @@ from huescues.engine import (
 from huescues.stats import Estimate
 
 from ._agreement import _Bootstrap, _reader
-from ._responses import HumanResponses, read_csv_lines, record_lines
+from ._responses import HumanResponses, header_and_rows, read_csv_lines, record_lines
 
 __all__ = [
     "GivenClue",
@@ -79,9 +79,7 @@ class GivenClues:
     def _parse(
         cls, lines: list[tuple[int, list[str]]], board: Board, name: str, strict: bool
     ) -> Self:
-        if not lines:
-            raise ValueError(f"{name}: the table is empty (a header row is needed)")
-        header = [h.strip() for h in lines[0][1]]
+        header, body = header_and_rows(lines, name)
         missing = [c for c in ("target", "clue") if c not in header]
         if missing:
             raise ValueError(f"{name}: no column named {missing} (the columns are {header})")
@@ -90,7 +88,7 @@ class GivenClues:
         at = {h: i for i, h in enumerate(header)}
         rows: list[GivenClue] = []
         skipped: list[tuple[int, str]] = []
-        for lineno, values in lines[1:]:
+        for lineno, values in body:
             if not any(v.strip() for v in values):
                 continue
             reason = None

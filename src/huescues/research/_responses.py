@@ -119,9 +119,7 @@ class HumanResponses:
         strict: bool,
         word: str = "line",
     ) -> Self:
-        if not lines:
-            raise ValueError(f"{name}: the table is empty (a header row is needed)")
-        header = [h.strip() for h in lines[0][1]]
+        header, body = header_and_rows(lines, name)
         missing = [c for c in (clue_column, square_column) if c not in header]
         if missing:
             raise ValueError(
@@ -135,7 +133,7 @@ class HumanResponses:
         others = [(i, h) for i, h in enumerate(header) if i not in (i_clue, i_square, i_part) and h]
         rows: list[Response] = []
         skipped: list[tuple[int, str]] = []
-        for lineno, values in lines[1:]:
+        for lineno, values in body:
             if not values or all(not v.strip() for v in values):
                 continue  # blank lines are not rows
             reason = None
@@ -198,6 +196,17 @@ class HumanResponses:
         lines = [f"{len(self.rows)} responses read, {len(self.skipped)} rows skipped"]
         lines += [f"  line {n}: {why}" for n, why in self.skipped]
         return "\n".join(lines)
+
+
+def header_and_rows(
+    lines: Sequence[tuple[int, list[str]]], name: str
+) -> tuple[list[str], Sequence[tuple[int, list[str]]]]:
+    """A table's header (its cells stripped) and the rows after it. Blank rows before the
+    header are skipped: a spreadsheet's export may start with some."""
+    first = next((i for i, (_, row) in enumerate(lines) if any(c.strip() for c in row)), None)
+    if first is None:
+        raise ValueError(f"{name}: the table is empty (a header row is needed)")
+    return [h.strip() for h in lines[first][1]], lines[first + 1 :]
 
 
 def read_csv_lines(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
