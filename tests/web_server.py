@@ -106,7 +106,20 @@ _COUNT_RENDERS = """() => {
 
 def act_and_wait_for_the_next_state(page: Any, act: Callable[[], None]) -> None:
     """Do ``act`` (a person's action in the game page) and wait until the page shows the state
-    it led to."""
+    it led to; if none comes, fail saying what the page showed (a refusal, a lost connection)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.evaluate(_COUNT_RENDERS)
     act()
-    page.wait_for_function("() => window.__statusRenders > 0")
+    try:
+        # (Longer than a page's usual wait: the action is stored before its state is sent.)
+        page.wait_for_function("() => window.__statusRenders > 0", timeout=30_000)
+    except PlaywrightTimeout:
+        shown = page.evaluate(
+            """() => ({status: document.getElementById('status').textContent,
+                      message: document.getElementById('message').textContent,
+                      cards: document.querySelectorAll('.cell.card').length})"""
+        )
+        raise AssertionError(
+            f"no new state 30 s after the person's action; the page showed {shown}"
+        ) from None
