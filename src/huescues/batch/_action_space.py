@@ -11,12 +11,24 @@ from huescues.engine import Action, Board, ChooseTarget, GiveClue, Pass, PlacePa
 
 from ._vocabulary import ClueVocabulary
 
-__all__ = ["PASS", "TARGETS", "ActionSpace"]
+__all__ = ["PASS", "TARGETS", "ActionSpace", "whole"]
 
 #: Codes 0-3 choose square 0-3 of the card as the target (R8).
 TARGETS = 4
 #: The code of a pass instead of the second clue (R11).
 PASS = TARGETS
+
+
+def whole(value: object, name: str) -> int:
+    """``value`` as an int (numpy integers too), or a TypeError naming it."""
+    if type(value) is int:
+        return value
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} is a whole number, not {value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +62,7 @@ class ActionSpace:
     def action(self, code: int) -> Action:
         """The engine's action for ``code`` (the same object every time)."""
         if type(code) is not int:  # a numpy integer is one; a float or text is not
-            try:
-                if isinstance(code, bool):
-                    raise TypeError
-                code = operator.index(code)
-            except TypeError:
-                raise TypeError(f"an action code is a whole number, not {code!r}") from None
+            code = whole(code, "an action code")
         if not 0 <= code < self.size:
             raise ValueError(f"no action has code {code}: codes are 0-{self.size - 1}")
         return self._actions[code]

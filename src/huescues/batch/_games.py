@@ -3,7 +3,6 @@ arrays, each game one row, by the rules the engine plays (R2-R27)."""
 
 from __future__ import annotations
 
-import operator
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,10 +22,10 @@ from huescues.engine import (
     points_array,
 )
 
-from ._action_space import PASS, TARGETS, ActionSpace
+from ._action_space import PASS, TARGETS, ActionSpace, whole
 from ._vocabulary import ClueVocabulary
 
-__all__ = ["MAX_SEED", "PHASES", "FinishedGame", "GameBatch", "whole"]
+__all__ = ["MAX_SEED", "PHASES", "FinishedGame", "GameBatch"]
 
 #: The engine's phases by the number the batch's ``phase`` array holds.
 PHASES: tuple[Phase, ...] = (
@@ -68,18 +67,6 @@ class FinishedGame:
         return GameRecord(
             self.rules, self.space.board.id, self.deck_id, self.seed, self.space.actions(self.codes)
         )
-
-
-def whole(value: object, name: str) -> int:
-    """``value`` as an int (numpy integers too), or a TypeError naming it."""
-    if type(value) is int:
-        return value
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise TypeError(f"{name} is a whole number, not {value!r}") from None
 
 
 class GameBatch:

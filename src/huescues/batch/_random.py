@@ -11,8 +11,8 @@ from numpy.typing import NDArray
 
 from huescues.engine import GameRecord, Rules
 
-from ._action_space import PASS
-from ._games import MAX_SEED, FinishedGame, GameBatch, whole
+from ._action_space import PASS, whole
+from ._games import MAX_SEED, FinishedGame, GameBatch
 
 __all__ = ["play_random_batch", "random_actions", "random_batch_games"]
 
