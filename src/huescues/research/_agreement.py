@@ -221,14 +221,21 @@ def _points(rules: Rules, pawn: Cell, target: Cell) -> int:
     return rules.points_at(pawn.distance(target))
 
 
+def _whole(value: object, least: int) -> bool:
+    """Whether ``value`` is a whole number (numpy's too, not a bool) of at least ``least``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        return False
+    return bool(value >= least)
+
+
 def checked_inputs(
     responses: HumanResponses, n_boot: int, level: float, rules: Rules | None, *, seed: int = 0
 ) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
     """The responses by clue, their board and the scoring rules (standard for 4 players when
     ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 0:
+    if not _whole(n_boot, 0):
         raise ValueError(f"n_boot must be a whole number of at least 0, not {n_boot!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+    if not _whole(seed, 0):
         raise ValueError(f"the bootstrap's seed must be a whole number of at least 0, not {seed!r}")
     if isinstance(level, bool) or not isinstance(level, int | float) or not 0.0 < level < 1.0:
         raise ValueError(f"level must lie strictly between 0 and 1, not {level!r}")
@@ -264,7 +271,7 @@ def human_agreement(
     points of every other pick of the same clue against it; clues with one pick are left out);
     their difference, paired by clue; the log-likelihood of the picks; the top-``k`` hit rate.
     """
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+    if not _whole(k, 1):
         raise ValueError(
             f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
         )
