@@ -115,11 +115,11 @@ class Tournament:
         self.rules: dict[str, Any] = dict(rules or {})
         # Bad settings or counts refused before any game; each count as the rules read it (a
         # numpy integer as an int, which the results lines' JSON can hold).
-        read = {n: rules_for(n, self.rules).n_players for n in dict.fromkeys(counts)}
-        self.players: tuple[int, ...] = tuple(read[n] for n in counts)
+        made = {n: rules_for(n, self.rules) for n in dict.fromkeys(counts)}
+        self.players: tuple[int, ...] = tuple(made[n].n_players for n in counts)
         #: The language of the clues (``rules={"language": "es"}``): a built-in entrant that
         #: speaks it plays in it, the others give English clues (checked by its rules).
-        self.language: str = rules_for(self.players[0], self.rules).language
+        self.language: str = made[counts[0]].language
         self.entrants = tuple(in_language(e, self.language) for e in self.entrants)
         self.board_path = None if board is None else Path(board)
         # Loaded here and sent to the workers, which then need not read (or convert) it.
