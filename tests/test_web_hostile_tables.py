@@ -33,12 +33,16 @@ def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
 
 def test_abandoned_tables_expire_and_free_their_place(tmp_path: Path) -> None:
     """Defect 1: tables whose people all left count against max_tables until they expire; then
-    a new person can create one, and the expired game is marked so no restart rebuilds it."""
+    a new person can create one, and the expired game is marked so no restart rebuilds it.
+    (Tables no one ever joined make room at once: tests/test_web_server_hardening.py.)"""
     settings = TableSettings(bot_delay=0, reveal_pause=0, max_tables=3, idle_timeout=0.4)
     db = tmp_path / "t.sqlite"
     with TestClient(create_app(db, tables=settings)) as client:
         for _ in range(3):
-            assert _create(client).status_code == 200
+            token = _create(client).json()["seats"][0]["token"]
+            with client.websocket_connect("/ws") as ws:  # a person came, and left
+                ws.send_text(json.dumps({"type": "join", "token": token}))
+                assert json.loads(ws.receive_text())["type"] == "welcome"
         full = _create(client)
         assert full.status_code == 503 and "too many games" in full.json()["error"]
         time.sleep(0.5)
@@ -222,7 +226,9 @@ def test_a_move_that_cannot_be_stored_is_refused_and_changes_nothing(tmp_path: P
         with client.websocket_connect("/ws") as ws:
             ws.send_text(json.dumps({"type": "join", "token": answer["seats"][giver]["token"]}))
             ws.send_text(json.dumps({"type": "target", "index": 0}))
-            replies = [json.loads(ws.receive_text()) for _ in range(3)]
+            # The welcome, the state, the state saying storage is retrying, the refusal.
+            replies = [json.loads(ws.receive_text()) for _ in range(4)]
         error = next(m for m in replies if m["type"] == "error")
         assert "could not store the move (database or disk is full)" in error["message"]
+        assert [m["storage"] for m in replies if m["type"] == "state"] == ["ok", "retrying"]
         assert table.state is before

@@ -266,17 +266,21 @@ def test_the_giving_study_checks_clues_by_the_games_first_clue_rules(tmp_path: P
     assert {g.clue for g in given.rows} == {"Lagoon"}  # as typed, spaces collapsed
 
 
-def test_giving_targets_are_reproducible_from_the_participant(tmp_path: Path) -> None:
+def test_giving_targets_are_reproducible_from_the_participant_and_the_study_secret(
+    tmp_path: Path,
+) -> None:
     from huescues.web._db import Database
     from huescues.web._study import _seed_of, _Study
     from huescues.web._study_schema import STUDY_SCHEMA
 
     database = Database(tmp_path / "s.sqlite", schema=STUDY_SCHEMA)
     study = _Study(database, StudyConfig(targets_per_person=5))
-    seed = _seed_of("some-participant-id-0123")
+    seed = _seed_of(study.secret, "some-participant-id-0123")
     first = study.plan(seed, None, "give")
     assert first == study.plan(seed, None, "give")
     assert len({i.target for i in first}) == 5
+    # The secret is kept: a restart of the study on the same database draws the same plan.
+    assert _Study(database, StudyConfig(targets_per_person=5)).secret == study.secret
     database.close()
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from huescues.web import StudyConfig, TableSettings, create_app
+from huescues.web import StudyConfig, TableSettings, create_app, server_config
 
 CHROMIUM = os.environ.get("HUESCUES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -54,9 +54,8 @@ def live_server(
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(db, tables=settings, study=study), log_level="warning", lifespan="on"
-    )
+    # The configuration huescues serve runs with: its protocols, frame bounds and guards.
+    config = server_config(create_app(db, tables=settings, study=study))
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -352,6 +352,9 @@ def _serve(args: argparse.Namespace) -> int:
         tables=tables,
         header_timeout=args.header_timeout,
         connections_per_address=args.connections_per_address,
+        max_connections=args.max_connections,
+        public_url=args.public_url,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0
 
@@ -626,6 +629,24 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=64,
         help="connections one client address may hold open (default 64)",
+    )
+    web.add_argument(
+        "--max-connections",
+        type=int,
+        help="connections the server holds open in all, HTTP and WebSocket (default: 1000, or "
+        "the open-file limit less 64 if that is lower; at or above the limit is refused)",
+    )
+    web.add_argument(
+        "--public-url",
+        help="the address people reach the server at (behind a proxy or a tunnel, on a LAN), "
+        "http(s)://HOST[:PORT] without a path: seat links start with it (default: the address "
+        "the page was opened at, or this machine's LAN address for a page opened at 127.0.0.1)",
+    )
+    web.add_argument(
+        "--forwarded-allow-ips",
+        help="the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (addresses "
+        "or networks, comma-separated, or *), so the per-address limits count people, not the "
+        "proxy (default: none: the connection's own address counts)",
     )
     web.add_argument(
         "--targets-per-person",

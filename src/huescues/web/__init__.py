@@ -16,7 +16,7 @@ from ._export import (
     export_responses,
 )
 from ._house import MAX_REVEAL_SECONDS
-from ._serve import serve
+from ._serve import serve, server_config
 from ._study_config import DEFAULT_CLUES, DEFAULT_CONSENT, SPANISH_CLUES, StudyConfig
 from ._tables import GONE_CLOSE_CODE, TableSettings
 
@@ -38,6 +38,7 @@ __all__ = [
     "export_given_clues",
     "export_responses",
     "serve",
+    "server_config",
 ]
 
 # Public objects name the public module they are used from (as httpx's do), not a private one.

@@ -9,21 +9,24 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from huescues.engine import available_languages
 
-from ._db import Database
-from ._headers import SecurityHeaders
+from ._db import Database, DatabaseLocked
+from ._headers import SECURITY_HEADERS, SecurityHeaders
+from ._links import Links
+from ._logs import log_failure
+from ._store import GAME_ADDED, GAME_SCHEMA
 from ._study import study_routes
 from ._study_config import StudyConfig
-from ._study_schema import STUDY_SCHEMA
-from ._tables import GAME_SCHEMA, TableService, TableSettings
+from ._study_schema import STUDY_ADDED, STUDY_SCHEMA
+from ._tables import TableService, TableSettings
 
 __all__ = ["create_app"]
 
@@ -39,8 +42,9 @@ async def _page_texts(request: Request) -> Response:
 
 async def _healthz(request: Request) -> JSONResponse:
     database: Database = request.app.state.db
-    # In a thread: the probe may wait for another process's lock (busy_timeout).
-    problem = await run_in_threadpool(database.write_problem)
+    # On the database's reading threads: the probe waits at most about a second, and never
+    # behind the server's own writes.
+    problem = await database.read(database.write_problem)
     if problem is not None:
         return JSONResponse({"status": "error", "database": problem}, status_code=503)
     return JSONResponse({"status": "ok"})
@@ -48,13 +52,73 @@ async def _healthz(request: Request) -> JSONResponse:
 
 async def _database_error(request: Request, exc: Exception) -> JSONResponse:
     # A write the database refused (read-only, full disk, locked): the server is up but cannot
-    # keep anything, which is the server's state, not the request's fault.
+    # keep anything, which is the server's state, not the request's fault. Nothing was written.
     reason = " ".join(str(exc).split()) or type(exc).__name__
     return JSONResponse(
         {"error": f"the database cannot be written now ({reason}); try again later"},
         status_code=503,
-        headers={"Retry-After": "30"},
+        # Another process's lock passes in moments; a full or read-only disk does not.
+        headers={"Retry-After": "2" if isinstance(exc, DatabaseLocked) else "30"},
     )
+
+
+#: Set in a request's scope once its failure is logged, so that it is logged once.
+_LOGGED = "huescues.failure_logged"
+
+
+def _failure_answer(ident: str) -> JSONResponse:
+    return JSONResponse(
+        {"error": f"the server failed on this request (failure {ident}); it is logged"},
+        status_code=500,
+        headers=dict(SECURITY_HEADERS),
+    )
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    # Starlette's 500 is made outside every middleware: its security headers are set here.
+    request.scope[_LOGGED] = True
+    return _failure_answer(log_failure(f"{request.method} {request.url.path[:100]}", exc))
+
+
+class _Failures:
+    """The outermost layer: a request or socket the application failed on (a bug) is logged
+    once, with an id, and answered with a 500 that carries the id and the security headers;
+    nothing is raised on to uvicorn, which would log it again."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if message["type"] in ("http.response.start", "websocket.accept", "websocket.close"):
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as e:
+            if scope.get(_LOGGED):
+                return  # answered and logged by _server_error
+            ident = log_failure(f"{scope['type']} {str(scope.get('path', ''))[:100]}", e)
+            if started:
+                return  # the answer is under way: the connection ends here
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1011})
+                return
+            await _failure_answer(ident)(scope, receive, send)
+
+
+class _Application(Starlette):
+    """Starlette, inside :class:`_Failures`."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return _Failures(super().build_middleware_stack())
 
 
 def create_app(
@@ -62,19 +126,24 @@ def create_app(
     *,
     study: StudyConfig | None = None,
     tables: TableSettings | None = None,
+    public_url: str | None = None,
+    host: str = "127.0.0.1",
 ) -> Starlette:
     """The ASGI application behind ``huescues serve``: tables at ``/`` (set by ``tables``), the
     study at ``/study`` (set by ``study``), ``GET /healthz``, ``GET /api/languages`` (the pages'
-    languages and the server's defaults), and the page's own assets (nothing from a CDN).
+    languages and the server's defaults), and the page's own assets (nothing from a CDN). Seat
+    links start with ``public_url`` where given, else with the address the request came to
+    (:class:`~huescues.web._links.Links`; ``host`` is the address the server is bound to).
 
-    A ``db`` that is not a sound SQLite database, or that cannot be written, is a ``ValueError``
-    naming it: the server refuses to start rather than lose what people do."""
-    database = Database(db, schema=(*GAME_SCHEMA, *STUDY_SCHEMA))
+    A ``db`` that is not a sound SQLite database, that cannot be written, or whose tables are
+    someone else's, is a ``ValueError`` naming it and the table: the server refuses to start
+    rather than lose what people do, or change what is not its own."""
+    database = Database(db, schema=(*GAME_SCHEMA, *STUDY_SCHEMA), added=(*GAME_ADDED, *STUDY_ADDED))
     problem = database.write_problem()
     if problem is not None:
         database.close()
         raise ValueError(f"{database.path}: {problem}")
-    service = TableService(database, tables)
+    service = TableService(database, tables, Links(public_url, host))
     study = study or StudyConfig()
     table_language = (tables or TableSettings()).language
 
@@ -109,11 +178,11 @@ def create_app(
             await service.stop()
             database.close()
 
-    app = Starlette(
+    app = _Application(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders)],
-        exception_handlers={sqlite3.Error: _database_error},
+        exception_handlers={sqlite3.Error: _database_error, Exception: _server_error},
     )
     app.state.db = database
     return app

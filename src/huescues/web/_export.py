@@ -15,9 +15,9 @@ from huescues.engine import Board, Cell, GameRecord, safe_row
 from huescues.export import save_rounds
 
 from ._db import Database
+from ._store import GAME_ADDED, GAME_SCHEMA
 from ._study_items import attention_missed
-from ._study_schema import STUDY_SCHEMA, upgrade_study_tables
-from ._tables import GAME_SCHEMA
+from ._study_schema import STUDY_ADDED, STUDY_SCHEMA
 
 __all__ = [
     "GIVEN_CLUE_COLUMNS",
@@ -101,12 +101,11 @@ _PANEL = (
 
 
 def _open(db: str | os.PathLike[str]) -> Database:
-    path = Path(db)
-    if not path.is_file():
-        raise ValueError(f"{path}: no such database (the --db file huescues serve wrote)")
-    database = Database(path, schema=(*GAME_SCHEMA, *STUDY_SCHEMA))
-    upgrade_study_tables(database)
-    return database
+    """The database as a copy in memory: an export writes nothing to it, reads it while a
+    server holds it, and reads it from a read-only file system."""
+    return Database.snapshot(
+        Path(db), schema=(*GAME_SCHEMA, *STUDY_SCHEMA), added=(*GAME_ADDED, *STUDY_ADDED)
+    )
 
 
 def export_responses(db: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:

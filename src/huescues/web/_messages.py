@@ -90,14 +90,9 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from huescues.agents import cut_message
 from huescues.engine import (
-    Action,
-    ChooseTarget,
     GameState,
-    GiveClue,
     IllegalAction,
-    Pass,
     Phase,
-    PlacePawn,
     View,
     hidden_character,
     validate_clue,
@@ -108,11 +103,10 @@ from ._bots import BOT_KINDS
 from ._table import MAX_NAME, Seat, WebTable
 
 __all__ = [
-    "ActionError",
+    "PING",
     "again_message",
     "check_clue",
     "error",
-    "parse_action",
     "seat_request",
     "seats_json",
     "send",
@@ -156,6 +150,7 @@ def view_message(table: WebTable, view: View) -> dict[str, Any]:
         "clue_words": rules.second_clue_words if second else rules.first_clue_words,
         "may_pass": rules.second_clue_may_pass,
         "faults": table.faults[-5:],
+        "storage": table.storage,
         "reveal": None
         if table.reveal is None
         else {
@@ -188,40 +183,13 @@ def again_message(table: WebTable, seat: int, by: int | None) -> dict[str, Any]:
     return {"type": "again", "table": new_id, "token": tokens[seat], "by": by}
 
 
-class ActionError(ValueError):
-    """A message that is not an action the page may send."""
+#: The server's ping to every joined socket (every third of :attr:`TableSettings.away_after`);
+#: a page answers ``{"type": "pong"}``, which keeps its seat's person here.
+PING = '{"type": "ping"}'
 
 
-def parse_action(msg: dict[str, Any], state: GameState) -> Action:
-    kind = msg.get("type")
-    if kind == "target":
-        index = msg.get("index")
-        if type(index) is not int or not 0 <= index < len(state.card):
-            raise ActionError(f"target {index!r} refused: choose a square of the card, 0-3 (R8)")
-        return ChooseTarget(index)
-    if kind == "clue":
-        text = msg.get("text")
-        if not isinstance(text, str):
-            raise ActionError("a clue message needs 'text', a string")
-        return GiveClue(text)
-    if kind == "pass":
-        return Pass()
-    if kind == "pawn":
-        cell = msg.get("cell")
-        if not isinstance(cell, str) or len(cell) > 8:
-            raise ActionError("a pawn message needs 'cell', a square's name such as 'F12'")
-        try:
-            return PlacePawn(state.board.cell(cell))
-        except ValueError as e:
-            raise ActionError(str(e)) from None
-    raise ActionError(f"unknown message type {str(kind)[:30]!r}")
-
-
-def check_clue(msg: dict[str, Any], state: GameState, seat: int) -> dict[str, Any]:
+def check_clue(text: str, state: GameState, seat: int) -> dict[str, Any]:
     """The live clue check: what the engine's clue rules say of ``text`` now (R18-R22)."""
-    text = msg.get("text")
-    if not isinstance(text, str):
-        raise ActionError("a check message needs 'text', a string")
     answer: dict[str, Any] = {"type": "check", "text": text, "ok": True, "rule": None}
     if state.phase not in (Phase.FIRST_CLUE, Phase.SECOND_CLUE) or seat != state.giver:
         answer.update(ok=False, message="it is not your turn to give a clue")
@@ -250,7 +218,7 @@ def seat_request(i: int, seat: object) -> tuple[str, str]:
     if unknown:
         raise ValueError(f"seat {i}: unknown fields {unknown}; a seat has 'kind' and 'name'")
     kind = seat.get("kind", "person")
-    if kind != "person" and kind not in BOT_KINDS:
+    if not isinstance(kind, str) or (kind != "person" and kind not in BOT_KINDS):
         kinds = ", ".join(("person", *BOT_KINDS))
         raise ValueError(f"seat {i}: kind {str(kind)[:20]!r} is not one of {kinds}")
     name = seat.get("name")

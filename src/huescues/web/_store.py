@@ -19,7 +19,7 @@ from huescues.engine import Action, action_from_dict, action_to_dict
 
 from ._db import Database
 
-__all__ = ["GAME_SCHEMA", "StoredGame", "TableStore", "token_hash"]
+__all__ = ["GAME_ADDED", "GAME_SCHEMA", "StoredGame", "TableStore", "Unreadable", "token_hash"]
 
 #: The tables' part of the database: every game as its seats, seed and actions, the record once
 #: finished; ``abandoned`` is set when a table expired unfinished (it is not rebuilt).
@@ -34,7 +34,8 @@ GAME_SCHEMA: tuple[str, ...] = (
         seed INTEGER,
         tokens TEXT,
         abandoned REAL,
-        house_rules TEXT
+        house_rules TEXT,
+        set_aside TEXT
     )""",
     """CREATE TABLE IF NOT EXISTS actions (
         game TEXT NOT NULL REFERENCES games(id),
@@ -46,13 +47,16 @@ GAME_SCHEMA: tuple[str, ...] = (
     )""",
 )
 
-#: Columns a database written before games were kept in play (and before house rules) lacks
-#: (added on open).
-_ADDED_COLUMNS = (
-    ("seed", "INTEGER"),
-    ("tokens", "TEXT"),
-    ("abandoned", "REAL"),
-    ("house_rules", "TEXT"),
+#: The columns added to the tables' part since its first release, which a database written before
+#: them lacks (the database adds them on open): the seed and the seats' token hashes (games kept in
+#: play), when a game was abandoned, its house rules, and why a game that cannot be rebuilt was set
+#: aside.
+GAME_ADDED: tuple[tuple[str, str, str], ...] = (
+    ("games", "seed", "INTEGER"),
+    ("games", "tokens", "TEXT"),
+    ("games", "abandoned", "REAL"),
+    ("games", "house_rules", "TEXT"),
+    ("games", "set_aside", "TEXT"),
 )
 
 
@@ -75,17 +79,22 @@ class StoredGame:
     house_rules: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A game in play whose stored rows cannot be read back (a database edited by hand, a bug
+    of an older server): which game, and what of it cannot be read."""
+
+    id: str
+    reason: str
+
+
 class TableStore:
-    """Reads and writes the ``games`` and ``actions`` tables; each write is one transaction."""
+    """Reads and writes the ``games`` and ``actions`` tables; each write is one transaction.
+    Its methods are synchronous: the server runs them on the database's threads
+    (:meth:`Database.write`, :meth:`Database.read`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        have = {row["name"] for row in db.query("PRAGMA table_info(games)")}
-        missing = [(name, kind) for name, kind in _ADDED_COLUMNS if name not in have]
-        if missing:
-            with db.transaction() as cur:
-                for name, kind in missing:
-                    cur.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
     def create(
         self,
@@ -139,36 +148,60 @@ class TableStore:
                 (time.time(), game),
             )
 
-    def in_play(self) -> list[StoredGame]:
-        """Every game neither finished nor abandoned, in the order they were created."""
-        games = []
-        rows = self.db.query(
-            "SELECT id, seats, seed, tokens, house_rules FROM games WHERE record IS NULL "
-            "AND abandoned IS NULL AND seed IS NOT NULL AND tokens IS NOT NULL ORDER BY created, id"
-        )
-        for row in rows:
-            actions = [
-                (
-                    int(a["seat"]),
-                    action_from_dict(json.loads(a["action"])),
-                    None if a["fault"] is None else _fault(json.loads(a["fault"])),
-                )
-                for a in self.db.query(
-                    "SELECT seat, action, fault FROM actions WHERE game = ? ORDER BY n",
+    def set_aside(self, game: str, reason: str) -> None:
+        """Keep a game that cannot be rebuilt as it is, with the reason, and rebuild it no more
+        (its rows stay for whoever can mend them)."""
+        with self.db.transaction() as cur:
+            cur.execute("UPDATE games SET set_aside = ? WHERE id = ?", (reason, game))
+
+    def in_play(self) -> list[StoredGame | Unreadable]:
+        """Every game neither finished, abandoned nor set aside, in the order they were created;
+        one whose rows cannot be read is :class:`Unreadable`, saying which row."""
+        games: list[StoredGame | Unreadable] = []
+        with self.db.reading() as cur:
+            rows = cur.execute(
+                "SELECT id, seats, seed, tokens, house_rules FROM games WHERE record IS NULL "
+                "AND abandoned IS NULL AND set_aside IS NULL AND seed IS NOT NULL "
+                "AND tokens IS NOT NULL ORDER BY created, id"
+            ).fetchall()
+            for row in rows:
+                actions = cur.execute(
+                    "SELECT n, seat, action, fault FROM actions WHERE game = ? ORDER BY n",
                     (row["id"],),
-                )
-            ]
-            games.append(
-                StoredGame(
-                    row["id"],
-                    json.loads(row["seats"]),
-                    int(row["seed"]),
-                    json.loads(row["tokens"]),
-                    actions,
-                    json.loads(row["house_rules"] or "{}"),
-                )
-            )
+                ).fetchall()
+                games.append(_stored(row, actions))
         return games
+
+
+def _stored(row: Any, actions: list[Any]) -> StoredGame | Unreadable:
+    """A game's rows read back, or what of them cannot be."""
+    game = str(row["id"])
+    try:
+        seats = json.loads(row["seats"])
+        tokens = json.loads(row["tokens"])
+        house = json.loads(row["house_rules"] or "{}")
+        if not (isinstance(seats, list) and all(isinstance(s, dict) for s in seats)):
+            raise ValueError("its seats are not a list of seats")
+        if not (isinstance(tokens, list) and len(tokens) == len(seats)):
+            raise ValueError("its tokens are not one per seat")
+        if not isinstance(house, dict):
+            raise ValueError("its house rules are not an object")
+        seed = int(row["seed"])
+    except (ValueError, TypeError) as e:
+        return Unreadable(game, f"its row in games cannot be read ({_short(e)})")
+    played: list[tuple[int, Action, Fault | None]] = []
+    for a in actions:
+        try:
+            fault = None if a["fault"] is None else _fault(json.loads(a["fault"]))
+            played.append((int(a["seat"]), action_from_dict(json.loads(a["action"])), fault))
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            return Unreadable(game, f"its action {a['n']} cannot be read ({_short(e)})")
+    return StoredGame(game, seats, seed, tokens, played, house)
+
+
+def _short(error: Exception) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 120 else text[:119] + "…"
 
 
 def _fault(data: dict[str, Any]) -> Fault:

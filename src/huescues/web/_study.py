@@ -15,6 +15,7 @@ Here: each participant's plan of items and the routes. What a study asks is in
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import secrets
 import threading
@@ -79,7 +80,7 @@ from ._study_schema import (
     _Session,
     _session,
     _stored_code,
-    upgrade_study_tables,
+    order_secret,
 )
 
 __all__ = ["study_routes"]
@@ -89,7 +90,7 @@ class _Study:
     def __init__(self, db: Database, config: StudyConfig) -> None:
         self.db = db
         self.config = config
-        upgrade_study_tables(db)
+        self.secret = order_secret(db)
         self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
         self.clues = (
             config.clues
@@ -189,10 +190,14 @@ class _Study:
         return [Item(None, None, str(cells[int(i)]), "give") for i in order]
 
 
-def _seed_of(participant: str) -> int:
-    """The participant's generator seed, from the id: reproducible, and as unguessable as it."""
+def _seed_of(secret: bytes, participant: str) -> int:
+    """The participant's generator seed, from the study's secret and the participant's code:
+    reproducible by the server, and unknown to the participant, who holds the code but never the
+    secret (from the code alone, the targets to come and the plates' answers could be worked
+    out)."""
+    digest = hmac.new(secret, participant.encode(), hashlib.sha256).digest()
     # 63 bits: the seed fits SQLite's signed integers as it is.
-    return int.from_bytes(hashlib.sha256(participant.encode()).digest()[:8], "big") >> 1
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -329,30 +334,34 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             # A leading "-" would be quoted in the CSV export (a spreadsheet formula's start),
             # and the id is the key researchers join on: draw again (1 in 64).
             participant = secrets.token_urlsafe(18)
-        seed = _seed_of(participant)
+        seed = _seed_of(study.secret, participant)
         plan = await run_in_threadpool(study.plan, seed, clues, kind)
         plan_json = json.dumps([i.to_json() for i in plan])
-        with db.transaction() as cur:
-            cur.execute(
-                "INSERT INTO participants (id, created, board, seed, plan, language, "
-                "colour_blindness, age_range, clue_source, study, prolific_pid, study_id, "
-                "session_id, participant_id, screen_width, screen_height, pixel_ratio, "
-                "colour_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    participant,
-                    time.time(),
-                    study.board.id,
-                    seed,
-                    plan_json,
-                    language,
-                    colour_blindness,
-                    age_range,
-                    "researcher" if clues is None else "visitor",
-                    kind,
-                    *ids.values(),
-                    *screen,
-                ),
-            )
+
+        def insert() -> None:
+            with db.transaction() as cur:
+                cur.execute(
+                    "INSERT INTO participants (id, created, board, seed, plan, language, "
+                    "colour_blindness, age_range, clue_source, study, prolific_pid, study_id, "
+                    "session_id, participant_id, screen_width, screen_height, pixel_ratio, "
+                    "colour_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        participant,
+                        time.time(),
+                        study.board.id,
+                        seed,
+                        plan_json,
+                        language,
+                        colour_blindness,
+                        age_range,
+                        "researcher" if clues is None else "visitor",
+                        kind,
+                        *ids.values(),
+                        *screen,
+                    ),
+                )
+
+        await db.write(insert)
         return JSONResponse(
             {
                 "participant": participant,
@@ -369,8 +378,12 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         # server restart). Only the next item goes back, never a giver study's target.
         data = await _json_body(request, {"participant"})
         participant = _participant(data.get("participant"))
-        with db.transaction() as cur:
-            session = _session(cur, participant)
+
+        def read() -> _Session:
+            with db.reading() as cur:
+                return _session(cur, participant)
+
+        session = await db.read(read)
         if session.board != study.board.id:
             # The server now shows another board: the old session cannot go on on it.
             raise Refused(404, "this session was on another board: start the study again")
@@ -417,36 +430,41 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 ) from None
         if choice is not None and (type(choice) is not int or not 0 <= choice < 16):
             raise Refused(400, "choice: the number of the swatch chosen (0, 1, ...)")
-        with db.transaction() as cur:
-            session, item = current(cur, participant, index)
-            if item.kind in ("give", "give-practice"):
-                raise Refused(409, "this item asks for a clue (POST /study/api/give)")
-            if item.kind == "colour":
-                if choice is None or choice >= len(item.swatches):
-                    raise Refused(400, f"choice: a swatch from 0 to {len(item.swatches) - 1}")
-                shown = str(choice)
-            elif square is None:
-                raise Refused(400, "square: the name of a square, such as F12, is needed")
-            else:
-                shown = str(square)
-            cur.execute(
-                "INSERT INTO responses (participant, item, clue, square, board, time, "
-                "response_ms, giver, target, trial, clue_language) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    participant,
-                    index,
-                    item.clue or "",
-                    shown,
-                    session.board,
-                    time.time(),
-                    ms,
-                    item.giver,
-                    item.target,
-                    item.kind,
-                    config.language,
-                ),
-            )
+
+        def store() -> tuple[_Session, Item]:
+            with db.transaction() as cur:
+                session, item = current(cur, participant, index)
+                if item.kind in ("give", "give-practice"):
+                    raise Refused(409, "this item asks for a clue (POST /study/api/give)")
+                if item.kind == "colour":
+                    if choice is None or choice >= len(item.swatches):
+                        raise Refused(400, f"choice: a swatch from 0 to {len(item.swatches) - 1}")
+                    shown = str(choice)
+                elif square is None:
+                    raise Refused(400, "square: the name of a square, such as F12, is needed")
+                else:
+                    shown = str(square)
+                cur.execute(
+                    "INSERT INTO responses (participant, item, clue, square, board, time, "
+                    "response_ms, giver, target, trial, clue_language) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        participant,
+                        index,
+                        item.clue or "",
+                        shown,
+                        session.board,
+                        time.time(),
+                        ms,
+                        item.giver,
+                        item.target,
+                        item.kind,
+                        config.language,
+                    ),
+                )
+                return session, item
+
+        session, item = await db.write(store)
         missed = session.missed
         if item.kind == "attention":
             assert square is not None and item.target is not None
@@ -459,26 +477,31 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         index, text = data.get("item"), data.get("clue")
         ms = response_ms(data.get("ms"))
         clue = _given_clue(text, config.language)
-        with db.transaction() as cur:
-            session, item = current(cur, participant, index)
-            if item.kind not in ("give", "give-practice"):
-                raise Refused(409, "this item asks for a click (POST /study/api/answer)")
-            assert item.target is not None
-            cur.execute(
-                "INSERT INTO given_clues (participant, item, target, clue, board, time, "
-                "response_ms, trial, clue_language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    participant,
-                    index,
-                    item.target,
-                    clue,
-                    session.board,
-                    time.time(),
-                    ms,
-                    item.kind,
-                    config.language,
-                ),
-            )
+
+        def store() -> _Session:
+            with db.transaction() as cur:
+                session, item = current(cur, participant, index)
+                if item.kind not in ("give", "give-practice"):
+                    raise Refused(409, "this item asks for a click (POST /study/api/answer)")
+                assert item.target is not None
+                cur.execute(
+                    "INSERT INTO given_clues (participant, item, target, clue, board, time, "
+                    "response_ms, trial, clue_language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        participant,
+                        index,
+                        item.target,
+                        clue,
+                        session.board,
+                        time.time(),
+                        ms,
+                        item.kind,
+                        config.language,
+                    ),
+                )
+                return session
+
+        session = await db.write(store)
         return JSONResponse(next_step(session.plan, session.answered + 1, session.missed))
 
     async def check(request: Request) -> Response:

@@ -14,7 +14,7 @@ from ._db import Database
 from ._requests import Refused
 from ._study_items import Item, attention_missed
 
-__all__ = ["STUDY_SCHEMA", "upgrade_study_tables"]
+__all__ = ["STUDY_ADDED", "STUDY_SCHEMA", "order_secret"]
 
 
 #: The study's part of the database: one row per participant (what they chose to tell, the
@@ -74,8 +74,14 @@ STUDY_SCHEMA: tuple[str, ...] = (
     )""",
 )
 
-#: The columns :func:`upgrade_study_tables` adds to a database written before them.
-_ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+#: The columns added to the study's tables since their first release, which the database adds to
+#: a database written before them (:class:`~huescues.web.Database`'s ``added``). Under
+#: ``clue_source`` an older database's participants read as ``researcher`` (before it, every clue
+#: list a visitor sent was taken, untold; the default is the likelier truth); under ``study`` as
+#: ``guess`` and its responses' ``trial`` as ``clue`` (the only study and trial there were); its
+#: responses' and given clues' ``clue_language`` as ``en`` (every study was English before it);
+#: the panel ids and the screen are empty (never asked).
+STUDY_ADDED: tuple[tuple[str, str, str], ...] = (
     ("participants", "clue_source", "TEXT NOT NULL DEFAULT 'researcher'"),
     ("participants", "study", "TEXT NOT NULL DEFAULT 'guess'"),
     ("participants", "prolific_pid", "TEXT"),
@@ -104,18 +110,20 @@ def _stored_code(db: Database) -> str:
         return code
 
 
-def upgrade_study_tables(db: Database) -> None:
-    """Bring a database written by an older server up to :data:`STUDY_SCHEMA`: add the
-    columns it lacks. Under ``clue_source`` its participants read as ``researcher`` (before it,
-    every clue list a visitor sent was taken, untold; the default is the likelier truth); under
-    ``study`` as ``guess`` and its responses' ``trial`` as ``clue`` (the only study and trial
-    there were); its responses' and given clues' ``clue_language`` as ``en`` (every study was
-    English before it); the panel ids and the screen are empty (never asked)."""
+def order_secret(db: Database) -> bytes:
+    """The study's secret: drawn once and kept in the database, never sent. Each participant's
+    plan (the order of the items, the targets, the colour plates' answers) is drawn from it and
+    the participant's code together, so that the code a participant holds tells nothing of what
+    comes next."""
     with db.transaction() as cur:
-        for table, column, decl in _ADDED_COLUMNS:
-            columns = {row[1] for row in cur.execute(f"PRAGMA table_info({table})")}
-            if column not in columns:
-                cur.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+        row = cur.execute("SELECT value FROM study_meta WHERE key = 'order_secret'").fetchone()
+        if row is not None:
+            return bytes.fromhex(str(row[0]))
+        secret = secrets.token_bytes(32)
+        cur.execute(
+            "INSERT INTO study_meta (key, value) VALUES ('order_secret', ?)", (secret.hex(),)
+        )
+        return secret
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,15 +16,22 @@ from huescues.engine import DEFAULT_LANGUAGE, GameState, available_languages
 from ._house import MAX_REVEAL_SECONDS, HouseRules
 
 __all__ = [
+    "AWAY_SECONDS",
     "GONE_CLOSE_CODE",
     "MAX_NAME",
     "PAWN_COLOURS",
     "Reveal",
     "Seat",
+    "Socket",
     "TableSettings",
     "WebTable",
     "fault_text",
 ]
+
+#: A seat's person is away once none of its sockets has sent a message or answered the server's
+#: ping for this many seconds (the one definition of presence: the idle sweep uses it, and so
+#: does the party game's). The server pings every third of it.
+AWAY_SECONDS = 30.0
 
 #: The WebSocket close code after a join to a table that is gone (or a wrong link): the page
 #: shows so and does not reconnect (4000-4999 are the application's own codes).
@@ -76,9 +83,16 @@ class TableSettings:
     #: Games in play at once created from one client address (an IPv6 address counts by its
     #: /64 network, as one home or phone holds a whole /64).
     max_tables_per_address: int = 20
-    #: Seconds a table with no one connected is kept; then it expires (a finished game's record
-    #: stays in the database, an unfinished one is marked abandoned and not rebuilt on restart).
+    #: Seconds a table whose people are all away (:data:`AWAY_SECONDS`) is kept; then it expires
+    #: (a finished game's record stays in the database, an unfinished one is marked abandoned
+    #: and not rebuilt on restart).
     idle_timeout: float = 1800.0
+    #: Seconds a table that no person ever joined is kept (when it is shorter than the idle
+    #: timeout): a link no one opened holds no table for long. When the tables in play reach
+    #: ``max_tables``, the oldest of these make room for a new one.
+    unjoined_timeout: float = 300.0
+    #: Seconds without a message or pong after which a seat's person is away.
+    away_after: float = AWAY_SECONDS
     #: Seconds a new WebSocket has to join a seat before it is closed.
     join_timeout: float = 10.0
     #: WebSockets open at once from one client address (a pass-and-play page holds one a seat).
@@ -100,7 +114,13 @@ class TableSettings:
         for name in ("max_tables", "max_tables_per_address", "max_connections_per_address"):
             if getattr(self, name) < 1:
                 raise ValueError(f"TableSettings.{name} is at least 1, not {getattr(self, name)}")
-        for name in ("idle_timeout", "join_timeout", "bot_time_limit"):
+        for name in (
+            "idle_timeout",
+            "unjoined_timeout",
+            "join_timeout",
+            "bot_time_limit",
+            "away_after",
+        ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"TableSettings.{name} is a positive number of seconds")
         if not 0 <= self.reveal_pause <= MAX_REVEAL_SECONDS:
@@ -116,6 +136,14 @@ class Seat:
     kind: str
     token: str | None
     agent: Agent | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Socket:
+    """A joined WebSocket, and when the server last heard from it (a message or a pong)."""
+
+    ws: WebSocket
+    heard: float = field(default_factory=time.monotonic)
 
 
 @dataclass(slots=True)
@@ -137,19 +165,29 @@ class WebTable:
     seats: list[Seat]
     game: Table
     settings: TableSettings
-    conns: dict[int, set[WebSocket]] = field(default_factory=dict)
+    conns: dict[int, set[Socket]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     ready: bool = False
     stored: bool = False
+    #: The keeping of the finished game's record, once begun.
+    finishing: asyncio.Future[bool] | None = None
     #: What went wrong with the table itself (not a bot's fault: those are the game's).
     errors: list[str] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
     finished_at: float | None = None
     #: Who created the table (:func:`client_key`), for the per-address limit.
     creator: str = ""
-    #: Since when no one is connected (``time.monotonic``), or None while someone is.
-    idle_since: float | None = field(default_factory=time.monotonic)
+    #: When the server last heard from anyone at the table (a message, a pong, a join or a
+    #: leave; ``time.monotonic``), from its creation on.
+    heard: float = field(default_factory=time.monotonic)
+    #: Whether a person ever joined one of its seats.
+    joined: bool = False
+    #: When it was made (``time.monotonic``).
+    created: float = field(default_factory=time.monotonic)
+    #: Whether the table's writes reach the database: ``ok``, or ``retrying`` while a write
+    #: fails (a full disk, a lock held past the wait) and is tried again.
+    storage: str = "ok"
     expired: bool = False
     #: The seats' keys in the server's index of tokens (their hashes).
     keys: list[str] = field(default_factory=list)
@@ -173,16 +211,30 @@ class WebTable:
         """The bots' faults and the table's errors, as the page shows them."""
         return [fault_text(self.seats[f.seat].name, f) for f in self.game.faults] + self.errors
 
+    def here(self, seat: int, now: float | None = None) -> bool:
+        """Whether ``seat``'s person is here: one of its sockets was heard within
+        :attr:`TableSettings.away_after` seconds."""
+        now = time.monotonic() if now is None else now
+        return any(now - s.heard < self.settings.away_after for s in self.conns.get(seat, ()))
+
+    def idle_for(self, now: float) -> float:
+        """Seconds the table has been idle: 0 while a person is here, else since it was last
+        heard from."""
+        if any(self.here(i, now) for i, s in enumerate(self.seats) if s.kind == "person"):
+            return 0.0
+        return now - self.heard
+
     def waiting_for(self) -> list[int]:
-        """The people the reveal still waits for: connected persons who have not dismissed it
-        (one who left holds nobody up)."""
+        """The people the reveal still waits for: persons here who have not dismissed it (one
+        who left, or went away, holds nobody up)."""
         reveal = self.reveal
         if reveal is None:
             return []
+        now = time.monotonic()
         return [
             i
             for i, s in enumerate(self.seats)
-            if s.kind == "person" and self.conns.get(i) and i not in reveal.dismissed
+            if s.kind == "person" and self.here(i, now) and i not in reveal.dismissed
         ]
 
     def house_rules(self) -> dict[str, Any]:

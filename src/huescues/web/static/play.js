@@ -58,7 +58,11 @@ HuesI18n.ready.then(function () {
   }
 
   function onMessage(conn, msg) {
-    if (msg.type === "welcome") {
+    if (msg.type === "ping") {
+      // The server pings every few seconds; an answer keeps this seat "here" (a page that
+      // stops answering, asleep or closed, is away after 30 s).
+      send(conn, { type: "pong" });
+    } else if (msg.type === "welcome") {
       conn.seat = msg.seat;
       if (!welcome) { welcome = msg; buildBoard(msg.board); }
     } else if (msg.type === "state") {
@@ -430,7 +434,8 @@ HuesI18n.ready.then(function () {
     drawZoom(state);
     drawHouse();
     const faults = $("faults");
-    faults.replaceChildren(...state.faults.map((f) => el("li", { textContent: f })));
+    const storage = state.storage === "retrying" ? [el("li", { className: "storage", textContent: t("play.storage_retrying") })] : [];
+    faults.replaceChildren(...storage, ...state.faults.map((f) => el("li", { textContent: f })));
   }
 
   function drawHouse() {
