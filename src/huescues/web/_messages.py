@@ -16,9 +16,12 @@ HTTP
   "name": "Ann"}, ...]}`` (``name`` optional; 3-10 seats, at least one person; a bot's kind is
   one of ``GET /api/setup``'s; a ``"seed"`` only where :attr:`TableSettings.allow_seed`, else
   403: the server draws the seed and tells no client before the end) answers ``{"table": ID,
-  "seats": [{"seat": 0, "name", "kind", "token"}, ...]}``; a person's seat has its token
-  (``secrets.token_urlsafe``), a bot's has ``null``. The token is the
-  seat: whoever holds it plays that seat, and nobody else can.
+  "seats": [{"seat": 0, "name", "kind", "token", "link"}, ...]}``; a person's seat has its
+  token (``secrets.token_urlsafe``) and its link, BASE + ``/play#t=`` + token (BASE is ``huescues
+  serve --public-url``, else the request's scheme and host, or this machine's LAN address where
+  the request came to the loopback of a server bound to more: :class:`~huescues.web._links.Links`);
+  a bot's has ``null`` for both. The token is the seat: whoever holds it plays that seat, and
+  nobody else can.
 - ``GET /api/tables/ID``: ``{"table", "seats": [{"seat","name","kind"}], "finished": bool}``
   (no tokens).
 - ``GET /api/setup``: what a new table may hold, for the page that creates one: ``{"bots":
@@ -30,6 +33,12 @@ HTTP
 
 WebSocket ``/ws`` (JSON text messages, at most 4096 bytes each)
 ---------------------------------------------------------------
+A message of 4,097 bytes to 64 KiB is answered with an ``error`` (the connection stays open); a
+frame over 64 KiB is closed with 1009 before it is read; nothing is compressed. Every message
+is parsed once into a typed message (:mod:`huescues.web._inbound`); one that cannot be taken
+(malformed, an unknown type, a field of the wrong type) is answered with an ``error`` and the
+connection stays open.
+
 The page sends first ``{"type": "join", "token": TOKEN}``; one connection holds one seat (a page
 for several seats opens one connection per seat). Then:
 
@@ -41,7 +50,11 @@ for several seats opens one connection per seat). Then:
   nothing);
 - ``{"type": "next"}``: dismiss the reveal; the next round starts once every connected person
   has, or after the table's ``reveal_seconds`` (nobody acts meanwhile);
-- ``{"type": "again"}``: once the game is over, a new table with the same seats and house rules.
+- ``{"type": "again"}``: once the game is over, a new table with the same seats and house rules;
+- ``{"type": "pong"}``: the answer to the server's ``{"type": "ping"}``, sent to every joined
+  connection every third of :data:`~huescues.web._table.AWAY_SECONDS` (30 s). A seat whose
+  connections send nothing, not even a pong, for 30 s is *away*: the reveal does not wait for
+  it, and a table whose people are all away expires after the idle timeout.
 
 ``POST /api/tables`` also takes ``"language": "en" | "es"`` (the game's language,
 ``Rules.language``: the clue rules R19-R21 in its words, the live check too; default the
@@ -63,18 +76,21 @@ The server sends:
   "regular_rounds", "tiebreak", "scores", "clues", "pawns": [[seat, "F12"], ...], "history":
   [round, ...], "card": ["F12", ...] | null, "target": "F12" | null, "result": {"winners",
   "scores", "shared", "tiebreak_rounds"} | null, "ready": bool, "clue_words": n, "may_pass":
-  bool, "faults": [text, ...]}`` after the join and after every change: ``card`` and
-  ``target`` are set for the clue giver only (and ``null`` once the game is over); a round of
-  ``history`` is ``RoundResult.to_dict()``: its target, clues, pawns and points, after the
-  reveal;
+  bool, "faults": [text, ...], "storage": "ok" | "retrying"}`` after the join and after every
+  change (``storage`` is ``retrying`` while a move cannot be stored and is tried again):
+  ``card`` and ``target`` are set for the clue giver only (and ``null`` once the game is
+  over); a round of ``history`` is ``RoundResult.to_dict()``: its target, clues, pawns and
+  points, after the reveal;
 - ``{"type": "check", "text", "ok": bool, "rule": "R19" | null, "message"}`` answering a check;
 - ``{"type": "error", "message", "rule": "R13" | null}`` when a message is refused (malformed,
   too big, too many, not your turn, against a rule): nothing changed.
 
 Connections and messages are rate-limited per client address and per connection (token
 buckets); open connections and tables in play are capped per address, a connection must join a
-seat within :attr:`TableSettings.join_timeout`, and a table no one is connected to expires after
-:attr:`TableSettings.idle_timeout`. Every action is stored as it is played (``_store``), so a
+seat within :attr:`TableSettings.join_timeout`, a table whose people are all away expires after
+:attr:`TableSettings.idle_timeout`, and one no person ever joined after
+:attr:`TableSettings.unjoined_timeout` (at the cap on tables in play, the oldest of these make
+room for a new one). Every action is stored as it is played (``_store``), so a
 restart rebuilds the games in play; a finished game is stored as its
 :class:`~huescues.GameRecord` JSON in the ``games`` table and replays with ``huescues replay DB
 --game ID``.

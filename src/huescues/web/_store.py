@@ -140,12 +140,14 @@ class TableStore:
                 (time.time(), record, game),
             )
 
-    def abandon(self, game: str) -> None:
-        """Mark a game that expired unfinished, so that no restart rebuilds it."""
+    def abandon(self, games: list[str]) -> None:
+        """Mark games that expired unfinished, so that no restart rebuilds them (one
+        transaction: a sweep may expire hundreds at once)."""
+        now = time.time()
         with self.db.transaction() as cur:
-            cur.execute(
+            cur.executemany(
                 "UPDATE games SET abandoned = ? WHERE id = ? AND record IS NULL",
-                (time.time(), game),
+                [(now, game) for game in games],
             )
 
     def set_aside(self, game: str, reason: str) -> None:

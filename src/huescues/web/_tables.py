@@ -177,34 +177,41 @@ class _Tables:
         seconds (no person ever joined: ``unjoined_timeout``, if shorter), and forget finished
         ones an hour after the end."""
         now, wall = time.monotonic(), time.time()
+        expired = []
         for table in list(self.tables.values()):
             if table.finished_at is not None:
-                if wall - table.finished_at >= 3600:
-                    self._expire(table)
-                continue
-            if table.idle_for(now) >= self._timeout(table):
-                self._expire(table)
+                old = wall - table.finished_at >= 3600
+            else:
+                old = table.idle_for(now) >= self._timeout(table)
+            if old:
+                expired.append(table)
+        self._expire(*expired)
 
     def _timeout(self, table: WebTable) -> float:
         if table.joined:
             return self.settings.idle_timeout
         return min(self.settings.idle_timeout, self.settings.unjoined_timeout)
 
-    def _expire(self, table: WebTable) -> None:
-        table.expired = True
-        self.freed += 1
-        if table.task is not None:
-            table.task.cancel()
-        self.tables.pop(table.id, None)
-        for key in table.keys:
-            self.tokens.pop(key, None)
-        if not table.stored:
-            # If this write fails, the game is rebuilt at the next start, and expires again.
-            self._write_quietly(self.store.abandon, table.id)
+    def _expire(self, *tables: WebTable) -> None:
+        unfinished = []
+        for table in tables:
+            table.expired = True
+            self.freed += 1
+            if table.task is not None:
+                table.task.cancel()
+            self.tables.pop(table.id, None)
+            for key in table.keys:
+                self.tokens.pop(key, None)
+            if not table.stored:
+                unfinished.append(table.id)
+        if unfinished:
+            # If this write fails, the games are rebuilt at the next start, and expire again.
+            self._write_quietly(self.store.abandon, unfinished)
 
     def _write_quietly(self, write: Any, *args: Any) -> None:
-        """A write that may fail without harm, in the background (on the database's thread; in
-        place when called off the event loop)."""
+        """A write that may fail without harm, in the background (on the database's thread,
+        waiting longer than a person's write would; in place when called off the event
+        loop)."""
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -214,7 +221,7 @@ class _Tables:
 
         async def quietly() -> None:
             with contextlib.suppress(sqlite3.Error):
-                await self.db.write(write, *args)
+                await self.db.write(write, *args, wait=30.0)
 
         self._in_background(quietly())
 

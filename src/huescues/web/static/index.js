@@ -64,6 +64,7 @@
   drawSeats();
 
   function playLink(tokens) {
+    // Pass-and-play: every seat on this device, so this page's own address.
     return `${location.origin}/play#t=${tokens.join(",")}`;
   }
 
@@ -107,7 +108,8 @@
         continue;
       }
       tokens.push(seat.token);
-      const url = playLink([seat.token]);
+      // The server's link: its public address, or one friends' phones on this network can open.
+      const url = seat.link || playLink([seat.token]);
       const copy = el("button", { type: "button", textContent: t("index.copy") });
       copy.addEventListener("click", async () => {
         try { await navigator.clipboard.writeText(url); copy.textContent = t("index.copied"); } catch (e) { copy.textContent = t("index.select"); }
