@@ -701,6 +701,8 @@ def floods(
         )
         p50, p95 = percentile(every, 0.5), percentile(every, 0.95)
         refused = f"; joins refused: {waits.refused}" if waits.refused else ""
+        if name == "alone":
+            refused += f"; checks and joins alone: p95 {ms(alone_live)}"
         print(
             f"  {name}: p50 {ms(p50)}, p95 {ms(p95)} [{kinds}]{refused}; peak RSS {mib(peak)} "
             f"(warm {'+' if peak >= rss_warm else '-'} {mib(abs(peak - rss_warm))})"

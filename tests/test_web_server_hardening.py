@@ -486,3 +486,19 @@ def test_serve_says_its_first_line_as_before_then_the_other_addresses(tmp_path: 
             proc.kill()
     assert first.startswith("huescues serve: http://127.0.0.1:") and "(study: " in first
     assert second == "huescues serve: also at https://games.example.org/\n"
+
+
+def test_a_log_message_repeated_in_a_flood_is_let_through_five_times_then_counted() -> None:
+    from huescues.web._logs import RepeatFilter  # private: its window is shortened
+
+    quiet = RepeatFilter(burst=5, window=0.2)
+
+    def record(text: str) -> logging.LogRecord:
+        return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, text, None, None)
+
+    floods = [record("socket.accept() out of system resource") for _ in range(100)]
+    assert sum(quiet.filter(r) for r in floods) == 5
+    assert quiet.filter(record("another message"))  # each kind has its own count
+    time.sleep(0.25)
+    after = record("socket.accept() out of system resource")
+    assert quiet.filter(after) and "95 more like this were not logged" in after.getMessage()

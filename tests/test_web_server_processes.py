@@ -184,7 +184,7 @@ def test_a_second_server_on_a_database_in_use_refuses_and_a_killed_one_does_not_
         err = second.stderr.decode()
         assert second.returncode == 2, err
         assert err.count("\n") == 1 and "Traceback" not in err, err
-        assert str(db) in err and "another huescues serve holds" in err
+        assert str(db) in err and "another huescues serve holds it" in err
         assert b"huescues serve: http" not in second.stdout  # it never said it was serving
         assert request(first.port, "GET", "/healthz")[0] == 200
         # The commands that only read read a held database freely.
@@ -400,5 +400,5 @@ def test_a_served_database_has_its_lock_file_and_a_second_server_names_it(
 def _assert_second_refused(db: Path) -> None:
     from huescues.web import serve
 
-    with pytest.raises(OSError, match="another huescues serve holds this database"):
+    with pytest.raises(OSError, match="another huescues serve holds it"):
         serve(port=0, db=db)

@@ -117,8 +117,8 @@ def hold_database(db: str | Path) -> Iterator[None]:
             if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise OSError(f"{db}: cannot lock {path} ({e.strerror or e})") from None
             raise DatabaseHeld(
-                f"{db}: another huescues serve holds this database (its lock {path}); stop that "
-                "server first, or give another --db"
+                f"{db}: another huescues serve holds it (the lock {path}); stop that server "
+                "first, or give another --db"
             ) from None
         # Who holds it, for a person looking at the file (the lock, not the text, is the hold).
         handle.seek(0)
