@@ -516,12 +516,15 @@ def compressed_frames(port: int, stop_at: float, rounds: int = 20) -> int:
             break
         for i in range(60):
             with contextlib.suppress(OSError):
-                _frames(port, f"127.0.30.{1 + i % 2}", payload)
+                send_frames(port, f"127.0.30.{1 + i % 2}", payload)
                 sent += 1
     return sent
 
 
-def _frames(port: int, source: str, payload: bytes) -> None:
+def send_frames(port: int, source: str, payload: bytes, *, rsv1: bool = True) -> int | None:
+    """Handshake a WebSocket by hand from ``source`` (asking for compression), send ``payload``
+    as one text frame twice (marked compressed, RSV1, when ``rsv1``: compression the server never
+    agreed to); the close code the server answers with (None: it just closed)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0)) as s:
         key = base64.b64encode(os.urandom(16)).decode()
         s.sendall(
@@ -533,19 +536,30 @@ def _frames(port: int, source: str, payload: bytes) -> None:
         while b"\r\n\r\n" not in head:
             chunk = s.recv(4096)
             if not chunk:
-                return
+                return None
             head += chunk
         if not head.startswith(b"HTTP/1.1 101"):
-            return
+            return None
         mask = os.urandom(4)
-        frame = struct.pack("!BBQ", 0xC1, 0x80 | 127, len(payload)) + mask
-        frame += bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        for _ in range(2):
-            s.sendall(frame)
-        s.settimeout(2)
-        with contextlib.suppress(OSError):
-            while s.recv(4096):
-                pass
+        frame = struct.pack("!BBQ", 0xC1 if rsv1 else 0x81, 0x80 | 127, len(payload)) + mask
+        # Masked in full only up to 64 KiB: a longer frame is refused on its length alone.
+        frame += bytes(b ^ mask[i % 4] for i, b in enumerate(payload[:65536])) + payload[65536:]
+        with contextlib.suppress(OSError):  # closed on us mid-frame, as it should be
+            for _ in range(2):
+                s.sendall(frame)
+        rest = head.split(b"\r\n\r\n", 1)[1]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if len(rest) >= 4 and rest[0] & 0x0F == 0x8:
+                return int(struct.unpack("!H", rest[2:4])[0])
+            try:
+                chunk = s.recv(4096)
+            except OSError:
+                return None
+            if not chunk:
+                return None
+            rest += chunk
+    return None
 
 
 def many_tables(port: int, stop_at: float, block: int, rounds: int = 10) -> tuple[int, int]:
@@ -592,8 +606,10 @@ def many_sockets(port: int, stop_at: float, n: int = 1116, per_address: int = 62
     return refused
 
 
-def hold_the_lock(db: Path, seconds: float) -> subprocess.Popen[bytes]:
-    """Another process holding ``db``'s write lock for ``seconds``, once it holds it."""
+@contextmanager
+def lock_held(db: Path, seconds: float) -> Iterator[None]:
+    """Another process holds ``db``'s write lock for ``seconds`` from when the block starts;
+    the block's end waits for it to let go."""
     script = (
         "import sqlite3, sys, time\n"
         "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
@@ -602,11 +618,14 @@ def hold_the_lock(db: Path, seconds: float) -> subprocess.Popen[bytes]:
         "time.sleep(float(sys.argv[2]))\n"
         "c.execute('ROLLBACK')\n"
     )
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", script, str(db), str(seconds)], stdout=subprocess.PIPE
-    )
-    assert proc.stdout is not None and proc.stdout.readline().strip() == b"held"
-    return proc
+    ) as proc:
+        try:
+            assert proc.stdout is not None and proc.stdout.readline().strip() == b"held"
+            yield
+        finally:
+            proc.wait(seconds + 30)
 
 
 def reset_peak(pid: int) -> None:
@@ -676,10 +695,8 @@ def floods(
             refused = many_sockets(port, stop_at)
             note = f"1116 idle connections opened, {refused} refused with 503"
         elif name == "write lock held":
-            locker = hold_the_lock(db, args.lock_seconds)
-            locker.wait(args.lock_seconds + 30)
-            if locker.stdout is not None:
-                locker.stdout.close()
+            with lock_held(db, args.lock_seconds):
+                pass
         players.join(args.phase_seconds + 60)
         peak = memory(proc.pid)["VmHWM"]
         results.append((name, waits, peak, note))

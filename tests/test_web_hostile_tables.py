@@ -35,7 +35,8 @@ def test_abandoned_tables_expire_and_free_their_place(tmp_path: Path) -> None:
     """Defect 1: tables whose people all left count against max_tables until they expire; then
     a new person can create one, and the expired game is marked so no restart rebuilds it.
     (Tables no one ever joined make room at once: tests/test_web_server_hardening.py.)"""
-    settings = TableSettings(bot_delay=0, reveal_pause=0, max_tables=3, idle_timeout=0.4)
+    # Long enough that the three visits are over before the first table could expire.
+    settings = TableSettings(bot_delay=0, reveal_pause=0, max_tables=3, idle_timeout=3.0)
     db = tmp_path / "t.sqlite"
     with TestClient(create_app(db, tables=settings)) as client:
         for _ in range(3):
@@ -45,7 +46,7 @@ def test_abandoned_tables_expire_and_free_their_place(tmp_path: Path) -> None:
                 assert json.loads(ws.receive_text())["type"] == "welcome"
         full = _create(client)
         assert full.status_code == 503 and "too many games" in full.json()["error"]
-        time.sleep(0.5)
+        time.sleep(3.2)
         assert _create(client).status_code == 200
     abandoned = _rows(db, "SELECT count(*) FROM games WHERE abandoned IS NOT NULL")[0][0]
     assert abandoned == 3

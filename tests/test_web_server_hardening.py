@@ -29,7 +29,11 @@ from websockets.sync.client import connect
 
 from huescues.web import Database, StudyConfig, TableSettings, create_app, server_config
 from serve_process import environment, request
+from test_web_abuse import _bench
 from test_web_tables import _join, _next, _registry
+
+#: benchmarks/bench_web_abuse.py: another process holding the write lock.
+BENCH = _bench()
 
 SEATS = [{"kind": "person", "name": "Ann"}, {"kind": "random"}, {"kind": "random"}]
 SECURITY = ("content-security-policy", "x-content-type-options", "x-frame-options")
@@ -142,34 +146,11 @@ def test_a_bots_move_waits_out_another_process_holding_the_lock(tmp_path: Path) 
         answer = client.post("/api/tables", json=body).json()
         with _join(client, answer["seats"][1]["token"]) as ws:
             _next(ws, "state", until=lambda m: m["ready"])
-            with _lock_held(db_path, 3.0):
+            with BENCH.lock_held(db_path, 3.0):
                 retrying = _next(ws, "state", until=lambda m: m["storage"] == "retrying")
                 assert retrying["phase"] == "choose_target"
             moved = _next(ws, "state", until=lambda m: m["phase"] == "first_clue")
             assert moved["storage"] == "ok"
-
-
-@contextmanager
-def _lock_held(db: Path, seconds: float) -> Iterator[None]:
-    """Another process holds ``db``'s write lock for ``seconds`` (or until the block ends)."""
-    script = (
-        "import sqlite3, sys, time\n"
-        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-        "c.execute('BEGIN IMMEDIATE')\n"
-        "print('held', flush=True)\n"
-        "time.sleep(float(sys.argv[2]))\n"
-        "c.execute('ROLLBACK')\n"
-    )
-    with subprocess.Popen(
-        [sys.executable, "-c", script, str(db), str(seconds)],
-        stdout=subprocess.PIPE,
-        env=environment(),
-    ) as proc:
-        try:
-            assert proc.stdout is not None and proc.stdout.readline().strip() == b"held"
-            yield
-        finally:
-            proc.wait(seconds + 20)
 
 
 # -- 4. the event loop while another process holds the lock -------------------------------------
@@ -187,7 +168,7 @@ def test_another_process_holding_the_lock_slows_nothing_that_needs_no_write(
         status, body, _ = request(port, "POST", "/api/tables", {"seats": SEATS})
         token = body["seats"][0]["token"]
         with _joined(port, token) as ws:
-            with _lock_held(db_path, 6.0):
+            with BENCH.lock_held(db_path, 6.0):
                 results: dict[str, Any] = {}
 
                 def answer() -> None:

@@ -5,13 +5,11 @@ databases that are not the server's."""
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import resource
 import socket
 import sqlite3
-import struct
 import subprocess
 import sys
 import time
@@ -30,7 +28,11 @@ from websockets.sync.client import connect
 
 from huescues.web import TableSettings, create_app
 from serve_process import command, environment, request, serve_process
+from test_web_abuse import _bench
 from test_web_tables import _join, _play_person
+
+#: benchmarks/bench_web_abuse.py: its hand-made WebSocket frames.
+BENCH = _bench()
 
 pytestmark = [
     pytest.mark.slow,
@@ -101,7 +103,7 @@ def test_no_compression_is_negotiated_and_a_compressed_frame_is_refused_unread(
         payload = payload[:-4]  # permessage-deflate drops the sync flush's tail
         codes = []
         for i in range(60):  # 60 sockets from 2 addresses, two frames each
-            codes.append(_raw_frames(server.port, f"127.0.0.{2 + i % 2}", payload, rsv1=True))
+            codes.append(BENCH.send_frames(server.port, f"127.0.0.{2 + i % 2}", payload, rsv1=True))
         assert set(codes) == {1002}, codes  # a protocol error, unread
         grown = server.rss_kib()["VmHWM"] - before
         assert grown < 20 * 1024, f"the server grew by {grown} KiB"
@@ -116,48 +118,11 @@ def test_big_frames_from_many_sockets_leave_the_memory_bounded(tmp_path: Path) -
         before = server.rss_kib()["VmRSS"]
         payload = os.urandom(1 << 20)
         for i in range(30):
-            assert _raw_frames(server.port, f"127.0.1.{1 + i % 3}", payload, rsv1=False) == 1009
+            assert (
+                BENCH.send_frames(server.port, f"127.0.1.{1 + i % 3}", payload, rsv1=False) == 1009
+            )
         grown = server.rss_kib()["VmHWM"] - before
         assert grown < 20 * 1024, f"30 frames of 1 MiB grew the server by {grown} KiB"
-
-
-def _raw_frames(port: int, source: str, payload: bytes, *, rsv1: bool) -> int | None:
-    """Handshake a WebSocket by hand from ``source`` (the client asks for no extension), send
-    ``payload`` as one text frame (RSV1 set: "compressed", which was never agreed), twice; the
-    close code the server answers with."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0)) as s:
-        key = base64.b64encode(os.urandom(16)).decode()
-        s.sendall(
-            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += s.recv(4096)
-        assert head.startswith(b"HTTP/1.1 101"), head[:200]
-        mask = os.urandom(4)
-        first = 0x80 | (0x40 if rsv1 else 0) | 0x1
-        header = struct.pack("!BBQ", first, 0x80 | 127, len(payload)) + mask
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload[:65536])) + payload[65536:]
-        try:
-            for _ in range(2):
-                s.sendall(header + masked)
-        except OSError:
-            pass  # closed on us mid-frame, as it should
-        rest = head.split(b"\r\n\r\n", 1)[1]
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if len(rest) >= 4 and rest[0] & 0x0F == 0x8:
-                return int(struct.unpack("!H", rest[2:4])[0])
-            try:
-                chunk = s.recv(4096)
-            except OSError:
-                return None
-            if not chunk:
-                return None
-            rest += chunk
-    return None
 
 
 # -- 2. one server per database --------------------------------------------------------------------
