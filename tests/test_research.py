@@ -19,6 +19,7 @@ from huescues.research import (
     Estimate,
     HumanResponses,
     Response,
+    agreement_by_category,
     human_agreement,
     synthetic_responses,
 )
@@ -185,6 +186,39 @@ def test_leave_one_out_points_by_hand(tmp_path: Path) -> None:
     top_1 = human_agreement(RankOnly("A2"), data, k=1, n_boot=100)
     assert top_1.per_clue[0].top_k == pytest.approx(1 / 3)
     assert top_1.top_k.mean == pytest.approx(1 / 4)
+
+
+class Flat:
+    """A colour-term model that knows nothing: every colour scores the same."""
+
+    def predict(self, text: str) -> Prediction:
+        return Prediction(np.array([50.0, 0.0, 0.0]), 1e4 * np.eye(3), known=False)
+
+    def score(self, text: str, lab: ArrayLike) -> NDArray[np.float64]:
+        return np.zeros(as_lab(lab).shape[:-1])
+
+
+def test_a_flat_belief_scores_a_random_interior_square_not_the_first(tmp_path: Path) -> None:
+    # A flat belief ties the 12 x 26 = 312 squares whose whole R15 frame (distance 2) lies on
+    # the board. Against H10, the 25 squares within distance 2 are all interior: 3 + 8 * 2 +
+    # 16 * 1 = 35 points over 312 squares. Against A1 only C3 (distance 2) is interior: 1 point.
+    data = HumanResponses.from_csv(write(tmp_path, "clue,square\nx,H10\nx,A1\n"), BOARD)
+    flat = human_agreement(Flat(), data, n_boot=0)
+    (clue,) = flat.per_clue
+    assert clue.tied == 312 and clue.model_square == Cell.parse("C3")  # the player's own move
+    assert flat.model_points.mean == pytest.approx((35 + 1) / 312 / 2)
+    # Not what C3 alone earns (1 point against A1, 0 against H10), which rewarded ignorance
+    # wherever people's picks gather near the board's top left corner.
+    assert flat.model_points.mean != pytest.approx(0.5)
+    # The top-5 squares: 5 slots shared by the 312 tied squares; H10 is one of them, A1 not.
+    assert flat.top_k.mean == pytest.approx(5 / 312 / 2)
+    assert flat.log_likelihood is not None
+    assert flat.log_likelihood.mean == pytest.approx(flat.uniform_log_likelihood)
+    # The same per category: the random interior square, next to a random square of the board
+    # (14 points against A1 and 35 against H10, over 480 squares).
+    report = agreement_by_category(data, {"flat": Flat()}, n_boot=0)
+    assert report.overall.player("flat").mean == pytest.approx((35 + 1) / 312 / 2)
+    assert report.overall.random.mean == pytest.approx((35 + 14) / 480 / 2)
 
 
 def test_a_guesser_a_seat_and_a_model_agree_on_the_same_reading(tmp_path: Path) -> None:

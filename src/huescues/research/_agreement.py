@@ -7,17 +7,16 @@ from __future__ import annotations
 import csv
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.agents import expected_points
 from huescues.engine import Board, Cell, Rules, safe_cell
-from huescues.language import ColourTermModel
 from huescues.stats import Estimate, ratio_interval, resample
 
+from ._reading import reader, tie_points
 from ._responses import HumanResponses, Response
 
 __all__ = ["Agreement", "ClueAgreement", "human_agreement"]
@@ -27,10 +26,12 @@ FloatArray = NDArray[np.float64]
 
 @dataclass(frozen=True, slots=True)
 class ClueAgreement:
-    """The measures for one clue: ``n`` human picks; the square the model chose and its mean
-    R15 points against the picks; the humans' leave-one-out points (None with fewer than two
-    picks); the mean log-probability of the picks under the model (None when it gives no
-    belief); the share of picks among the model's k best squares."""
+    """The measures for one clue: ``n`` human picks; the square the model chose and the mean
+    R15 points against the picks of a square drawn among the ``tied`` squares with the most
+    expected points (the model's square alone when nothing ties with it); the humans'
+    leave-one-out points (None with fewer than two picks); the mean log-probability of the
+    picks under the model (None when it gives no belief); the share of picks among the model's
+    k best squares (ties at the k-th shared out)."""
 
     clue: str
     n: int
@@ -39,6 +40,7 @@ class ClueAgreement:
     human_points: float | None
     log_likelihood: float | None
     top_k: float
+    tied: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,79 +146,6 @@ def _fmt(x: float | None) -> str:
     return "" if x is None else f"{x:.2f}"
 
 
-# A reading of one clue: the log-belief over squares (or None) and the squares, best first.
-#: The smallest probability a square is given, so that log-likelihoods stay finite.
-_TINY = 1e-300
-
-_Reader = Callable[[str], tuple[FloatArray | None, Sequence[Cell]]]
-
-
-def _reader(player: object, board: Board, rules: Rules) -> tuple[str, _Reader]:
-    """How ``player`` reads a clue on ``board``: a guesser's belief (or ranking), or a
-    colour-term model's scores normalised over the squares."""
-    if (
-        not callable(getattr(player, "belief", None))
-        and not callable(getattr(player, "rank", None))
-        and not isinstance(player, ColourTermModel)
-        and hasattr(player, "guesser")
-    ):
-        player = player.guesser  # a seat playing both roles: measure its guesser
-    name = type(player).__name__
-    model = getattr(player, "model", None)
-    if model is not None:
-        name += f"({model!r})" if isinstance(model, str | tuple) else f"({type(model).__name__})"
-    if getattr(player, "pragmatic", False):
-        name += ", pragmatic"
-    cells = board.cells()
-
-    def ranked(belief: FloatArray) -> list[Cell]:
-        points = expected_points(belief, rules)
-        return [cells[int(i)] for i in np.argsort(-points, axis=None, kind="stable")]
-
-    belief_of = getattr(player, "belief", None)
-    if callable(belief_of):
-
-        def read_guesser(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
-            b = np.asarray(belief_of(board, [clue]), dtype=np.float64)
-            total = float(b.sum())
-            if b.shape != (board.rows, board.cols) or not 0.0 < total < math.inf or b.min() < 0:
-                raise ValueError(
-                    f"{name}'s belief for {clue!r} is no distribution over the board's squares "
-                    f"(shape {b.shape}, sum {total}; a {board.rows} x {board.cols} array of "
-                    "weights at least 0 with a positive, finite sum is needed)"
-                )
-            b = b / total
-            return np.log(np.maximum(b, _TINY)), ranked(b)
-
-        return name, read_guesser
-    if isinstance(player, ColourTermModel):
-        term_model = player
-
-        def read_model(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
-            s = np.asarray(term_model.score(clue, board.lab), dtype=np.float64)
-            if not np.all(np.isfinite(s)):
-                raise ValueError(
-                    f"{name} scored {clue!r} NaN or infinity on the board (a colour-term "
-                    "model's scores are finite)"
-                )
-            s = s - s.max()
-            log_b = s - math.log(float(np.exp(s).sum()))
-            return log_b, ranked(np.exp(log_b))
-
-        return name, read_model
-    rank = getattr(player, "rank", None)
-    if callable(rank):
-
-        def read_ranking(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
-            return None, list(rank(board, [clue]))
-
-        return name, read_ranking
-    raise TypeError(
-        f"cannot measure a {type(player).__name__}: give a guesser with belief(board, clues) "
-        "or rank(board, clues), or a ColourTermModel"
-    )
-
-
 def _points(rules: Rules, pawn: Cell, target: Cell) -> int:
     return rules.points_at(pawn.distance(target))
 
@@ -263,7 +192,9 @@ def human_agreement(
     :func:`~huescues.agents.default_agent` is measured by its guesser) or a
     :class:`~huescues.language.ColourTermModel`, whose scores over the board's squares are
     normalised into a belief. For each clue the model chooses the square with the most expected
-    R15 points under its belief (a ranking player: its best square).
+    R15 points under its belief (a ranking player: its best square); squares tied for the most
+    are scored by their mean, as a square drawn among them would score (a flat belief then
+    scores a random interior square, not whichever square comes first).
 
     Measures, each a mean over human picks with a percentile bootstrap interval at ``level``
     from ``n_boot`` resamples of the clues (``seed`` fixes them): the R15 points of the model's
@@ -276,7 +207,7 @@ def human_agreement(
             f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
         )
     groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
-    label, read = _reader(player, board, r15)
+    label, read = reader(player, board, r15)
 
     per_clue: list[ClueAgreement] = []
     # Per clue: picks, and the sums of each measure over them (for ratio bootstraps).
@@ -289,14 +220,14 @@ def human_agreement(
     hit_sum = np.zeros(len(groups))
     has_belief = True
     for c, (clue, picks) in enumerate(groups.items()):
-        log_belief, order = read(clue)
-        chosen = order[0]
-        best_k = set(order[:k])
+        reading = read(clue)
+        log_belief, best = reading.log_belief, reading.best
+        top = reading.top_k(k)
         squares = [p.square for p in picks]
         m = len(squares)
-        model_pts = [_points(r15, chosen, t) for t in squares]
+        model_pts = tie_points(r15, best, squares)
         loo = _leave_one_out(r15, picks)
-        hits = sum(s in best_k for s in squares)
+        hits = float(sum(top[s.row, s.col] for s in squares))
         ll: float | None = None
         if log_belief is None:
             has_belief = False
@@ -305,13 +236,15 @@ def human_agreement(
             ll = sum(logs) / m
             ll_sum[c] = sum(logs)
         n[c] = m
-        model_sum[c] = sum(model_pts)
+        model_sum[c] = float(model_pts.sum())
         hit_sum[c] = hits
         if loo is not None:
             human_n[c] = m
             human_sum[c] = loo * m
-            paired_model_sum[c] = sum(model_pts)
-        per_clue.append(ClueAgreement(clue, m, chosen, sum(model_pts) / m, loo, ll, hits / m))
+            paired_model_sum[c] = model_sum[c]
+        per_clue.append(
+            ClueAgreement(clue, m, best[0], model_sum[c] / m, loo, ll, hits / m, len(best))
+        )
 
     boot = _Bootstrap(len(groups), n_boot, seed, level)
     return Agreement(
