@@ -77,6 +77,17 @@ def _against_people(who: str, gap: Any) -> str:
     return f"{who} is not clearly ahead, {shown} (the interval covers zero)"
 
 
+def _than_uniform(result: Any) -> str:
+    """How a model's likelihood compares with a uniform belief's, calibrated and as it is."""
+    cal, raw = result.log_likelihood.mean, result.calibration.raw_log_likelihood.mean
+    uniform = result.uniform_log_likelihood
+    said = "worse than" if round(cal, 3) < round(uniform, 3) else "no worse than"
+    return (
+        f"{said} uniform in likelihood even calibrated ({cal:.3f} against {uniform:.3f}; "
+        f"{raw:.3f} as it is)"
+    )
+
+
 def _research_comparison() -> str:
     ex = _worked_example()
     player, naming, baseline = ex["player"], ex["naming"], ex["baseline"]
@@ -87,9 +98,8 @@ def _research_comparison() -> str:
         f"points. Against a single simulated person, "
         f"{_against_people('the default player', player.gap)}; "
         f"{_against_people('the naming model alone', naming.gap)}; "
-        f"{_against_people('the baseline', baseline.gap)}, and worse than uniform in "
-        f"likelihood ({baseline.log_likelihood.mean:.3f} against "
-        f"{baseline.uniform_log_likelihood:.3f}): the board's mean colour, a muted greyish pink "
+        f"{_against_people('the baseline', baseline.gap)}, and {_than_uniform(baseline)}: "
+        "the board's mean colour, a muted greyish pink "
         f"at L* {lightness:.0f}, a* {a:.0f}, b* {b:.0f}, suits few clues. A measure on the "
         f'{ex["blind_picks"]} picks of the "colour-blind" participant alone is possible with '
         '`responses.where(lambda r: r.extra["colour_blind"] == "yes")` (default player: '
@@ -99,7 +109,7 @@ def _research_comparison() -> str:
     )
     return "\n".join(
         [
-            "| model | model points | model \u2212 human | log-likelihood | top-5 |",
+            "| model | model points | model \u2212 human | log-likelihood (calibrated) | top-5 |",
             "|---|---|---|---|---|",
             _row("default player", player),
             _row("`NamingModel.default()`", naming),

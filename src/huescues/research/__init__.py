@@ -11,7 +11,8 @@ and a clue giver's clues for the same targets against them (:func:`givers_agains
 
 from huescues.stats import Estimate
 
-from ._agreement import Agreement, ClueAgreement, human_agreement
+from ._agreement import Agreement, ClueAgreement, calibration, human_agreement
+from ._calibration import TEMPERATURES, Calibration, ReliabilityBin
 from ._categories import (
     ALL_CATEGORIES,
     CategoryAgreement,
@@ -44,7 +45,9 @@ __all__ = [
     "LANGUAGE_CODES",
     "RETAIL_BOARD",
     "SYNTHETIC_RESPONSES",
+    "TEMPERATURES",
     "Agreement",
+    "Calibration",
     "CategoryAgreement",
     "CategoryReport",
     "ClueAgreement",
@@ -61,10 +64,12 @@ __all__ = [
     "ListenEvaluation",
     "ListenScores",
     "ModelScores",
+    "ReliabilityBin",
     "Response",
     "TargetChoice",
     "agreement_by_category",
     "agreement_by_language",
+    "calibration",
     "clue_choice_agreement",
     "dev_picks",
     "evaluate",

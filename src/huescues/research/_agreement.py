@@ -1,6 +1,6 @@
 """Model against human: how well a player or a colour-term model agrees with human picks, in
-the game's own points (R15), in likelihood and in top-k hits, with bootstrap intervals over
-clues."""
+the game's own points (R15), in likelihood (of a calibrated belief by default) and in top-k
+hits, with bootstrap intervals over clues, and the belief's calibration beside them."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from numpy.typing import NDArray
 from huescues.engine import Board, Cell, Rules, safe_cell
 from huescues.stats import Estimate, ratio_interval, resample
 
-from ._reading import reader, tie_points
+from ._calibration import Calibration
+from ._measured import measure
 from ._responses import HumanResponses, Response
 
-__all__ = ["Agreement", "ClueAgreement", "human_agreement"]
+__all__ = ["Agreement", "ClueAgreement", "calibration", "human_agreement"]
 
 FloatArray = NDArray[np.float64]
 
@@ -30,8 +31,9 @@ class ClueAgreement:
     R15 points against the picks of a square drawn among the ``tied`` squares with the most
     expected points (the model's square alone when nothing ties with it); the humans'
     leave-one-out points (None with fewer than two picks); the mean log-probability of the
-    picks under the model (None when it gives no belief); the share of picks among the model's
-    k best squares (ties at the k-th shared out)."""
+    picks under the model's belief (calibrated unless asked otherwise; None when it gives no
+    belief); the share of picks among the model's k best squares (ties at the k-th shared out);
+    the belief's temperature for this clue, fitted on the other clues (None: not calibrated)."""
 
     clue: str
     n: int
@@ -41,6 +43,7 @@ class ClueAgreement:
     log_likelihood: float | None
     top_k: float
     tied: int = 1
+    temperature: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +59,8 @@ class Agreement:
     human_points: Estimate
     #: ``model_points - human_points`` paired on the clues with at least two picks.
     gap: Estimate
-    #: Mean log p(human square | clue) under the model's belief over squares (natural log);
-    #: None for a player that only ranks squares.
+    #: Mean log p(human square | clue) under the model's belief over squares (natural log),
+    #: calibrated by clue unless ``calibrated`` is false; None for a player that only ranks.
     log_likelihood: Estimate | None
     #: Share of human picks among the model's ``k`` best squares.
     top_k: Estimate
@@ -67,6 +70,11 @@ class Agreement:
     n_picks: int
     #: ``log(1 / squares)``: the log-likelihood of a model that knows nothing.
     uniform_log_likelihood: float
+    #: The belief's calibration (log-likelihoods as it is and calibrated, the reliability
+    #: table); None for a player that only ranks squares.
+    calibration: Calibration | None = None
+    #: Whether ``log_likelihood`` is of the calibrated belief.
+    calibrated: bool = True
 
     @property
     def n_clues(self) -> int:
@@ -76,6 +84,15 @@ class Agreement:
     def summary(self) -> str:
         """The overall measures as a small Markdown table."""
         ll = "n/a" if self.log_likelihood is None else self.log_likelihood.format(".3f")
+        other = ""
+        if self.calibration is not None:
+            raw, cal = self.calibration.raw_log_likelihood, self.calibration.log_likelihood
+            other = (
+                f"; as it is: {raw.format('.3f')}"
+                if self.calibrated
+                else f"; calibrated: {cal.format('.3f')}"
+            )
+        which = " (calibrated)" if self.calibrated and self.calibration is not None else ""
         human, gap = self.human_points.format(".3f"), self.gap.format(".3f")
         if not self.human_points.has_data:
             human = gap = "n/a (no clue has two picks)"
@@ -89,7 +106,8 @@ class Agreement:
                 f"| model points (R15) | {self.model_points.format('.3f')} |",
                 f"| human points, leave-one-out (R15) | {human} |",
                 f"| model - human | {gap} |",
-                f"| log-likelihood per pick | {ll} (uniform: {self.uniform_log_likelihood:.3f}) |",
+                f"| log-likelihood per pick{which} | {ll} (uniform: "
+                f"{self.uniform_log_likelihood:.3f}{other}) |",
                 f"| top-{self.k} hit rate | {self.top_k.format('.3f')} |",
             ]
         )
@@ -184,6 +202,7 @@ def human_agreement(
     level: float = 0.95,
     rules: Rules | None = None,
     name: str | None = None,
+    calibrated: bool = True,
 ) -> Agreement:
     """Measure how ``player`` agrees with the human picks in ``responses``.
 
@@ -201,64 +220,87 @@ def human_agreement(
     square against each pick; the humans' own leave-one-out points (for a pick, the mean R15
     points of every other pick of the same clue against it; clues with one pick are left out);
     their difference, paired by clue; the log-likelihood of the picks; the top-``k`` hit rate.
+
+    The log-likelihood is of the belief calibrated by clue (raised to the temperature that
+    suits the *other* clues' picks best, so it is held out), unless ``calibrated`` is false;
+    :attr:`Agreement.calibration` reports both, against a uniform belief, with a reliability
+    table. The points and top-k are of the player's own belief: its moves are not changed.
     """
     if not _whole(k, 1):
         raise ValueError(
             f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
         )
     groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
-    label, read = reader(player, board, r15)
+    read = measure(player, groups, board, r15, k)
+    lls = read.log_likelihoods(calibrated) if read.has_belief else None
+    temperatures = read.tempered.temperatures if read.tempered and calibrated else None
 
     per_clue: list[ClueAgreement] = []
     # Per clue: picks, and the sums of each measure over them (for ratio bootstraps).
-    n = np.zeros(len(groups))
-    model_sum = np.zeros(len(groups))
+    n = np.array([len(picks) for picks in groups.values()], dtype=np.float64)
+    model_sum = np.array([float(p.sum()) for p in read.points])
+    hit_sum = np.array([float(h.sum()) for h in read.hits])
+    ll_sum = np.zeros(len(groups)) if lls is None else np.array([float(v.sum()) for v in lls])
     human_n = np.zeros(len(groups))
     human_sum = np.zeros(len(groups))
-    paired_model_sum = np.zeros(len(groups))
-    ll_sum = np.zeros(len(groups))
-    hit_sum = np.zeros(len(groups))
-    has_belief = True
     for c, (clue, picks) in enumerate(groups.items()):
-        reading = read(clue)
-        log_belief, best = reading.log_belief, reading.best
-        top = reading.top_k(k)
-        squares = [p.square for p in picks]
-        m = len(squares)
-        model_pts = tie_points(r15, best, squares)
+        m = len(picks)
         loo = _leave_one_out(r15, picks)
-        hits = float(sum(top[s.row, s.col] for s in squares))
-        ll: float | None = None
-        if log_belief is None:
-            has_belief = False
-        else:
-            logs = [float(log_belief[s.row, s.col]) for s in squares]
-            ll = sum(logs) / m
-            ll_sum[c] = sum(logs)
-        n[c] = m
-        model_sum[c] = float(model_pts.sum())
-        hit_sum[c] = hits
         if loo is not None:
             human_n[c] = m
             human_sum[c] = loo * m
-            paired_model_sum[c] = model_sum[c]
+        best = read.readings[c].best
         per_clue.append(
-            ClueAgreement(clue, m, best[0], model_sum[c] / m, loo, ll, hits / m, len(best))
+            ClueAgreement(
+                clue,
+                m,
+                best[0],
+                model_sum[c] / m,
+                loo,
+                None if lls is None else ll_sum[c] / m,
+                hit_sum[c] / m,
+                len(best),
+                None if temperatures is None else temperatures[c],
+            )
         )
 
     boot = _Bootstrap(len(groups), n_boot, seed, level)
+    paired_model_sum = np.where(human_n > 0, model_sum, 0.0)
     return Agreement(
-        player=name or label,
+        player=name or read.player,
         model_points=boot.ratio(model_sum, n),
         human_points=boot.ratio(human_sum, human_n),
         gap=boot.ratio(paired_model_sum - human_sum, human_n),
-        log_likelihood=boot.ratio(ll_sum, n) if has_belief else None,
+        log_likelihood=None if lls is None else boot.ratio(ll_sum, n),
         top_k=boot.ratio(hit_sum, n),
         k=k,
         per_clue=tuple(per_clue),
         n_picks=int(n.sum()),
         uniform_log_likelihood=-math.log(board.size),
+        calibration=read.calibration(boot.draws, level),
+        calibrated=calibrated,
     )
+
+
+def calibration(
+    player: object,
+    responses: HumanResponses,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    level: float = 0.95,
+    rules: Rules | None = None,
+) -> Calibration:
+    """How well calibrated ``player``'s belief is on the picks in ``responses``: the
+    log-likelihood of the picks as it is and at a temperature held out by clue, against a
+    uniform belief, and the reliability table (see :class:`Calibration`); intervals from
+    ``n_boot`` resamples of the clues. A player that only ranks squares is a TypeError."""
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
+    read = measure(player, groups, board, r15, 1)
+    found = read.calibration(_Bootstrap(len(groups), n_boot, seed, level).draws, level)
+    if found is None:
+        raise TypeError(f"{read.player} only ranks squares: it has no belief to calibrate")
+    return found
 
 
 def _leave_one_out(rules: Rules, picks: Sequence[Response]) -> float | None:
