@@ -21,6 +21,7 @@ from ._categories import (
     library_players,
 )
 from ._clue_choice import ClueChoiceAgreement, TargetChoice, clue_choice_agreement
+from ._compare import Comparison, compare
 from ._given import (
     GivenClue,
     GivenCluePoints,
@@ -35,6 +36,7 @@ from ._languages import LANGUAGE_CODES, agreement_by_language
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
+from ._picks import MEASURES, PickRow, PickTable, pick_table
 from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
 from ._standard_evaluation import second_test_set, standard_evaluation
 
@@ -43,6 +45,7 @@ __all__ = [
     "DEFAULT_GUESSERS",
     "DEV_PICKS",
     "LANGUAGE_CODES",
+    "MEASURES",
     "RETAIL_BOARD",
     "SYNTHETIC_RESPONSES",
     "TEMPERATURES",
@@ -52,6 +55,7 @@ __all__ = [
     "CategoryReport",
     "ClueAgreement",
     "ClueChoiceAgreement",
+    "Comparison",
     "Estimate",
     "Evaluation",
     "GivenClue",
@@ -64,6 +68,8 @@ __all__ = [
     "ListenEvaluation",
     "ListenScores",
     "ModelScores",
+    "PickRow",
+    "PickTable",
     "ReliabilityBin",
     "Response",
     "TargetChoice",
@@ -71,6 +77,7 @@ __all__ = [
     "agreement_by_language",
     "calibration",
     "clue_choice_agreement",
+    "compare",
     "dev_picks",
     "evaluate",
     "giver_clue",
@@ -78,6 +85,7 @@ __all__ = [
     "human_agreement",
     "library_players",
     "listen_evaluation",
+    "pick_table",
     "points_by_giver",
     "points_on_given_clues",
     "retail_board",

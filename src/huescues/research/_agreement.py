@@ -175,17 +175,30 @@ def _whole(value: object, least: int) -> bool:
     return bool(value >= least)
 
 
-def checked_inputs(
-    responses: HumanResponses, n_boot: int, level: float, rules: Rules | None, *, seed: int = 0
-) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
-    """The responses by clue, their board and the scoring rules (standard for 4 players when
-    ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
+def check_k(k: object) -> None:
+    """The top-k hit rate's k: a whole number of at least 1, else a ValueError naming it."""
+    if not _whole(k, 1):
+        raise ValueError(
+            f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
+        )
+
+
+def check_bootstrap(n_boot: object, level: object, seed: object) -> None:
+    """The bootstrap's settings: whole numbers of resamples and seed, a level in (0, 1)."""
     if not _whole(n_boot, 0):
         raise ValueError(f"n_boot must be a whole number of at least 0, not {n_boot!r}")
     if not _whole(seed, 0):
         raise ValueError(f"the bootstrap's seed must be a whole number of at least 0, not {seed!r}")
     if isinstance(level, bool) or not isinstance(level, int | float) or not 0.0 < level < 1.0:
         raise ValueError(f"level must lie strictly between 0 and 1, not {level!r}")
+
+
+def checked_inputs(
+    responses: HumanResponses, n_boot: int, level: float, rules: Rules | None, *, seed: int = 0
+) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
+    """The responses by clue, their board and the scoring rules (standard for 4 players when
+    ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
+    check_bootstrap(n_boot, level, seed)
     groups = responses.by_clue()
     if not groups:
         raise ValueError(f"{responses.source or 'the responses'}: no responses to measure")
@@ -226,10 +239,7 @@ def human_agreement(
     :attr:`Agreement.calibration` reports both, against a uniform belief, with a reliability
     table. The points and top-k are of the player's own belief: its moves are not changed.
     """
-    if not _whole(k, 1):
-        raise ValueError(
-            f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
-        )
+    check_k(k)
     groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
     read = measure(player, groups, board, r15, k)
     lls = read.log_likelihoods(calibrated) if read.has_belief else None
