@@ -32,6 +32,14 @@ from ._given import (
     points_on_given_clues,
 )
 from ._givers import DEFAULT_GUESSERS, GiverReport, GiverRow, points_by_giver
+from ._indistinguishable import (
+    ClueTest,
+    HistogramGuesser,
+    Indistinguishability,
+    NullRate,
+    indistinguishable,
+    null_rejection_rate,
+)
 from ._languages import LANGUAGE_CODES, agreement_by_language
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
@@ -55,6 +63,7 @@ __all__ = [
     "CategoryReport",
     "ClueAgreement",
     "ClueChoiceAgreement",
+    "ClueTest",
     "Comparison",
     "Estimate",
     "Evaluation",
@@ -64,10 +73,13 @@ __all__ = [
     "GiverComparison",
     "GiverReport",
     "GiverRow",
+    "HistogramGuesser",
     "HumanResponses",
+    "Indistinguishability",
     "ListenEvaluation",
     "ListenScores",
     "ModelScores",
+    "NullRate",
     "PickRow",
     "PickTable",
     "ReliabilityBin",
@@ -83,8 +95,10 @@ __all__ = [
     "giver_clue",
     "givers_against_people",
     "human_agreement",
+    "indistinguishable",
     "library_players",
     "listen_evaluation",
+    "null_rejection_rate",
     "pick_table",
     "points_by_giver",
     "points_on_given_clues",
