@@ -43,6 +43,7 @@ from ._indistinguishable import (
 from ._languages import LANGUAGE_CODES, agreement_by_language
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
+from ._paper import forest_plot, latex_table, markdown_table, table_rows
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
 from ._picks import MEASURES, PickRow, PickTable, pick_table
 from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
@@ -92,12 +93,15 @@ __all__ = [
     "compare",
     "dev_picks",
     "evaluate",
+    "forest_plot",
     "giver_clue",
     "givers_against_people",
     "human_agreement",
     "indistinguishable",
+    "latex_table",
     "library_players",
     "listen_evaluation",
+    "markdown_table",
     "null_rejection_rate",
     "pick_table",
     "points_by_giver",
@@ -106,6 +110,7 @@ __all__ = [
     "second_test_set",
     "standard_evaluation",
     "synthetic_responses",
+    "table_rows",
 ]
 
 # Public objects name the public module they are used from (as httpx's do), not a private one.

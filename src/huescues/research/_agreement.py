@@ -81,6 +81,16 @@ class Agreement:
         """Number of distinct clues measured."""
         return len(self.per_clue)
 
+    def summary_row(self) -> dict[str, object]:
+        """The overall measures as one row, for :func:`~huescues.research.markdown_table` and
+        its LaTeX twin (several players side by side)."""
+        return {
+            "points (R15)": self.model_points,
+            "model - human": self.gap,
+            "log-likelihood": self.log_likelihood,
+            f"top-{self.k}": self.top_k,
+        }
+
     def summary(self) -> str:
         """The overall measures as a small Markdown table."""
         ll = "n/a" if self.log_likelihood is None else self.log_likelihood.format(".3f")

@@ -58,6 +58,28 @@ class Calibration:
     reliability: tuple[ReliabilityBin, ...]
     raw_reliability: tuple[ReliabilityBin, ...]
 
+    def summary_row(self) -> dict[str, object]:
+        """The log-likelihoods as one row (several players side by side)."""
+        return {
+            "log-likelihood": self.raw_log_likelihood,
+            "calibrated": self.log_likelihood,
+            "uniform": self.uniform_log_likelihood,
+            "temperature": self.temperature,
+        }
+
+    def table_rows(self) -> dict[str, dict[str, object]]:
+        """The reliability table: a row per band of probability (times a uniform belief's)."""
+        return {
+            _band(raw.low, raw.high): {
+                "squares": raw.squares,
+                "belief": raw.belief,
+                "picks": raw.picks,
+                "calibrated belief": cal.belief,
+                "picks (calibrated bands)": cal.picks,
+            }
+            for raw, cal in zip(self.raw_reliability, self.reliability, strict=True)
+        }
+
     def table(self, spec: str = ".3f") -> str:
         """The log-likelihoods and the reliability table, as Markdown."""
         lines = [

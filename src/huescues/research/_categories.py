@@ -78,6 +78,20 @@ class CategoryReport:
             f"no category {category!r}; the categories are {[r.category for r in self.rows]}"
         )
 
+    def table_rows(self) -> dict[str, dict[str, object]]:
+        """A row per category (the last over every clue), for
+        :func:`~huescues.research.markdown_table`, its LaTeX twin and the forest plot."""
+        return {
+            r.category: {
+                "clues": r.clues,
+                "picks": r.picks,
+                "a person": r.person,
+                **dict(r.players),
+                "random square": r.random,
+            }
+            for r in self.rows
+        }
+
     def table(self, spec: str = ".2f") -> str:
         """The rows as a Markdown table (mean [interval] in each cell)."""
         head = ["category", "clues", "picks", "a person (leave-one-out)", *self.players]
