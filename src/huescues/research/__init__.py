@@ -43,6 +43,13 @@ from ._indistinguishable import (
 from ._languages import LANGUAGE_CODES, agreement_by_language
 from ._listen_evaluation import ListenEvaluation, ListenScores, listen_evaluation
 from ._model_evaluation import Evaluation, ModelScores, evaluate
+from ._naming_system import (
+    MEANING_VARIANCE,
+    NamingMeasures,
+    NamingSystem,
+    naming_measures,
+    wcs_chips,
+)
 from ._paper import forest_plot, latex_table, markdown_table, table_rows
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
 from ._picks import MEASURES, PickRow, PickTable, pick_table
@@ -54,6 +61,7 @@ __all__ = [
     "DEFAULT_GUESSERS",
     "DEV_PICKS",
     "LANGUAGE_CODES",
+    "MEANING_VARIANCE",
     "MEASURES",
     "RETAIL_BOARD",
     "SYNTHETIC_RESPONSES",
@@ -80,6 +88,8 @@ __all__ = [
     "ListenEvaluation",
     "ListenScores",
     "ModelScores",
+    "NamingMeasures",
+    "NamingSystem",
     "NullRate",
     "PickRow",
     "PickTable",
@@ -102,6 +112,7 @@ __all__ = [
     "library_players",
     "listen_evaluation",
     "markdown_table",
+    "naming_measures",
     "null_rejection_rate",
     "pick_table",
     "points_by_giver",
@@ -111,6 +122,7 @@ __all__ = [
     "standard_evaluation",
     "synthetic_responses",
     "table_rows",
+    "wcs_chips",
 ]
 
 # Public objects name the public module they are used from (as httpx's do), not a private one.
