@@ -20,6 +20,7 @@ from ._categories import (
     agreement_by_category,
     library_players,
 )
+from ._citations import Citation, Citations, citations
 from ._clue_choice import ClueChoiceAgreement, TargetChoice, clue_choice_agreement
 from ._compare import Comparison, compare
 from ._given import (
@@ -70,6 +71,8 @@ __all__ = [
     "Calibration",
     "CategoryAgreement",
     "CategoryReport",
+    "Citation",
+    "Citations",
     "ClueAgreement",
     "ClueChoiceAgreement",
     "ClueTest",
@@ -99,6 +102,7 @@ __all__ = [
     "agreement_by_category",
     "agreement_by_language",
     "calibration",
+    "citations",
     "clue_choice_agreement",
     "compare",
     "dev_picks",
