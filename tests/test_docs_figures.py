@@ -35,7 +35,7 @@ def test_the_docs_figures_are_current() -> None:
 @pytest.mark.slow
 def test_a_stale_figure_is_found_and_rewritten(tmp_path: Path) -> None:
     script = _script()
-    pages = {page for page, _ in script.FIGURES.values()}
+    pages = script.pages()
     for page in pages:
         (tmp_path / page).parent.mkdir(parents=True, exist_ok=True)
         text = (ROOT / page).read_text(encoding="utf-8")
@@ -51,7 +51,7 @@ def test_a_stale_figure_is_found_and_rewritten(tmp_path: Path) -> None:
 def test_a_region_without_a_figure_is_an_error(tmp_path: Path) -> None:
     script = _script()
     (tmp_path / "docs").mkdir()
-    for page in {page for page, _ in script.FIGURES.values()}:
+    for page in script.pages():
         (tmp_path / page).write_text((ROOT / page).read_text(encoding="utf-8"))
     text = (ROOT / "docs/research.md").read_text(encoding="utf-8")
     (tmp_path / "docs/research.md").write_text(
@@ -59,3 +59,16 @@ def test_a_region_without_a_figure_is_an_error(tmp_path: Path) -> None:
     )
     with pytest.raises(SystemExit, match="region 'nope' is no figure"):
         script.update(check=True, root=tmp_path)
+
+
+@pytest.mark.slow
+def test_a_number_the_prose_quotes_is_checked_not_rewritten(tmp_path: Path) -> None:
+    script = _script()
+    (tmp_path / "docs").mkdir()
+    for page in script.pages():
+        (tmp_path / page).write_text((ROOT / page).read_text(encoding="utf-8"))
+    rl = tmp_path / "docs/rl.md"
+    rl.write_text(rl.read_text().replace("words in all", "words, all told"))
+    stale = script.update(check=False, root=tmp_path)
+    assert len(stale) == 1 and stale[0].startswith("docs/rl.md: the prose lacks")
+    assert "words, all told" in rl.read_text()  # left for a person to fix
