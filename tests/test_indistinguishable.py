@@ -9,10 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numpy.typing import ArrayLike, NDArray
 
 from huescues import Board, Cell
-from huescues.language import Prediction, as_lab
+from huescues.language import FlatModel
 from huescues.research import (
     HistogramGuesser,
     HumanResponses,
@@ -45,14 +44,6 @@ def test_a_singular_covariance_is_inverted_with_a_small_ridge() -> None:
         hotelling(np.zeros((2, 3)), np.zeros((2, 3)))
 
 
-class Flat:
-    def predict(self, text: str) -> Prediction:
-        return Prediction(np.array([50.0, 0.0, 0.0]), 1e4 * np.eye(3), known=False)
-
-    def score(self, text: str, lab: ArrayLike) -> NDArray[np.float64]:
-        return np.zeros(as_lab(lab).shape[:-1])
-
-
 def responses_of(text: str, tmp_path: Path) -> HumanResponses:
     path = tmp_path / "picks.csv"
     path.write_text("clue,square\n" + text, encoding="utf-8")
@@ -67,7 +58,7 @@ def test_the_divergences_by_hand(tmp_path: Path) -> None:
     same = indistinguishable(HistogramGuesser(picks), picks, calibrated=False, n_boot=0)
     assert [t.js_divergence for t in same.per_clue] == pytest.approx([0.0, 0.0], abs=1e-12)
     assert [t.kl_divergence for t in same.per_clue] == pytest.approx([0.0, 0.0], abs=1e-12)
-    flat = indistinguishable(Flat(), picks, calibrated=False, n_boot=0)
+    flat = indistinguishable(FlatModel(), picks, calibrated=False, n_boot=0)
     sky = flat.per_clue[0]
     # KL(histogram || uniform) = log 480 - log 5.
     assert sky.kl_divergence == pytest.approx(math.log(480) - math.log(5))
@@ -88,7 +79,7 @@ def test_the_share_and_the_per_clue_table(tmp_path: Path) -> None:
     text += "".join(f"grass,N{c}\ngrass,O{c}\n" for c in range(20, 25)) * 4
     picks = responses_of(text, tmp_path)
     people = indistinguishable(HistogramGuesser(picks), picks, calibrated=False, n_boot=50)
-    nowhere = indistinguishable(Flat(), picks, n_boot=50)
+    nowhere = indistinguishable(FlatModel(), picks, n_boot=50)
     assert people.tested == nowhere.tested == 2
     assert people.share == 1.0 and people.passed == 2  # the histogram is where people pick
     assert nowhere.share == 0.0  # uniform draws centre on the board's middle, far from both
@@ -109,7 +100,7 @@ def test_bad_input_is_refused_with_the_bad_value_named(tmp_path: Path) -> None:
     picks = responses_of("sky,H10\nsky,H11\nsky,H12\n", tmp_path)
     for alpha in (0, 1.5, True):
         with pytest.raises(ValueError, match="alpha must lie strictly between 0 and 1"):
-            indistinguishable(Flat(), picks, alpha=alpha)
+            indistinguishable(FlatModel(), picks, alpha=alpha)
 
     class Ranking:
         def rank(self, board: Board, clues: list[str]) -> list[Cell]:

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from huescues import Board, Cell
 from huescues.agents import EmbeddingGuesser, Player
-from huescues.language import MeanColourModel, Prediction, as_lab, default_model
+from huescues.language import FlatModel, MeanColourModel, Prediction, as_lab, default_model
 from huescues.language._protocol import gaussian_log_density  # private: a quick test model
 from huescues.research import (
     Agreement,
@@ -188,22 +188,12 @@ def test_leave_one_out_points_by_hand(tmp_path: Path) -> None:
     assert top_1.top_k.mean == pytest.approx(1 / 4)
 
 
-class Flat:
-    """A colour-term model that knows nothing: every colour scores the same."""
-
-    def predict(self, text: str) -> Prediction:
-        return Prediction(np.array([50.0, 0.0, 0.0]), 1e4 * np.eye(3), known=False)
-
-    def score(self, text: str, lab: ArrayLike) -> NDArray[np.float64]:
-        return np.zeros(as_lab(lab).shape[:-1])
-
-
 def test_a_flat_belief_scores_a_random_interior_square_not_the_first(tmp_path: Path) -> None:
     # A flat belief ties the 12 x 26 = 312 squares whose whole R15 frame (distance 2) lies on
     # the board. Against H10, the 25 squares within distance 2 are all interior: 3 + 8 * 2 +
     # 16 * 1 = 35 points over 312 squares. Against A1 only C3 (distance 2) is interior: 1 point.
     data = HumanResponses.from_csv(write(tmp_path, "clue,square\nx,H10\nx,A1\n"), BOARD)
-    flat = human_agreement(Flat(), data, n_boot=0)
+    flat = human_agreement(FlatModel(), data, n_boot=0)
     (clue,) = flat.per_clue
     assert clue.tied == 312 and clue.model_square == Cell.parse("C3")  # the player's own move
     assert flat.model_points.mean == pytest.approx((35 + 1) / 312 / 2)
@@ -216,7 +206,7 @@ def test_a_flat_belief_scores_a_random_interior_square_not_the_first(tmp_path: P
     assert flat.log_likelihood.mean == pytest.approx(flat.uniform_log_likelihood)
     # The same per category: the random interior square, next to a random square of the board
     # (14 points against A1 and 35 against H10, over 480 squares).
-    report = agreement_by_category(data, {"flat": Flat()}, n_boot=0)
+    report = agreement_by_category(data, {"flat": FlatModel()}, n_boot=0)
     assert report.overall.player("flat").mean == pytest.approx((35 + 1) / 312 / 2)
     assert report.overall.random.mean == pytest.approx((35 + 14) / 480 / 2)
 
