@@ -127,6 +127,214 @@ def _research_clue_choice() -> str:
     return str(clue_choice_agreement(responses).table()).rstrip()
 
 
+@cache
+def _dev() -> dict[str, Any]:
+    """docs/research.md's worked example on people's picks for the dev clues."""
+    from huescues.agents import default_agent, naming_agent
+    from huescues.language import FlatModel, default_model
+    from huescues.research import (
+        MEASURES,
+        agreement_by_category,
+        calibration,
+        compare,
+        dev_picks,
+        indistinguishable,
+        null_rejection_rate,
+        pick_table,
+    )
+
+    responses, _ = dev_picks()
+    players = {"default": default_agent(), "naming": naming_agent()}
+    names = ("default", "naming")
+    return {
+        "responses": responses,
+        "compare": {
+            m: compare(players["default"], players["naming"], responses, measure=m, names=names)
+            for m in MEASURES
+        },
+        "report": agreement_by_category(responses, {**players, "knows nothing": FlatModel()}),
+        "first_square": agreement_by_category(responses, {"C3": _FirstSquare(FlatModel())}),
+        "tests": {
+            (name, calibrated): indistinguishable(p, responses, calibrated=calibrated)
+            for name, p in {**players, "default_model()": default_model()}.items()
+            for calibrated in (True, False)
+        },
+        "null": [null_rejection_rate(responses, alpha=a) for a in (0.05, 0.003)],
+        "calibration": calibration(default_model(), responses),
+        "player_calibration": calibration(players["default"], responses),
+        "picks": pick_table(players["default"], responses),
+    }
+
+
+class _FirstSquare:
+    """A model's ranking alone: the square a player puts its pawn on, ties broken to the first
+    (how the measures scored a tie before issue 35)."""
+
+    def __init__(self, model: Any) -> None:
+        from huescues.agents import EmbeddingGuesser
+
+        self.guesser = EmbeddingGuesser(model=model, use_pawns=False)
+
+    def rank(self, board: Any, clues: list[str]) -> list[Any]:
+        from huescues.engine import Rules
+        from huescues.research._reading import reader
+
+        return list(reader(self.guesser, board, Rules.standard(4))[1](clues[-1]).order)
+
+
+def _research_dev_compare() -> str:
+    from huescues.research import markdown_table
+
+    dev = _dev()
+    table = markdown_table(dev["compare"], corner="measure (per pick)")
+    points = dev["compare"]["points"]
+    verdict = {
+        "default ahead": "the default player is ahead (the interval is above zero)",
+        "naming ahead": "the naming player is ahead (the interval is below zero)",
+        "not settled": "not settled (the interval covers zero)",
+    }
+    prose = (
+        f"On {points.picks:,} picks of {points.clues} clues by {points.participants} people, "
+        f"default minus naming is {points.difference.signed('.3f')} points a pick: "
+        f"{verdict[points.verdict]}; each interval is a 95% bootstrap over the clues and the "
+        "participants at once, paired (both players on the same resamples)."
+    )
+    return table + "\n\n" + _fill(prose)
+
+
+def _fill(text: str) -> str:
+    return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
+
+
+def _research_dev_flat() -> str:
+    dev = _dev()
+    overall = dev["report"].overall
+    flat, random = overall.player("knows nothing"), overall.random
+    first = dev["first_square"].overall.player("C3")
+    return _fill(
+        f"A model that knows nothing (`FlatModel()`) scores {flat.format('.3f')} points a pick on "
+        f"the dev clues, beside a random square's {random.format('.3f')}: its flat belief ties "
+        "the 312 interior squares, and a tie is scored as their mean. Scored by the first of "
+        f"them alone (C3, where the player puts its pawn), it earned {first.format('.3f')}, "
+        "the baseline that rewarded ignorance."
+    )
+
+
+def _research_dev_indistinguishable() -> str:
+    dev = _dev()
+    lines = [
+        "| player | belief | clues passing at 0.05 | at 0.003 | JS divergence (bits) |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for (name, calibrated), t in dev["tests"].items():
+        lines.append(
+            f"| {name} | {'calibrated' if calibrated else 'as it is'} | "
+            f"{t.passed} of {t.tested} ({t.share:.0%}) | {t.share_at(0.003):.0%} | "
+            f"{t.divergence.format('.3f')} |"
+        )
+    five, strict = dev["null"]
+    inside = "inside" if five.within and strict.within else "OUTSIDE"
+    prose = (
+        "The test itself, when the model's belief is people's histogram and people's picks are "
+        f"simulated from it (`null_rejection_rate`, 20 times the 39 clues): {five.rejected} of "
+        f"{five.tests} rejected at 0.05 ({five.rate:.1%}; the central 99% binomial interval at "
+        f"that rate is {five.expected[0]}-{five.expected[1]}), {strict.rejected} at 0.003 "
+        f"({strict.expected[0]}-{strict.expected[1]}): {inside} the intervals"
+        + (
+            ", a little below alpha: on picks this discrete (a clue's picks fall on a few dozen "
+            "squares) the F distribution makes the test slightly conservative."
+            if five.rate < five.alpha
+            else "."
+        )
+    )
+    default = dev["tests"][("default", True)]
+    return "\n".join([*lines, "", _fill(prose), "", default.table(max_rows=6).rstrip()])
+
+
+def _research_dev_calibration() -> str:
+    dev = _dev()
+    player = dev["player_calibration"]
+    prose = (
+        f"The default player's guesser (the default and naming models, averaged) is closer: "
+        f"{player.raw_log_likelihood.format('.3f')} as it is, "
+        f"{player.log_likelihood.format('.3f')} calibrated, temperature "
+        f"{player.temperature:.3g}."
+    )
+    return dev["calibration"].table().rstrip() + "\n\n" + _fill(prose)
+
+
+def _research_dev_picks() -> str:
+    dev = _dev()
+    picks = dev["picks"]
+    frame = picks.to_pandas()
+    crossed = picks.estimate("points")
+    clues = picks.estimate("points", participants=False)
+    by_category = frame.groupby("category")["points"].mean()
+    best = by_category.idxmax()
+    return "\n".join(
+        [
+            "```text",
+            f"frame.shape                     {frame.shape}",
+            f"list(frame.columns)             {list(frame.columns)}",
+            f'picks.estimate("points")        {crossed}',
+            f"... participants=False          {clues}",
+            f"best category                   {best} {by_category[best]:.3f}",
+            "```",
+        ]
+    )
+
+
+def _research_dev_latex() -> str:
+    from huescues.research import latex_table
+
+    report = _dev()["report"]
+    caption = "Mean R15 points a pick on the 39 dev clues, by category (95% bootstrap intervals)"
+    text = latex_table(report, spec=".2f", caption=caption, label="tab:dev-points")
+    return "```latex\n" + text + "\n```"
+
+
+def _research_forest(path: Path) -> None:
+    from huescues.research import forest_plot
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    forest_plot(_dev()["report"], path, title="People's picks for the 39 dev clues")
+
+
+def _research_naming() -> str:
+    from huescues.language import FlatModel, NamingModel, default_model
+    from huescues.research import NamingSystem, naming_measures
+
+    systems = {
+        "`NamingModel.default()`": NamingSystem.from_model(NamingModel.default()),
+        "`default_model()`": NamingSystem.from_model(default_model()),
+        "`FlatModel()` (knows nothing)": NamingSystem.from_model(FlatModel()),
+    }
+    lines = [
+        "| model | complexity I(M;W) | accuracy I(W;U) | communicative cost | terms used |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, system in systems.items():
+        m = naming_measures(system)
+        lines.append(
+            f"| {name} | {m.complexity:.3f} | {m.accuracy:.3f} | {m.cost:.3f} | {m.terms_used} |"
+        )
+    first = next(iter(systems.values()))
+    ceiling = naming_measures(first).max_accuracy
+    return "\n".join(
+        [
+            *lines,
+            "",
+            f"In bits, on the 330 chips, equally likely; I(M;U) = {ceiling:.3f} bits is the "
+            "accuracy of a name per chip.",
+            "`NamingModel.default()`'s term map (`system.term_map()`):",
+            "",
+            "```text",
+            first.term_map(),
+            "```",
+        ]
+    )
+
+
 def _script(name: str) -> Any:
     """One of scripts/, loaded from its file (they are scripts, not modules of the package)."""
     import importlib.util
@@ -560,6 +768,19 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
     "research-comparison": ("docs/research.md", _research_comparison),
+    "research-dev-compare": ("docs/research.md", _research_dev_compare),
+    "research-dev-flat": ("docs/research.md", _research_dev_flat),
+    "research-dev-indistinguishable": ("docs/research.md", _research_dev_indistinguishable),
+    "research-dev-calibration": ("docs/research.md", _research_dev_calibration),
+    "research-dev-picks": ("docs/research.md", _research_dev_picks),
+    "research-dev-latex": ("docs/research.md", _research_dev_latex),
+    "research-naming": ("docs/research.md", _research_naming),
+}
+
+#: Pictures a page shows: the file and how to draw it. Drawn anew when the regions are
+#: rewritten; a check only asks that the file is there (a PNG's bytes vary with matplotlib).
+IMAGES: dict[str, Callable[[Path], None]] = {
+    "docs/images/research-forest.png": _research_forest,
 }
 
 
@@ -662,6 +883,11 @@ def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None
             new = _REGION.sub(fill, text)
             if new != text:
                 path.write_text(new, encoding="utf-8")
+    for image, draw in IMAGES.items():
+        if not check:
+            draw(root / image)
+        elif not (root / image).is_file():
+            stale.append(f"{image}: not drawn")
     return stale
 
 

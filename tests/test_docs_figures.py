@@ -40,6 +40,9 @@ def test_a_stale_figure_is_found_and_rewritten(tmp_path: Path) -> None:
         (tmp_path / page).parent.mkdir(parents=True, exist_ok=True)
         text = (ROOT / page).read_text(encoding="utf-8")
         (tmp_path / page).write_text(text.replace("<!-- /figures -->", "9.999\n<!-- /figures -->"))
+    for image in script.IMAGES:  # pictures are only asked to be there
+        (tmp_path / image).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / image).write_bytes((ROOT / image).read_bytes())
     assert len(script.update(check=True, root=tmp_path)) == len(script.FIGURES)
     script.update(check=False, root=tmp_path)
     assert script.update(check=True, root=tmp_path) == []

@@ -74,8 +74,9 @@ class Calibration:
                 "squares": raw.squares,
                 "belief": raw.belief,
                 "picks": raw.picks,
-                "calibrated belief": cal.belief,
-                "picks (calibrated bands)": cal.picks,
+                "calibrated: squares": cal.squares,
+                "calibrated: belief": cal.belief,
+                "calibrated: picks": cal.picks,
             }
             for raw, cal in zip(self.raw_reliability, self.reliability, strict=True)
         }
@@ -88,13 +89,14 @@ class Calibration:
             f"the other clues; {self.temperature:.3g} on all), uniform "
             f"{self.uniform_log_likelihood:{spec}}",
             "",
-            "| probability (x uniform) | squares | belief | picks | calibrated belief | picks |",
-            "|---|---:|---:|---:|---:|---:|",
+            "| probability (x uniform) | squares | belief | picks | calibrated: squares "
+            "| belief | picks |",
+            "|---|---:|---:|---:|---:|---:|---:|",
         ]
         for raw, cal in zip(self.raw_reliability, self.reliability, strict=True):
             lines.append(
                 f"| {_band(raw.low, raw.high)} | {raw.squares} | {raw.belief:.3f} | "
-                f"{raw.picks:.3f} | {cal.belief:.3f} | {cal.picks:.3f} |"
+                f"{raw.picks:.3f} | {cal.squares} | {cal.belief:.3f} | {cal.picks:.3f} |"
             )
         return "\n".join(lines)
 

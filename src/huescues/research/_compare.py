@@ -56,7 +56,6 @@ class Comparison:
     def summary_row(self) -> dict[str, object]:
         """One row for :func:`~huescues.research.markdown_table` and its LaTeX twin."""
         return {
-            "measure": MEASURE_NAMES[self.measure],
             self.names[0]: self.a,
             self.names[1]: self.b,
             "difference": self.difference,
