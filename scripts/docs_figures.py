@@ -816,12 +816,25 @@ def _language_quotes() -> list[str]:
     return [f"the {report.overall.person.mean:.2f} points per pick that people earn"]
 
 
+def _calibration_quotes() -> list[str]:
+    """The default model's log-likelihood of people's picks, as it is and against uniform, as
+    docs/research.md and docs/knowledge.md quote it."""
+    cal = _dev()["calibration"]
+    raw, uniform = cal.raw_log_likelihood.mean, cal.uniform_log_likelihood
+    return [f"\u2212{-raw:.2f} a pick, below a uniform belief's \u2212{-uniform:.2f}"]
+
+
+def _knowledge_all_quotes() -> list[str]:
+    return _knowledge_quotes() + _calibration_quotes()
+
+
 #: Numbers a page quotes in its prose, outside any region: page to the phrases, as the code
 #: gives them now, that the page must hold (white space aside). Not rewritten: a missing
 #: phrase is stale until the prose is re-read and fixed by hand.
 QUOTES: dict[str, Callable[[], list[str]]] = {
     "docs/agents.md": _agents_quotes,
-    "docs/knowledge.md": _knowledge_quotes,
+    "docs/knowledge.md": _knowledge_all_quotes,
+    "docs/research.md": _calibration_quotes,
     "docs/rl.md": _rl_quotes,
     "docs/language.md": _language_quotes,
 }

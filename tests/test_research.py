@@ -12,8 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from huescues import Board, Cell
 from huescues.agents import EmbeddingGuesser, Player
-from huescues.language import FlatModel, MeanColourModel, Prediction, as_lab, default_model
-from huescues.language._protocol import gaussian_log_density  # private: a quick test model
+from huescues.language import FlatModel, MeanColourModel, as_lab, default_model
 from huescues.research import (
     Agreement,
     Estimate,
@@ -23,23 +22,10 @@ from huescues.research import (
     human_agreement,
     synthetic_responses,
 )
+from point_models import PointModel
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = Board.standard()
-
-
-class PointModel:
-    """A colour-term model that reads every text as one square's colour, with a spread."""
-
-    def __init__(self, square: str, spread: float = 1.0) -> None:
-        self.lab = BOARD.lab[BOARD.cell(square).row, BOARD.cell(square).col].copy()
-        self.cov = spread**2 * np.eye(3)
-
-    def predict(self, text: str) -> Prediction:
-        return Prediction(self.lab, self.cov)
-
-    def score(self, text: str, lab: ArrayLike) -> NDArray[np.float64]:
-        return gaussian_log_density(as_lab(lab), self.lab, self.cov)
 
 
 class RankOnly:

@@ -1,13 +1,17 @@
 """Research on colour language with the game: human responses (a clue and the square a person
 chose) read into a typed dataset, and measures of how well a player or a colour-term model agrees
-with them, in the game's own points (R15), with bootstrap intervals over clues; and the held-out
-evaluation of colour-term models (colour error, a reference game, points on the board); real
-people's picks for 39 clues on the measured retail board (:func:`dev_picks`), and the measures per
-category of clue (:func:`agreement_by_category`); how well people understand a clue giver's
-clues, next to the library's guessers (:func:`points_by_giver`); how well a giver chooses among
-clues people have read (:func:`clue_choice_agreement`); the clues people gave in the
-clue-giving study (:class:`GivenClues`), the points they earn (:func:`points_on_given_clues`)
-and a clue giver's clues for the same targets against them (:func:`givers_against_people`)."""
+with them, in the game's own points (R15), with bootstrap intervals over clues (and
+participants); real people's picks for 39 clues on the measured retail board (:func:`dev_picks`)
+and the measures per category of clue (:func:`agreement_by_category`); paired comparisons of two
+players (:func:`compare`), one row per pick (:func:`pick_table`), the calibration of a belief
+(:func:`calibration`) and whether a model's picks can be told apart from people's
+(:func:`indistinguishable`); tables and a forest plot for a paper (:func:`markdown_table`,
+:func:`latex_table`, :func:`forest_plot`); the information-bottleneck measures of a naming
+system (:class:`NamingSystem`, :func:`naming_measures`); what to cite (:func:`citations`); the
+held-out evaluation of colour-term models (colour error, a reference game, points on the board);
+how well people understand a clue giver's clues (:func:`points_by_giver`) and choose among clues
+(:func:`clue_choice_agreement`); and the clues people gave in the clue-giving study
+(:class:`GivenClues`, :func:`points_on_given_clues`, :func:`givers_against_people`)."""
 
 from huescues.stats import Estimate
 
