@@ -300,6 +300,7 @@ def _research_forest(path: Path) -> None:
     forest_plot(_dev()["report"], path, title="People's picks for the 39 dev clues")
 
 
+@cache  # the WCS chart and three models read on it: once a process
 def _research_naming() -> str:
     from huescues.language import FlatModel, NamingModel, default_model
     from huescues.research import NamingSystem, naming_measures
