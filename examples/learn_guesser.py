@@ -165,7 +165,7 @@ def plot(curve: list[float], random_level: float, path: str, steps: int, size: i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--steps", type=int, default=100, help="batched steps per iteration")
     parser.add_argument("--size", type=int, default=1024, help="games played at once")

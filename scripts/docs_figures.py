@@ -77,6 +77,17 @@ def _against_people(who: str, gap: Any) -> str:
     return f"{who} is not clearly ahead, {shown} (the interval covers zero)"
 
 
+def _than_uniform(result: Any) -> str:
+    """How a model's likelihood compares with a uniform belief's, calibrated and as it is."""
+    cal, raw = result.log_likelihood.mean, result.calibration.raw_log_likelihood.mean
+    uniform = result.uniform_log_likelihood
+    said = "worse than" if round(cal, 3) < round(uniform, 3) else "no worse than"
+    return (
+        f"{said} uniform in likelihood even calibrated ({cal:.3f} against {uniform:.3f}; "
+        f"{raw:.3f} as it is)"
+    )
+
+
 def _research_comparison() -> str:
     ex = _worked_example()
     player, naming, baseline = ex["player"], ex["naming"], ex["baseline"]
@@ -87,9 +98,8 @@ def _research_comparison() -> str:
         f"points. Against a single simulated person, "
         f"{_against_people('the default player', player.gap)}; "
         f"{_against_people('the naming model alone', naming.gap)}; "
-        f"{_against_people('the baseline', baseline.gap)}, and worse than uniform in "
-        f"likelihood ({baseline.log_likelihood.mean:.3f} against "
-        f"{baseline.uniform_log_likelihood:.3f}): the board's mean colour, a muted greyish pink "
+        f"{_against_people('the baseline', baseline.gap)}, and {_than_uniform(baseline)}: "
+        "the board's mean colour, a muted greyish pink "
         f"at L* {lightness:.0f}, a* {a:.0f}, b* {b:.0f}, suits few clues. A measure on the "
         f'{ex["blind_picks"]} picks of the "colour-blind" participant alone is possible with '
         '`responses.where(lambda r: r.extra["colour_blind"] == "yes")` (default player: '
@@ -99,7 +109,7 @@ def _research_comparison() -> str:
     )
     return "\n".join(
         [
-            "| model | model points | model \u2212 human | log-likelihood | top-5 |",
+            "| model | model points | model \u2212 human | log-likelihood (calibrated) | top-5 |",
             "|---|---|---|---|---|",
             _row("default player", player),
             _row("`NamingModel.default()`", naming),
@@ -115,6 +125,215 @@ def _research_clue_choice() -> str:
 
     responses, _ = dev_picks()
     return str(clue_choice_agreement(responses).table()).rstrip()
+
+
+@cache
+def _dev() -> dict[str, Any]:
+    """docs/research.md's worked example on people's picks for the dev clues."""
+    from huescues.agents import default_agent, naming_agent
+    from huescues.language import FlatModel, default_model
+    from huescues.research import (
+        MEASURES,
+        agreement_by_category,
+        calibration,
+        compare,
+        dev_picks,
+        indistinguishable,
+        null_rejection_rate,
+        pick_table,
+    )
+
+    responses, _ = dev_picks()
+    players = {"default": default_agent(), "naming": naming_agent()}
+    names = ("default", "naming")
+    return {
+        "responses": responses,
+        "compare": {
+            m: compare(players["default"], players["naming"], responses, measure=m, names=names)
+            for m in MEASURES
+        },
+        "report": agreement_by_category(responses, {**players, "knows nothing": FlatModel()}),
+        "first_square": agreement_by_category(responses, {"C3": _FirstSquare(FlatModel())}),
+        "tests": {
+            (name, calibrated): indistinguishable(p, responses, calibrated=calibrated)
+            for name, p in {**players, "default_model()": default_model()}.items()
+            for calibrated in (True, False)
+        },
+        "null": [null_rejection_rate(responses, alpha=a) for a in (0.05, 0.003)],
+        "calibration": calibration(default_model(), responses),
+        "player_calibration": calibration(players["default"], responses),
+        "picks": pick_table(players["default"], responses),
+    }
+
+
+class _FirstSquare:
+    """A model's ranking alone: the square a player puts its pawn on, ties broken to the first
+    (how the measures scored a tie before issue 35)."""
+
+    def __init__(self, model: Any) -> None:
+        from huescues.agents import EmbeddingGuesser
+
+        self.guesser = EmbeddingGuesser(model=model, use_pawns=False)
+
+    def rank(self, board: Any, clues: list[str]) -> list[Any]:
+        from huescues.engine import Rules
+        from huescues.research._reading import reader
+
+        return list(reader(self.guesser, board, Rules.standard(4))[1](clues[-1]).order)
+
+
+def _research_dev_compare() -> str:
+    from huescues.research import markdown_table
+
+    dev = _dev()
+    table = markdown_table(dev["compare"], corner="measure (per pick)")
+    points = dev["compare"]["points"]
+    verdict = {
+        "default ahead": "the default player is ahead (the interval is above zero)",
+        "naming ahead": "the naming player is ahead (the interval is below zero)",
+        "not settled": "not settled (the interval covers zero)",
+    }
+    prose = (
+        f"On {points.picks:,} picks of {points.clues} clues by {points.participants} people, "
+        f"default minus naming is {points.difference.signed('.3f')} points a pick: "
+        f"{verdict[points.verdict]}; each interval is a 95% bootstrap over the clues and the "
+        "participants at once, paired (both players on the same resamples)."
+    )
+    return table + "\n\n" + _fill(prose)
+
+
+def _fill(text: str) -> str:
+    return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
+
+
+def _research_dev_flat() -> str:
+    dev = _dev()
+    overall = dev["report"].overall
+    flat, random = overall.player("knows nothing"), overall.random
+    first = dev["first_square"].overall.player("C3")
+    return _fill(
+        f"A model that knows nothing (`FlatModel()`) scores {flat.format('.3f')} points a pick on "
+        f"the dev clues, beside a random square's {random.format('.3f')}: its flat belief ties "
+        "the 312 interior squares, and a tie is scored as their mean. Scored by the first of "
+        f"them alone (C3, where the player puts its pawn), it earned {first.format('.3f')}, "
+        "the baseline that rewarded ignorance."
+    )
+
+
+def _research_dev_indistinguishable() -> str:
+    dev = _dev()
+    lines = [
+        "| player | belief | clues passing at 0.05 | at 0.003 | JS divergence (bits) |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for (name, calibrated), t in dev["tests"].items():
+        lines.append(
+            f"| {name} | {'calibrated' if calibrated else 'as it is'} | "
+            f"{t.passed} of {t.tested} ({t.share:.0%}) | {t.share_at(0.003):.0%} | "
+            f"{t.divergence.format('.3f')} |"
+        )
+    five, strict = dev["null"]
+    inside = "inside" if five.within and strict.within else "OUTSIDE"
+    prose = (
+        "The test itself, when the model's belief is people's histogram and people's picks are "
+        f"simulated from it (`null_rejection_rate`, 20 times the 39 clues): {five.rejected} of "
+        f"{five.tests} rejected at 0.05 ({five.rate:.1%}; the central 99% binomial interval at "
+        f"that rate is {five.expected[0]}-{five.expected[1]}), {strict.rejected} at 0.003 "
+        f"({strict.expected[0]}-{strict.expected[1]}): {inside} the intervals"
+        + (
+            ", a little below alpha: on picks this discrete (a clue's picks fall on a few dozen "
+            "squares) the F distribution makes the test slightly conservative."
+            if five.rate < five.alpha
+            else "."
+        )
+    )
+    default = dev["tests"][("default", True)]
+    return "\n".join([*lines, "", _fill(prose), "", default.table(max_rows=6).rstrip()])
+
+
+def _research_dev_calibration() -> str:
+    dev = _dev()
+    player = dev["player_calibration"]
+    prose = (
+        f"The default player's guesser (the default and naming models, averaged) is closer: "
+        f"{player.raw_log_likelihood.format('.3f')} as it is, "
+        f"{player.log_likelihood.format('.3f')} calibrated, temperature "
+        f"{player.temperature:.3g}."
+    )
+    return dev["calibration"].table().rstrip() + "\n\n" + _fill(prose)
+
+
+def _research_dev_picks() -> str:
+    dev = _dev()
+    picks = dev["picks"]
+    frame = picks.to_pandas()
+    crossed = picks.estimate("points")
+    clues = picks.estimate("points", participants=False)
+    by_category = frame.groupby("category")["points"].mean()
+    best = by_category.idxmax()
+    return "\n".join(
+        [
+            "```text",
+            f"frame.shape                     {frame.shape}",
+            f"list(frame.columns)             {list(frame.columns)}",
+            f'picks.estimate("points")        {crossed}',
+            f"... participants=False          {clues}",
+            f"best category                   {best} {by_category[best]:.3f}",
+            "```",
+        ]
+    )
+
+
+def _research_dev_latex() -> str:
+    from huescues.research import latex_table
+
+    report = _dev()["report"]
+    caption = "Mean R15 points a pick on the 39 dev clues, by category (95% bootstrap intervals)"
+    text = latex_table(report, spec=".2f", caption=caption, label="tab:dev-points")
+    return "```latex\n" + text + "\n```"
+
+
+def _research_forest(path: Path) -> None:
+    from huescues.research import forest_plot
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    forest_plot(_dev()["report"], path, title="People's picks for the 39 dev clues")
+
+
+@cache  # the WCS chart and three models read on it: once a process
+def _research_naming() -> str:
+    from huescues.language import FlatModel, NamingModel, default_model
+    from huescues.research import NamingSystem, naming_measures
+
+    systems = {
+        "`NamingModel.default()`": NamingSystem.from_model(NamingModel.default()),
+        "`default_model()`": NamingSystem.from_model(default_model()),
+        "`FlatModel()` (knows nothing)": NamingSystem.from_model(FlatModel()),
+    }
+    lines = [
+        "| model | complexity I(M;W) | accuracy I(W;U) | communicative cost | terms used |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, system in systems.items():
+        m = naming_measures(system)
+        lines.append(
+            f"| {name} | {m.complexity:.3f} | {m.accuracy:.3f} | {m.cost:.3f} | {m.terms_used} |"
+        )
+    first = next(iter(systems.values()))
+    ceiling = naming_measures(first).max_accuracy
+    return "\n".join(
+        [
+            *lines,
+            "",
+            f"In bits, on the 330 chips, equally likely; I(M;U) = {ceiling:.3f} bits is the "
+            "accuracy of a name per chip.",
+            "`NamingModel.default()`'s term map (`system.term_map()`):",
+            "",
+            "```text",
+            first.term_map(),
+            "```",
+        ]
+    )
 
 
 def _script(name: str) -> Any:
@@ -414,6 +633,35 @@ def _languages_guesser() -> str:
     )
 
 
+def _people_data() -> str:
+    """docs/people.md's first example, its comments what the code gives (the reprs)."""
+    from huescues.research import dev_picks
+
+    responses, board = dev_picks()
+    r = responses.rows[0]
+    first = (r.clue, r.square, r.extra["category"], r.extra["shown_word"])
+    at = 42
+    return "\n".join(
+        [
+            "```python",
+            "from huescues.research import dev_picks",
+            "",
+            _code_line("responses, board = dev_picks()", "HumanResponses, Board", at),
+            _code_line(
+                "len(responses), len(responses.clues())",
+                repr((len(responses), len(responses.clues()))),
+                at,
+            ),
+            _code_line("board.id, board.shape", repr((board.id, board.shape)), at),
+            "r = responses.rows[0]",
+            _code_line(
+                'r.clue, r.square, r.extra["category"], r.extra["shown_word"]', repr(first), at
+            ),
+            "```",
+        ]
+    )
+
+
 def _code_line(code: str, comment: str, at: int = 51) -> str:
     """A line of an example: the code, then its comment from column ``at``."""
     return f"{code:<{at - 1}} # {comment}" if len(code) < at - 1 else f"{code} # {comment}"
@@ -514,13 +762,89 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "naming-modifiers": ("docs/naming.md", _naming_modifiers),
     "naming-modifier-count": ("docs/naming.md", _naming_modifier_count),
     "reports-example": ("docs/reports.md", _reports_example),
+    "people-data": ("docs/people.md", _people_data),
     "people-today": ("docs/people.md", _people_today),
     "people-hardest": ("docs/people.md", _people_hardest),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
     "research-comparison": ("docs/research.md", _research_comparison),
+    "research-dev-compare": ("docs/research.md", _research_dev_compare),
+    "research-dev-flat": ("docs/research.md", _research_dev_flat),
+    "research-dev-indistinguishable": ("docs/research.md", _research_dev_indistinguishable),
+    "research-dev-calibration": ("docs/research.md", _research_dev_calibration),
+    "research-dev-picks": ("docs/research.md", _research_dev_picks),
+    "research-dev-latex": ("docs/research.md", _research_dev_latex),
+    "research-naming": ("docs/research.md", _research_naming),
 }
+
+#: Pictures a page shows: the file and how to draw it. Drawn anew when the regions are
+#: rewritten; a check only asks that the file is there (a PNG's bytes vary with matplotlib).
+IMAGES: dict[str, Callable[[Path], None]] = {
+    "docs/images/research-forest.png": _research_forest,
+}
+
+
+def _vocabulary_size() -> str:
+    from huescues.agents import clue_vocabulary
+
+    return f"{len(clue_vocabulary()):,} words"
+
+
+def _agents_quotes() -> list[str]:
+    """docs/agents.md's size of the clue givers' vocabulary."""
+    return [f"reads its vocabulary ({_vocabulary_size()}"]
+
+
+def _knowledge_quotes() -> list[str]:
+    """docs/knowledge.md's size of the clue givers' vocabulary."""
+    return [f"(`clue_vocabulary()`, {_vocabulary_size()}"]
+
+
+def _rl_quotes() -> list[str]:
+    """docs/rl.md's sizes of the shipped vocabulary and of the environment's."""
+    from huescues.rl import default_clue_vocabulary
+
+    return [
+        f"shipped clue vocabulary ({_vocabulary_size()})",
+        f"({len(default_clue_vocabulary()):,} words in all)",
+    ]
+
+
+def _language_quotes() -> list[str]:
+    """docs/language.md's quote of a person's points against the others (docs/people.md's)."""
+    report, _, _ = _people()
+    return [f"the {report.overall.person.mean:.2f} points per pick that people earn"]
+
+
+def _calibration_quotes() -> list[str]:
+    """The default model's log-likelihood of people's picks, as it is and against uniform, as
+    docs/research.md and docs/knowledge.md quote it."""
+    cal = _dev()["calibration"]
+    raw, uniform = cal.raw_log_likelihood.mean, cal.uniform_log_likelihood
+    return [f"\u2212{-raw:.2f} a pick, below a uniform belief's \u2212{-uniform:.2f}"]
+
+
+def _knowledge_all_quotes() -> list[str]:
+    return _knowledge_quotes() + _calibration_quotes()
+
+
+#: Numbers a page quotes in its prose, outside any region: page to the phrases, as the code
+#: gives them now, that the page must hold (white space aside). Not rewritten: a missing
+#: phrase is stale until the prose is re-read and fixed by hand.
+QUOTES: dict[str, Callable[[], list[str]]] = {
+    "docs/agents.md": _agents_quotes,
+    "docs/knowledge.md": _knowledge_all_quotes,
+    "docs/research.md": _calibration_quotes,
+    "docs/rl.md": _rl_quotes,
+    "docs/language.md": _language_quotes,
+}
+
+
+def pages() -> list[str]:
+    """Every page with a figure or a quote."""
+    return sorted({page for page, _ in FIGURES.values()} | set(QUOTES))
+
 
 # A region's body holds no other marker, so that a region left empty cannot swallow the next.
 _REGION = re.compile(
@@ -535,15 +859,20 @@ def regions(text: str) -> dict[str, str]:
 
 
 def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None) -> list[str]:
-    """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names.
-    A figure whose page lacks its region, or a region no figure fills, is an error. ``times``,
+    """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names,
+    and the phrases of :data:`QUOTES` a page lacks (never rewritten). A figure whose page
+    lacks its region, or a region no figure fills, is an error. ``times``,
     if given, gets each region's seconds to compute (work shared through a cache is counted
     by the first region that needs it)."""
     stale = []
-    pages = sorted({page for page, _ in FIGURES.values()})
-    for page in pages:
+    for page in pages():
         path = root / page
         text = path.read_text(encoding="utf-8")
+        flat = " ".join(text.split())
+        if page in QUOTES:
+            for phrase in QUOTES[page]():
+                if " ".join(phrase.split()) not in flat:
+                    stale.append(f"{page}: the prose lacks {phrase!r} (fix it by hand)")
         found = regions(text)
         for name in found:
             if name not in FIGURES or FIGURES[name][0] != page:
@@ -568,6 +897,11 @@ def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None
             new = _REGION.sub(fill, text)
             if new != text:
                 path.write_text(new, encoding="utf-8")
+    for image, draw in IMAGES.items():
+        if not check:
+            draw(root / image)
+        elif not (root / image).is_file():
+            stale.append(f"{image}: not drawn")
     return stale
 
 

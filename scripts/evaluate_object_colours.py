@@ -107,7 +107,9 @@ def main() -> None:
     lls = []
     pts = []
     for k in SCALES:
-        a = human_agreement(BlendedModel(base, variants[g[:3]], g[3], scale=k), responses, n_boot=0)
+        blend = BlendedModel(base, variants[g[:3]], g[3], scale=k)
+        # The scale is this calibration: the belief as it is, not calibrated again.
+        a = human_agreement(blend, responses, n_boot=0, calibrated=False)
         lls.append(np.array([r.log_likelihood for r in a.per_clue], dtype=float))
         pts.append(np.array([r.model_points for r in a.per_clue]))
     ll_rows, pt_rows = np.stack(lls), np.stack(pts)

@@ -60,3 +60,18 @@ def test_example_runs(example: Path) -> None:
     done = run(str(example), *SMALL_RUNS.get(example.name, []))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip()
+
+
+def test_every_example_is_named_on_a_page_and_says_what_it_does_in_full() -> None:
+    pages = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md"))
+    for example in EXAMPLES:
+        assert f"examples/{example.name}" in pages, f"no page of docs/ names {example.name}"
+
+
+@pytest.mark.slow  # a subprocess
+def test_an_examples_help_ends_its_sentence() -> None:
+    # The description was the docstring's first line, which stopped mid-sentence.
+    done = run(str(ROOT / "examples" / "learn_guesser.py"), "--help")
+    assert done.returncode == 0, done.stderr
+    description = " ".join(done.stdout.split("\n\n")[1].split())
+    assert description.endswith("compared with the random guesser.")

@@ -12,33 +12,20 @@ from numpy.typing import ArrayLike, NDArray
 
 from huescues import Board, Cell
 from huescues.agents import EmbeddingGuesser, Player
-from huescues.language import MeanColourModel, Prediction, as_lab, default_model
-from huescues.language._protocol import gaussian_log_density  # private: a quick test model
+from huescues.language import FlatModel, MeanColourModel, as_lab, default_model
 from huescues.research import (
     Agreement,
     Estimate,
     HumanResponses,
     Response,
+    agreement_by_category,
     human_agreement,
     synthetic_responses,
 )
+from point_models import PointModel
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = Board.standard()
-
-
-class PointModel:
-    """A colour-term model that reads every text as one square's colour, with a spread."""
-
-    def __init__(self, square: str, spread: float = 1.0) -> None:
-        self.lab = BOARD.lab[BOARD.cell(square).row, BOARD.cell(square).col].copy()
-        self.cov = spread**2 * np.eye(3)
-
-    def predict(self, text: str) -> Prediction:
-        return Prediction(self.lab, self.cov)
-
-    def score(self, text: str, lab: ArrayLike) -> NDArray[np.float64]:
-        return gaussian_log_density(as_lab(lab), self.lab, self.cov)
 
 
 class RankOnly:
@@ -185,6 +172,29 @@ def test_leave_one_out_points_by_hand(tmp_path: Path) -> None:
     top_1 = human_agreement(RankOnly("A2"), data, k=1, n_boot=100)
     assert top_1.per_clue[0].top_k == pytest.approx(1 / 3)
     assert top_1.top_k.mean == pytest.approx(1 / 4)
+
+
+def test_a_flat_belief_scores_a_random_interior_square_not_the_first(tmp_path: Path) -> None:
+    # A flat belief ties the 12 x 26 = 312 squares whose whole R15 frame (distance 2) lies on
+    # the board. Against H10, the 25 squares within distance 2 are all interior: 3 + 8 * 2 +
+    # 16 * 1 = 35 points over 312 squares. Against A1 only C3 (distance 2) is interior: 1 point.
+    data = HumanResponses.from_csv(write(tmp_path, "clue,square\nx,H10\nx,A1\n"), BOARD)
+    flat = human_agreement(FlatModel(), data, n_boot=0)
+    (clue,) = flat.per_clue
+    assert clue.tied == 312 and clue.model_square == Cell.parse("C3")  # the player's own move
+    assert flat.model_points.mean == pytest.approx((35 + 1) / 312 / 2)
+    # Not what C3 alone earns (1 point against A1, 0 against H10), which rewarded ignorance
+    # wherever people's picks gather near the board's top left corner.
+    assert flat.model_points.mean != pytest.approx(0.5)
+    # The top-5 squares: 5 slots shared by the 312 tied squares; H10 is one of them, A1 not.
+    assert flat.top_k.mean == pytest.approx(5 / 312 / 2)
+    assert flat.log_likelihood is not None
+    assert flat.log_likelihood.mean == pytest.approx(flat.uniform_log_likelihood)
+    # The same per category: the random interior square, next to a random square of the board
+    # (14 points against A1 and 35 against H10, over 480 squares).
+    report = agreement_by_category(data, {"flat": FlatModel()}, n_boot=0)
+    assert report.overall.player("flat").mean == pytest.approx((35 + 1) / 312 / 2)
+    assert report.overall.random.mean == pytest.approx((35 + 14) / 480 / 2)
 
 
 def test_a_guesser_a_seat_and_a_model_agree_on_the_same_reading(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import huescues.research
 import huescues.tournament
-from huescues.stats import Estimate, ratio_interval, resample
+from huescues.stats import Estimate, crossed_weights, ratio_interval, resample, weighted_interval
 
 units = st.lists(st.tuples(st.floats(-100, 100), st.floats(0.5, 20)), min_size=1, max_size=30)
 
@@ -115,3 +115,54 @@ def test_bad_units_are_named_not_left_to_numpy() -> None:
             resample(n_units, n_boot, np.random.default_rng(0))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="need mean, low, high"):
         Estimate.from_dict({})
+
+
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=40), st.integers(0, 2**32 - 1))
+def test_crossed_weights_of_one_kind_are_the_plain_bootstrap(units, seed) -> None:  # type: ignore[no-untyped-def]
+    # Units numbered in order of first appearance, as the measures number clues.
+    kind = np.unique(units, return_inverse=True)[1].astype(np.intp)
+    values = np.array(units, dtype=np.float64) ** 2
+    weights = crossed_weights([kind], 100, np.random.default_rng(seed))
+    crossed = weighted_interval(values, weights)
+    n_units = int(kind.max()) + 1
+    totals = np.bincount(kind, weights=values, minlength=n_units)
+    picks = np.bincount(kind, minlength=n_units).astype(np.float64)
+    plain = ratio_interval(totals, picks, resample(n_units, 100, np.random.default_rng(seed)))
+    assert crossed.mean == pytest.approx(plain.mean)
+    assert crossed.low == pytest.approx(plain.low) and crossed.high == pytest.approx(plain.high)
+    assert crossed.n == len(values)
+
+
+def test_crossed_weights_multiply_each_kinds_counts() -> None:
+    # Four picks: clues 0 0 1 1, participants 0 1 0 1.
+    clues, people = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
+    weights = crossed_weights([clues, people], 500, np.random.default_rng(3))
+    assert weights.shape == (500, 4)
+    # The same draws by hand: the clues' resamples, then the participants'.
+    rng = np.random.default_rng(3)
+    clue_draws, people_draws = rng.integers(0, 2, (500, 2)), rng.integers(0, 2, (500, 2))
+    for b in range(500):
+        c, p = np.bincount(clue_draws[b], minlength=2), np.bincount(people_draws[b], minlength=2)
+        assert list(weights[b]) == [c[0] * p[0], c[0] * p[1], c[1] * p[0], c[1] * p[1]]
+    by_clue = crossed_weights([clues], 500, np.random.default_rng(3))
+    # A constant has a point interval; values that differ only by participant spread more
+    # when participants are resampled too.
+    assert weighted_interval(np.full(4, 2.0), weights) == Estimate(2.0, 2.0, 2.0, n=4)
+    spread = np.array([0.0, 1.0, 0.0, 1.0])
+    both = weighted_interval(spread, weights)
+    alone = weighted_interval(spread, by_clue)
+    assert alone.low == alone.high == 0.5
+    assert both.low is not None and both.high is not None and both.low < 0.5 < both.high
+
+
+def test_crossed_weights_refuse_bad_units_and_settings() -> None:
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="at least one kind of unit"):
+        crossed_weights([], 10, rng)
+    with pytest.raises(ValueError, match="one number of at least 0 per observation"):
+        crossed_weights([np.array([0, 1]), np.array([0])], 10, rng)
+    with pytest.raises(ValueError, match="n_boot must be a whole number"):
+        crossed_weights([np.array([0, 1])], -1, rng)
+    with pytest.raises(ValueError, match="one finite number per observation"):
+        weighted_interval(np.array([np.nan]), np.ones((3, 1)))
+    assert weighted_interval(np.array([]), np.ones((3, 0))) == Estimate.no_data(n=0)

@@ -1,7 +1,8 @@
 """Estimates with percentile bootstrap intervals: the one :class:`Estimate` that every measure
 of the library reports (the players' evaluation, the tournament report, the agreement with human
 picks), and the one bootstrap behind them, a ratio of sums over resampled units (games, blocks
-of games or clues).
+of games or clues); and its crossed form, for observations that belong to two kinds of unit at
+once (a pick belongs to a clue and to a participant), each kind resampled on its own.
 
 The bottom layer: it needs numpy only, so every other package may use it.
 """
@@ -11,14 +12,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Estimate", "ratio_interval", "resample"]
+__all__ = ["Estimate", "crossed_weights", "ratio_interval", "resample", "weighted_interval"]
 
 _FloatArray = NDArray[np.float64]
 
@@ -160,3 +161,64 @@ def ratio_interval(
     tail = 100.0 * (1.0 - level) / 2.0
     low, high = np.percentile(values, [tail, 100.0 - tail])
     return Estimate(mean, float(low), float(high))
+
+
+def crossed_weights(
+    units: Sequence[NDArray[np.intp]], n_boot: int, rng: np.random.Generator
+) -> _FloatArray:
+    """The weights of ``n_boot`` crossed resamples (Owen's pigeonhole bootstrap), shape
+    ``(n_boot, observations)``: each kind of unit (``units[i][j]`` is observation ``j``'s unit
+    of kind ``i``, numbered from 0) is resampled with replacement on its own, and an
+    observation counts as often as the product of its units' counts. Resampling clues and
+    participants at once gives an interval that holds for other clues *and* other people."""
+    if not units:
+        raise ValueError("crossed_weights needs at least one kind of unit")
+    resample(0, n_boot, rng)  # the same check of n_boot
+    n_obs = len(units[0])
+    weights = np.ones((n_boot, n_obs))
+    for kind in units:
+        kind = np.asarray(kind)
+        if kind.shape != (n_obs,) or (n_obs and int(kind.min()) < 0):
+            raise ValueError(
+                f"each kind of unit needs one number of at least 0 per observation ({n_obs}), "
+                f"not shape {kind.shape}"
+            )
+        n_units = int(kind.max()) + 1 if n_obs else 0
+        counts = np.zeros((n_boot, n_units))
+        if n_units:
+            draws = rng.integers(0, n_units, size=(n_boot, n_units))
+            rows = np.repeat(np.arange(n_boot), n_units)
+            np.add.at(counts, (rows, draws.ravel()), 1.0)
+        weights *= counts[:, kind]
+    return weights
+
+
+def weighted_interval(
+    values: _FloatArray, boot_weights: _FloatArray, level: float = 0.95
+) -> Estimate:
+    """The mean of ``values`` with the central ``level`` percentile interval of their weighted
+    means over the resamples ``boot_weights`` (shape ``(resamples, len(values))``, as
+    :func:`crossed_weights` gives; resamples with no weight are skipped). The numbers must be
+    finite; :meth:`Estimate.no_data` when there are none."""
+    if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie strictly between 0 and 1, not {level!r}")
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 1 or not np.all(np.isfinite(values)):
+        raise ValueError("values must be one finite number per observation")
+    if len(values) == 0:
+        return Estimate.no_data(n=0)
+    mean = float(values.mean())
+    if len(boot_weights) == 0:
+        return Estimate(mean, n=len(values))
+    if boot_weights.shape[1:] != values.shape:
+        raise ValueError(
+            f"boot_weights need one column per value ({len(values)}), not {boot_weights.shape}"
+        )
+    total = boot_weights.sum(axis=1)
+    keep = total > 0
+    if not keep.any():
+        return Estimate(mean, n=len(values))
+    means = (boot_weights[keep] @ values) / total[keep]
+    tail = 100.0 * (1.0 - level) / 2.0
+    low, high = np.percentile(means, [tail, 100.0 - tail])
+    return Estimate(mean, float(low), float(high), n=len(values))

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from ._baselines import MeanColourModel, NearestNameModel
+from ._baselines import FlatModel, MeanColourModel, NearestNameModel
 from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
 from ._combined import CombinedModel, combined_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
@@ -33,6 +33,7 @@ __all__ = [
     "CombinedModel",
     "EmbeddingModel",
     "EmbeddingParams",
+    "FlatModel",
     "MeanColourModel",
     "ModelFactory",
     "Modifier",

@@ -1,4 +1,5 @@
-"""Baselines for the evaluation: the mean colour, and the nearest training name."""
+"""Baselines for the evaluation: a model that knows nothing, the mean colour, and the nearest
+training name."""
 
 from __future__ import annotations
 
@@ -10,10 +11,35 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._capabilities import ColourTermModelBase
-from ._protocol import FloatArray, Prediction, as_lab, check_text, gaussian_log_density
+from ._protocol import (
+    FLAT_LOG_DENSITY,
+    FloatArray,
+    Prediction,
+    as_lab,
+    check_text,
+    gaussian_log_density,
+)
 from ._splits import normalise_name
 
-__all__ = ["MeanColourModel", "NearestNameModel"]
+__all__ = ["FlatModel", "MeanColourModel", "NearestNameModel"]
+
+
+class FlatModel(ColourTermModelBase):
+    """Knows nothing: every colour fits every text equally (the uniform density over the sRGB
+    gamut). Its belief over a board is uniform, the baseline of the likelihood measures; the
+    square it would choose is any of the board's interior squares (they tie)."""
+
+    __slots__ = ()
+
+    def predict(self, text: str) -> Prediction:
+        """A mid grey with a spread as wide as the gamut, marked unknown."""
+        check_text(text)
+        return Prediction(np.array([50.0, 0.0, 0.0]), 2500.0 * np.eye(3), known=False)
+
+    def score(self, text: str, lab: ArrayLike) -> FloatArray:
+        """:data:`FLAT_LOG_DENSITY` for every colour."""
+        check_text(text)
+        return np.full(as_lab(lab).shape[:-1], FLAT_LOG_DENSITY)
 
 
 class MeanColourModel(ColourTermModelBase):

@@ -28,6 +28,10 @@ class ColourTermModelBase(abc.ABC):
     differing from :meth:`score`'s in the last bits (for screening); default ``score_many``.
     ``cache_key``: a stable name for the model's scores, or ``None`` (then nothing computed
     from them is kept on disk); it must change whenever the scores do.
+
+    Without a key, a player reads its whole clue vocabulary afresh for each new model object: a
+    tournament entrant whose factory builds such a model for every game plays 7-17x slower than
+    a built-in (docs/tournaments.md). Give a key, and build the model once and share it.
     """
 
     __slots__ = ()

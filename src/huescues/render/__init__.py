@@ -8,8 +8,9 @@ drawn; the terminal text needs nothing.
 from ._board_png import render_board
 from ._board_text import board_text, colour_wanted
 from ._clue_png import render_clue
+from ._figure import new_figure
 
-__all__ = ["board_text", "colour_wanted", "render_board", "render_clue"]
+__all__ = ["board_text", "colour_wanted", "new_figure", "render_board", "render_clue"]
 
 # Public objects name the public module they are used from (as httpx's do), not a private one.
 for _obj in map(globals().__getitem__, __all__):

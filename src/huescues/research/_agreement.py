@@ -1,36 +1,39 @@
 """Model against human: how well a player or a colour-term model agrees with human picks, in
-the game's own points (R15), in likelihood and in top-k hits, with bootstrap intervals over
-clues."""
+the game's own points (R15), in likelihood (of a calibrated belief by default) and in top-k
+hits, with bootstrap intervals over clues, and the belief's calibration beside them."""
 
 from __future__ import annotations
 
 import csv
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.agents import expected_points
 from huescues.engine import Board, Cell, Rules, safe_cell
-from huescues.language import ColourTermModel
 from huescues.stats import Estimate, ratio_interval, resample
 
+from ._calibration import Calibration
+from ._measured import measure
 from ._responses import HumanResponses, Response
 
-__all__ = ["Agreement", "ClueAgreement", "human_agreement"]
+__all__ = ["Agreement", "ClueAgreement", "calibration", "human_agreement"]
 
 FloatArray = NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
 class ClueAgreement:
-    """The measures for one clue: ``n`` human picks; the square the model chose and its mean
-    R15 points against the picks; the humans' leave-one-out points (None with fewer than two
-    picks); the mean log-probability of the picks under the model (None when it gives no
-    belief); the share of picks among the model's k best squares."""
+    """The measures for one clue: ``n`` human picks; the square the model chose and the mean
+    R15 points against the picks of a square drawn among the ``tied`` squares with the most
+    expected points (the model's square alone when nothing ties with it); the humans'
+    leave-one-out points (None with fewer than two picks); the mean log-probability of the
+    picks under the model's belief (calibrated unless asked otherwise; None when it gives no
+    belief); the share of picks among the model's k best squares (ties at the k-th shared out);
+    the belief's temperature for this clue, fitted on the other clues (None: not calibrated)."""
 
     clue: str
     n: int
@@ -39,6 +42,8 @@ class ClueAgreement:
     human_points: float | None
     log_likelihood: float | None
     top_k: float
+    tied: int = 1
+    temperature: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +59,8 @@ class Agreement:
     human_points: Estimate
     #: ``model_points - human_points`` paired on the clues with at least two picks.
     gap: Estimate
-    #: Mean log p(human square | clue) under the model's belief over squares (natural log);
-    #: None for a player that only ranks squares.
+    #: Mean log p(human square | clue) under the model's belief over squares (natural log),
+    #: calibrated by clue unless ``calibrated`` is false; None for a player that only ranks.
     log_likelihood: Estimate | None
     #: Share of human picks among the model's ``k`` best squares.
     top_k: Estimate
@@ -65,15 +70,39 @@ class Agreement:
     n_picks: int
     #: ``log(1 / squares)``: the log-likelihood of a model that knows nothing.
     uniform_log_likelihood: float
+    #: The belief's calibration (log-likelihoods as it is and calibrated, the reliability
+    #: table); None for a player that only ranks squares.
+    calibration: Calibration | None = None
+    #: Whether ``log_likelihood`` is of the calibrated belief.
+    calibrated: bool = True
 
     @property
     def n_clues(self) -> int:
         """Number of distinct clues measured."""
         return len(self.per_clue)
 
+    def summary_row(self) -> dict[str, object]:
+        """The overall measures as one row, for :func:`~huescues.research.markdown_table` and
+        its LaTeX twin (several players side by side)."""
+        return {
+            "points (R15)": self.model_points,
+            "model - human": self.gap,
+            "log-likelihood": self.log_likelihood,
+            f"top-{self.k}": self.top_k,
+        }
+
     def summary(self) -> str:
         """The overall measures as a small Markdown table."""
         ll = "n/a" if self.log_likelihood is None else self.log_likelihood.format(".3f")
+        other = ""
+        if self.calibration is not None:
+            raw, cal = self.calibration.raw_log_likelihood, self.calibration.log_likelihood
+            other = (
+                f"; as it is: {raw.format('.3f')}"
+                if self.calibrated
+                else f"; calibrated: {cal.format('.3f')}"
+            )
+        which = " (calibrated)" if self.calibrated and self.calibration is not None else ""
         human, gap = self.human_points.format(".3f"), self.gap.format(".3f")
         if not self.human_points.has_data:
             human = gap = "n/a (no clue has two picks)"
@@ -87,7 +116,8 @@ class Agreement:
                 f"| model points (R15) | {self.model_points.format('.3f')} |",
                 f"| human points, leave-one-out (R15) | {human} |",
                 f"| model - human | {gap} |",
-                f"| log-likelihood per pick | {ll} (uniform: {self.uniform_log_likelihood:.3f}) |",
+                f"| log-likelihood per pick{which} | {ll} (uniform: "
+                f"{self.uniform_log_likelihood:.3f}{other}) |",
                 f"| top-{self.k} hit rate | {self.top_k.format('.3f')} |",
             ]
         )
@@ -144,79 +174,6 @@ def _fmt(x: float | None) -> str:
     return "" if x is None else f"{x:.2f}"
 
 
-# A reading of one clue: the log-belief over squares (or None) and the squares, best first.
-#: The smallest probability a square is given, so that log-likelihoods stay finite.
-_TINY = 1e-300
-
-_Reader = Callable[[str], tuple[FloatArray | None, Sequence[Cell]]]
-
-
-def _reader(player: object, board: Board, rules: Rules) -> tuple[str, _Reader]:
-    """How ``player`` reads a clue on ``board``: a guesser's belief (or ranking), or a
-    colour-term model's scores normalised over the squares."""
-    if (
-        not callable(getattr(player, "belief", None))
-        and not callable(getattr(player, "rank", None))
-        and not isinstance(player, ColourTermModel)
-        and hasattr(player, "guesser")
-    ):
-        player = player.guesser  # a seat playing both roles: measure its guesser
-    name = type(player).__name__
-    model = getattr(player, "model", None)
-    if model is not None:
-        name += f"({model!r})" if isinstance(model, str | tuple) else f"({type(model).__name__})"
-    if getattr(player, "pragmatic", False):
-        name += ", pragmatic"
-    cells = board.cells()
-
-    def ranked(belief: FloatArray) -> list[Cell]:
-        points = expected_points(belief, rules)
-        return [cells[int(i)] for i in np.argsort(-points, axis=None, kind="stable")]
-
-    belief_of = getattr(player, "belief", None)
-    if callable(belief_of):
-
-        def read_guesser(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
-            b = np.asarray(belief_of(board, [clue]), dtype=np.float64)
-            total = float(b.sum())
-            if b.shape != (board.rows, board.cols) or not 0.0 < total < math.inf or b.min() < 0:
-                raise ValueError(
-                    f"{name}'s belief for {clue!r} is no distribution over the board's squares "
-                    f"(shape {b.shape}, sum {total}; a {board.rows} x {board.cols} array of "
-                    "weights at least 0 with a positive, finite sum is needed)"
-                )
-            b = b / total
-            return np.log(np.maximum(b, _TINY)), ranked(b)
-
-        return name, read_guesser
-    if isinstance(player, ColourTermModel):
-        term_model = player
-
-        def read_model(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
-            s = np.asarray(term_model.score(clue, board.lab), dtype=np.float64)
-            if not np.all(np.isfinite(s)):
-                raise ValueError(
-                    f"{name} scored {clue!r} NaN or infinity on the board (a colour-term "
-                    "model's scores are finite)"
-                )
-            s = s - s.max()
-            log_b = s - math.log(float(np.exp(s).sum()))
-            return log_b, ranked(np.exp(log_b))
-
-        return name, read_model
-    rank = getattr(player, "rank", None)
-    if callable(rank):
-
-        def read_ranking(clue: str) -> tuple[FloatArray | None, Sequence[Cell]]:
-            return None, list(rank(board, [clue]))
-
-        return name, read_ranking
-    raise TypeError(
-        f"cannot measure a {type(player).__name__}: give a guesser with belief(board, clues) "
-        "or rank(board, clues), or a ColourTermModel"
-    )
-
-
 def _points(rules: Rules, pawn: Cell, target: Cell) -> int:
     return rules.points_at(pawn.distance(target))
 
@@ -228,17 +185,30 @@ def _whole(value: object, least: int) -> bool:
     return bool(value >= least)
 
 
-def checked_inputs(
-    responses: HumanResponses, n_boot: int, level: float, rules: Rules | None, *, seed: int = 0
-) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
-    """The responses by clue, their board and the scoring rules (standard for 4 players when
-    ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
+def check_k(k: object) -> None:
+    """The top-k hit rate's k: a whole number of at least 1, else a ValueError naming it."""
+    if not _whole(k, 1):
+        raise ValueError(
+            f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
+        )
+
+
+def check_bootstrap(n_boot: object, level: object, seed: object) -> None:
+    """The bootstrap's settings: whole numbers of resamples and seed, a level in (0, 1)."""
     if not _whole(n_boot, 0):
         raise ValueError(f"n_boot must be a whole number of at least 0, not {n_boot!r}")
     if not _whole(seed, 0):
         raise ValueError(f"the bootstrap's seed must be a whole number of at least 0, not {seed!r}")
     if isinstance(level, bool) or not isinstance(level, int | float) or not 0.0 < level < 1.0:
         raise ValueError(f"level must lie strictly between 0 and 1, not {level!r}")
+
+
+def checked_inputs(
+    responses: HumanResponses, n_boot: int, level: float, rules: Rules | None, *, seed: int = 0
+) -> tuple[dict[str, tuple[Response, ...]], Board, Rules]:
+    """The responses by clue, their board and the scoring rules (standard for 4 players when
+    ``rules`` is None), after checking the bootstrap's settings; shared by the measures."""
+    check_bootstrap(n_boot, level, seed)
     groups = responses.by_clue()
     if not groups:
         raise ValueError(f"{responses.source or 'the responses'}: no responses to measure")
@@ -255,6 +225,7 @@ def human_agreement(
     level: float = 0.95,
     rules: Rules | None = None,
     name: str | None = None,
+    calibrated: bool = True,
 ) -> Agreement:
     """Measure how ``player`` agrees with the human picks in ``responses``.
 
@@ -263,69 +234,93 @@ def human_agreement(
     :func:`~huescues.agents.default_agent` is measured by its guesser) or a
     :class:`~huescues.language.ColourTermModel`, whose scores over the board's squares are
     normalised into a belief. For each clue the model chooses the square with the most expected
-    R15 points under its belief (a ranking player: its best square).
+    R15 points under its belief (a ranking player: its best square); squares tied for the most
+    are scored by their mean, as a square drawn among them would score (a flat belief then
+    scores a random interior square, not whichever square comes first).
 
     Measures, each a mean over human picks with a percentile bootstrap interval at ``level``
     from ``n_boot`` resamples of the clues (``seed`` fixes them): the R15 points of the model's
     square against each pick; the humans' own leave-one-out points (for a pick, the mean R15
     points of every other pick of the same clue against it; clues with one pick are left out);
     their difference, paired by clue; the log-likelihood of the picks; the top-``k`` hit rate.
+
+    The log-likelihood is of the belief calibrated by clue (raised to the temperature that
+    suits the *other* clues' picks best, so it is held out), unless ``calibrated`` is false;
+    :attr:`Agreement.calibration` reports both, against a uniform belief, with a reliability
+    table. The points and top-k are of the player's own belief: its moves are not changed.
     """
-    if not _whole(k, 1):
-        raise ValueError(
-            f"k must be at least 1: the top-k hit rate's k is a whole number, not {k!r}"
-        )
+    check_k(k)
     groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
-    label, read = _reader(player, board, r15)
+    read = measure(player, groups, board, r15, k)
+    lls = read.log_likelihoods(calibrated) if read.has_belief else None
+    temperatures = read.tempered.temperatures if read.tempered and calibrated else None
 
     per_clue: list[ClueAgreement] = []
     # Per clue: picks, and the sums of each measure over them (for ratio bootstraps).
-    n = np.zeros(len(groups))
-    model_sum = np.zeros(len(groups))
+    n = np.array([len(picks) for picks in groups.values()], dtype=np.float64)
+    model_sum = np.array([float(p.sum()) for p in read.points])
+    hit_sum = np.array([float(h.sum()) for h in read.hits])
+    ll_sum = np.zeros(len(groups)) if lls is None else np.array([float(v.sum()) for v in lls])
     human_n = np.zeros(len(groups))
     human_sum = np.zeros(len(groups))
-    paired_model_sum = np.zeros(len(groups))
-    ll_sum = np.zeros(len(groups))
-    hit_sum = np.zeros(len(groups))
-    has_belief = True
     for c, (clue, picks) in enumerate(groups.items()):
-        log_belief, order = read(clue)
-        chosen = order[0]
-        best_k = set(order[:k])
-        squares = [p.square for p in picks]
-        m = len(squares)
-        model_pts = [_points(r15, chosen, t) for t in squares]
+        m = len(picks)
         loo = _leave_one_out(r15, picks)
-        hits = sum(s in best_k for s in squares)
-        ll: float | None = None
-        if log_belief is None:
-            has_belief = False
-        else:
-            logs = [float(log_belief[s.row, s.col]) for s in squares]
-            ll = sum(logs) / m
-            ll_sum[c] = sum(logs)
-        n[c] = m
-        model_sum[c] = sum(model_pts)
-        hit_sum[c] = hits
         if loo is not None:
             human_n[c] = m
             human_sum[c] = loo * m
-            paired_model_sum[c] = sum(model_pts)
-        per_clue.append(ClueAgreement(clue, m, chosen, sum(model_pts) / m, loo, ll, hits / m))
+        best = read.readings[c].best
+        per_clue.append(
+            ClueAgreement(
+                clue,
+                m,
+                best[0],
+                model_sum[c] / m,
+                loo,
+                None if lls is None else ll_sum[c] / m,
+                hit_sum[c] / m,
+                len(best),
+                None if temperatures is None else temperatures[c],
+            )
+        )
 
     boot = _Bootstrap(len(groups), n_boot, seed, level)
+    paired_model_sum = np.where(human_n > 0, model_sum, 0.0)
     return Agreement(
-        player=name or label,
+        player=name or read.player,
         model_points=boot.ratio(model_sum, n),
         human_points=boot.ratio(human_sum, human_n),
         gap=boot.ratio(paired_model_sum - human_sum, human_n),
-        log_likelihood=boot.ratio(ll_sum, n) if has_belief else None,
+        log_likelihood=None if lls is None else boot.ratio(ll_sum, n),
         top_k=boot.ratio(hit_sum, n),
         k=k,
         per_clue=tuple(per_clue),
         n_picks=int(n.sum()),
         uniform_log_likelihood=-math.log(board.size),
+        calibration=read.calibration(boot.draws, level),
+        calibrated=calibrated,
     )
+
+
+def calibration(
+    player: object,
+    responses: HumanResponses,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    level: float = 0.95,
+    rules: Rules | None = None,
+) -> Calibration:
+    """How well calibrated ``player``'s belief is on the picks in ``responses``: the
+    log-likelihood of the picks as it is and at a temperature held out by clue, against a
+    uniform belief, and the reliability table (see :class:`Calibration`); intervals from
+    ``n_boot`` resamples of the clues. A player that only ranks squares is a TypeError."""
+    groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
+    read = measure(player, groups, board, r15, 1)
+    found = read.calibration(_Bootstrap(len(groups), n_boot, seed, level).draws, level)
+    if found is None:
+        raise TypeError(f"{read.player} only ranks squares: it has no belief to calibrate")
+    return found
 
 
 def _leave_one_out(rules: Rules, picks: Sequence[Response]) -> float | None:

@@ -13,7 +13,8 @@ from huescues.agents import catalogue_entry
 from huescues.engine import Rules
 from huescues.stats import Estimate
 
-from ._agreement import _Bootstrap, _leave_one_out, _points, _reader, checked_inputs
+from ._agreement import _Bootstrap, _leave_one_out, _points, checked_inputs
+from ._reading import reader, tie_points
 from ._responses import HumanResponses, Response
 
 __all__ = [
@@ -77,6 +78,20 @@ class CategoryReport:
             f"no category {category!r}; the categories are {[r.category for r in self.rows]}"
         )
 
+    def table_rows(self) -> dict[str, dict[str, object]]:
+        """A row per category (the last over every clue), for
+        :func:`~huescues.research.markdown_table`, its LaTeX twin and the forest plot."""
+        return {
+            r.category: {
+                "clues": r.clues,
+                "picks": r.picks,
+                "a person": r.person,
+                **dict(r.players),
+                "random square": r.random,
+            }
+            for r in self.rows
+        }
+
     def table(self, spec: str = ".2f") -> str:
         """The rows as a Markdown table (mean [interval] in each cell)."""
         head = ["category", "clues", "picks", "a person (leave-one-out)", *self.players]
@@ -128,7 +143,7 @@ def agreement_by_category(
     chosen = library_players() if players is None else dict(players)
     if not chosen:
         raise ValueError("no players to measure: give at least one")
-    readers = [(name, _reader(p, board, r15)[1]) for name, p in chosen.items()]
+    readers = [(name, reader(p, board, r15)[1]) for name, p in chosen.items()]
 
     # A random square's expected points against each target square (the board's edges matter).
     cells = board.cells()
@@ -146,8 +161,8 @@ def agreement_by_category(
             person_sum[i], person_n[i] = loo * len(picks), len(picks)
         random_sum[i] = sum(random_at[p.square] for p in picks)
         for j, (_, read) in enumerate(readers):
-            square = read(clue)[1][0]
-            player_sum[j, i] = sum(_points(r15, square, p.square) for p in picks)
+            tied = read(clue).best  # a tie scores the mean of its squares
+            player_sum[j, i] = float(tie_points(r15, tied, [p.square for p in picks]).sum())
 
     by_category: dict[str, list[int]] = {}
     for i, clue in enumerate(clues):

@@ -14,7 +14,8 @@ from huescues.engine import Cell, Rules
 from huescues.language import ColourTermModel, default_model
 from huescues.stats import Estimate
 
-from ._agreement import _Bootstrap, _reader, checked_inputs
+from ._agreement import _Bootstrap, checked_inputs
+from ._reading import reader
 from ._responses import HumanResponses
 
 __all__ = ["ClueChoiceAgreement", "TargetChoice", "clue_choice_agreement"]
@@ -165,10 +166,10 @@ def _beliefs_of(
         models = [resolve_model(s) for s in specs]
         parts = [_beliefs_of(m, board, rules, clues)[1] for m in models]
         return f"{type(giver).__name__}({spec!r})", np.mean(parts, axis=0)
-    label, read = _reader(giver, board, rules)  # type: ignore[arg-type]
+    label, read = reader(giver, board, rules)  # type: ignore[arg-type]
     out = []
     for clue in clues:
-        log_b, _ = read(clue)
+        log_b = read(clue).log_belief
         if log_b is None:
             raise TypeError(
                 f"{label} only ranks squares; clue_choice_agreement needs a belief over them"

@@ -25,7 +25,9 @@ from huescues.engine import (
 )
 from huescues.stats import Estimate
 
-from ._agreement import _Bootstrap, _reader
+from ._agreement import _Bootstrap
+from ._reading import reader as reader_of
+from ._reading import tie_points
 from ._responses import HumanResponses, header_and_rows, read_csv_lines, record_lines
 
 __all__ = [
@@ -212,21 +214,21 @@ def points_on_given_clues(
     _check_board(given, guesses)
     board = given.board
     r15 = rules if rules is not None else Rules.standard(4)
-    readers = [(name, _reader(p, board, r15)[1]) for name, p in _guessers(guessers).items()]
+    readers = [(name, reader_of(p, board, r15)[1]) for name, p in _guessers(guessers).items()]
     clicks = _people_points(guesses, r15)
     cells = board.cells()
     n = len(given.rows)
     by_reader = np.zeros((len(readers), n))
     random = np.zeros(n)
     people = np.full(n, np.nan)
-    square_of: dict[tuple[int, str], Cell] = {}
+    square_of: dict[tuple[int, str], tuple[Cell, ...]] = {}
     for i, g in enumerate(given.rows):
         random[i] = sum(pawn_points(r15, g.target, c) for c in cells) / len(cells)
         for j, (_, read) in enumerate(readers):
             key = (j, normalise_clue(g.clue))
             if key not in square_of:
-                square_of[key] = read(key[1])[1][0]
-            by_reader[j, i] = pawn_points(r15, g.target, square_of[key])
+                square_of[key] = read(key[1]).best  # a tie scores the mean of its squares
+            by_reader[j, i] = tie_points(r15, square_of[key], [g.target])[0]
         seen = clicks.get(normalise_clue(g.clue))
         if seen:
             people[i] = sum(pawn_points(r15, g.target, c) for c in seen) / len(seen)
@@ -323,18 +325,18 @@ def givers_against_people(
     r15 = Rules.standard(4)
     for g in givers.values():
         prepare(g, board, r15)
-    readers = [(name, _reader(p, board, r15)[1]) for name, p in _guessers(guessers).items()]
+    readers = [(name, reader_of(p, board, r15)[1]) for name, p in _guessers(guessers).items()]
     clicks = _people_points(guesses, r15)
     targets = given.targets()
     people_clues = {t: [g.clue for g in given.rows if g.target == t] for t in targets}
     bot_clues = {name: {t: giver_clue(g, board, t) for t in targets} for name, g in givers.items()}
-    square_of: dict[tuple[int, str], Cell] = {}
+    square_of: dict[tuple[int, str], tuple[Cell, ...]] = {}
 
     def by_reader(j: int, clue: str, target: Cell) -> float:
         key = (j, normalise_clue(clue))
         if key not in square_of:
-            square_of[key] = readers[j][1](key[1])[1][0]
-        return float(pawn_points(r15, target, square_of[key]))
+            square_of[key] = readers[j][1](key[1]).best  # a tie scores the mean of its squares
+        return float(tie_points(r15, square_of[key], [target])[0])
 
     def by_people(clue: str, target: Cell) -> float | None:
         seen = clicks.get(normalise_clue(clue))

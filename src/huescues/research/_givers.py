@@ -16,7 +16,8 @@ from huescues.agents import catalogue_entry
 from huescues.engine import Cell, Rules, pawn_points, safe_cell
 from huescues.stats import Estimate
 
-from ._agreement import _Bootstrap, _reader
+from ._agreement import _Bootstrap
+from ._reading import reader, tie_points
 from ._responses import HumanResponses
 
 __all__ = ["DEFAULT_GUESSERS", "GiverReport", "GiverRow", "points_by_giver"]
@@ -134,7 +135,7 @@ def points_by_giver(
     )
     if not chosen:
         raise ValueError("no guessers to compare: give at least one")
-    readers = [(name, _reader(p, board, r15)[1]) for name, p in chosen.items()]
+    readers = [(name, reader(p, board, r15)[1]) for name, p in chosen.items()]
 
     # Per giver, per (clue, target): the clicks' squares.
     groups: dict[str, dict[tuple[str, Cell], list[Cell]]] = {}
@@ -160,12 +161,13 @@ def points_by_giver(
 
     cells = board.cells()
     random_at = {t: sum(pawn_points(r15, t, c) for c in cells) / len(cells) for t in cells}
-    squares: dict[tuple[int, str], Cell] = {}
+    squares: dict[tuple[int, str], tuple[Cell, ...]] = {}
 
-    def square_of(j: int, clue: str) -> Cell:
+    def points_of(j: int, clue: str, target: Cell) -> float:
+        """The guesser's points for the clue against the target (a tie: its squares' mean)."""
         if (j, clue) not in squares:
-            squares[j, clue] = readers[j][1](clue)[1][0]
-        return squares[j, clue]
+            squares[j, clue] = readers[j][1](clue).best
+        return float(tie_points(r15, squares[j, clue], [target])[0])
 
     rows = []
     for giver, items in groups.items():
@@ -179,7 +181,7 @@ def points_by_giver(
             people[i] = sum(pawn_points(r15, target, c) for c in clicks)
             random[i] = random_at[target] * len(clicks)
             for j in range(len(readers)):
-                by_guesser[j, i] = pawn_points(r15, target, square_of(j, clue)) * len(clicks)
+                by_guesser[j, i] = points_of(j, clue, target) * len(clicks)
         boot = _Bootstrap(n, n_boot, seed, level)
         rows.append(
             GiverRow(

@@ -39,8 +39,8 @@ _N_FLAGS = 3
 
 @functools.cache
 def default_clue_vocabulary() -> tuple[str, ...]:
-    """The shipped clue vocabulary (3,725 words) followed by the random agent's clue words not
-    already in it: every word the built-in clue givers say."""
+    """The shipped clue vocabulary (``clue_vocabulary()``) followed by the random agent's clue
+    words not already in it: every word the built-in clue givers say."""
     words = dict.fromkeys(clue_vocabulary())
     words.update(dict.fromkeys(w.lower() for w in RANDOM_CLUE_WORDS))
     return tuple(words)
