@@ -27,7 +27,8 @@ class Person:
 
     def __init__(self, output: io.StringIO) -> None:
         self.output = output
-        self.targets: Iterator[str] = iter(["7", "0"])
+        # The card is numbered 1-4, as in the browser: "0" and "7" are refused, "1" taken.
+        self.targets: Iterator[str] = iter(["7", "0", "1"])
         fallback = ["lagoon", "ember", "moss", "sand", "cedar", "velvet", "walnut", "honey"]
         self.first_clues: Iterator[str] = iter(["reddish", "F12 G13", "meadow", *fallback])
         self.second_clues: Iterator[str] = iter(["sunny meadow"])
@@ -41,7 +42,7 @@ class Person:
 
     def __call__(self, prompt: str) -> str:
         if "target" in prompt:
-            answer = next(self.targets, "0")
+            answer = next(self.targets, "1")
         elif "first clue" in prompt:
             answer = next(self.first_clues)
         elif "second clue" in prompt:
@@ -94,6 +95,7 @@ def test_illegal_inputs_are_explained_and_asked_again(
 ) -> None:
     person, transcript, _ = scripted_game
     assert "(R8)" in _refusal(transcript, "7")
+    assert "1-4" in _refusal(transcript, "0") and "(R8)" in _refusal(transcript, "0")
     assert "(R1)" in _refusal(transcript, "Q99") and "'Q99'" in _refusal(transcript, "Q99")
     assert "'reddish'" in _refusal(transcript, "reddish")
     assert "(R19)" in _refusal(transcript, "reddish")
@@ -318,7 +320,7 @@ def test_replay_on_another_board_needs_its_csv(tmp_path: Path) -> None:
     record, played = _played(14, board)
     path = tmp_path / "game.json"
     path.write_text(record.to_json())
-    with pytest.raises(ValueError, match="not the standard board: give that board's CSV"):
+    with pytest.raises(ValueError, match=r"not one the library ships .*: give that board's CSV"):
         replay_file(path, output=io.StringIO())
     csv = tmp_path / "board.csv"
     board.to_csv(csv)

@@ -128,18 +128,18 @@ def test_r24_play_again_makes_a_table_with_the_same_seats_and_tells_each_seat(
             to_bob = _next(bob, "again")
         assert to_ann["table"] == to_bob["table"] != answer["table"]
         assert to_ann["by"] == to_bob["by"] == 0
-        assert to_ann["token"] not in tokens and to_bob["token"] not in tokens
+        # Play again in place (issue 31): each seat's own link opens the new game.
+        assert to_ann["token"] == tokens[0] and to_bob["token"] == tokens[2]
         info = client.get(f"/api/tables/{to_ann['table']}").json()
         assert [s["kind"] for s in info["seats"]] == ["person", "random", "person"]
         assert [s["name"] for s in info["seats"]] == [s["name"] for s in answer["seats"]]
         new = _registry(app).tables[to_ann["table"]]
         assert new.state.rules.refuse_named_colours and new.state.rules.rounds_per_giver == 1
-        with _join(client, to_bob["token"]) as bob_again:
+        with _join(client, tokens[2]) as bob_again:
             welcome = _next(bob_again, "welcome")
-            assert welcome["seat"] == 2 and welcome["house_rules"]["refuse_named_colours"]
-        # Joining the old table later still tells the seat its new link.
-        with _join(client, tokens[2]) as late:
-            assert _next(late, "again")["token"] == to_bob["token"]
+            assert welcome["table"] == to_ann["table"] and welcome["seat"] == 2
+            assert welcome["house_rules"]["refuse_named_colours"]
+            assert _next(bob_again, "state")["series"] == [final["result"]["scores"]]
 
 
 def test_r19_house_rule_named_colours_in_the_live_check_and_the_clue(tmp_path: Path) -> None:

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from huescues.engine import (
-    STANDARD_BOARD_ID,
     Board,
     Cell,
     GameRecord,
     GameState,
     Rules,
+    known_board,
     pawn_points,
     safe_cell,
     unescape_cell,
@@ -88,16 +88,9 @@ class _Boards:
     def __call__(self, board_id: str) -> Board:
         board = self.by_id.get(board_id)
         if board is None:
-            if board_id == STANDARD_BOARD_ID:
-                board = Board.standard()
-            else:
-                from huescues.colour import WCS_BOARD_ID
-
-                if board_id != WCS_BOARD_ID:
-                    raise ValueError(
-                        f"the games were played on board {board_id!r}: pass it as board="
-                    )
-                board = Board.wcs()
+            board = known_board(board_id)
+            if board is None:
+                raise ValueError(f"the games were played on board {board_id!r}: pass it as board=")
             self.by_id[board_id] = board
         return board
 

@@ -418,6 +418,30 @@ class Table:
         self.last_active = time.monotonic()
         return self.state
 
+    def play_for(self, seat: int, agent: Agent) -> GameState:
+        """Make ``seat``'s pending decision, a person's, with ``agent`` (a stand-in for a person
+        who is away), as a bot's decision is made: guarded if the table has a guard, with the
+        decision's own generator; the state after it. The seat stays the person's."""
+        pending = self.pending()
+        if pending is None or pending.seat != seat or not pending.person:
+            raise ValueError(f"seat {seat} owes no person's decision now")
+        assert self.state is not None
+        person = self.agents[seat]
+        self.agents[seat] = agent
+        try:
+            return self.turn(self.state, seat)
+        finally:
+            self.agents[seat] = person
+
+    def give_to_bot(self, seat: int, agent: Agent) -> None:
+        """Seat ``agent`` at a person's ``seat`` for the rest of the game (prepared by the
+        caller): its decisions are then a bot's."""
+        if not 0 <= seat < len(self.agents) or self.agents[seat] is not None:
+            raise ValueError(f"seat {seat} is not a person's seat")
+        self.agents[seat] = agent
+        self._sees_target[seat] = sees_target(agent)
+        self._plain_views = not any(self._sees_target) and type(self).view is Table.view
+
     def step(self) -> GameState:
         """Run the pending bot's decision (guarded if the table has a guard) and return the
         state after it."""

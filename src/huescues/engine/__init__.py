@@ -13,7 +13,7 @@ from ._actions import (
     action_from_dict,
     action_to_dict,
 )
-from ._board import STANDARD_BOARD_ID, Board
+from ._board import RETAIL_BOARD_ID, STANDARD_BOARD_ID, Board
 from ._cell import ROW_LETTERS, Cell
 from ._clues import (
     MAX_CLUE_LENGTH,
@@ -43,7 +43,17 @@ from ._random import seat_generators
 from ._record import GameRecord
 from ._rules import BASIC_COLOUR_TERMS, MAX_PLAYERS, MIN_PLAYERS, RELATIVE_WORDS, Rules
 from ._scoring import giver_points, pawn_points, points_array, points_map, round_points
-from ._state import ENGINE_VERSION, GameSetup, GameState, Phase, Result, RoundResult, View, new_game
+from ._state import (
+    ENGINE_VERSION,
+    GameSetup,
+    GameState,
+    Phase,
+    Result,
+    RoundResult,
+    View,
+    known_board,
+    new_game,
+)
 from ._text import describe_game
 
 __all__ = [
@@ -55,6 +65,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "RELATIVE_WORDS",
+    "RETAIL_BOARD_ID",
     "ROW_LETTERS",
     "STANDARD_BOARD_ID",
     "STANDARD_DECK_ID",
@@ -94,6 +105,7 @@ __all__ = [
     "describe_game",
     "giver_points",
     "hidden_character",
+    "known_board",
     "language_pack",
     "named_colours",
     "new_game",

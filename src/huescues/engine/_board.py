@@ -20,6 +20,8 @@ __all__ = ["STANDARD_BOARD_ID", "Board"]
 
 #: The id of :meth:`Board.standard`; bumped whenever its colours change.
 STANDARD_BOARD_ID = "huescues-standard-v1"
+#: The retail game's board as measured (:meth:`Board.retail`).
+RETAIL_BOARD_ID = "retail"
 
 FloatArray = NDArray[np.float64]
 
@@ -62,6 +64,14 @@ class Board:
     def standard(cls) -> Board:
         """The library's own 16 x 30 palette (see ``scripts/make_standard_board.py``)."""
         return _standard_board()
+
+    @classmethod
+    def retail(cls) -> Board:
+        """The retail game's board, its squares measured with a colorimeter by Alabau-Bosque et
+        al. (2025) (id ``"retail"``; its licence is in ``data/research``). Its centre has few
+        grey squares (3.5 % have chroma below 15, against 11 % on the standard board). Read
+        once per process."""
+        return _retail_board()
 
     @classmethod
     def wcs(cls) -> Board:
@@ -250,6 +260,17 @@ def _standard_board() -> Board:
             raise RuntimeError("the packaged standard board is not 16 x 30")
         _STANDARD.append(board)
     return _STANDARD[0]
+
+
+@functools.cache
+def _retail_board() -> Board:
+    text = resources.files("huescues.data").joinpath("research", "retail-board.csv").read_text()
+    return Board._from_csv_rows(
+        list(csv.reader(text.splitlines())),
+        name="retail-board.csv",
+        id=RETAIL_BOARD_ID,
+        source="retail board measured by Alabau-Bosque et al. (2025)",
+    )
 
 
 @functools.cache

@@ -19,7 +19,7 @@ from ._actions import (
     PlacePawn,
     action_to_dict,
 )
-from ._board import Board
+from ._board import RETAIL_BOARD_ID, STANDARD_BOARD_ID, Board
 from ._cell import ROW_LETTERS, Cell
 from ._clues import check_clue
 from ._deck import Card, Deck
@@ -677,16 +677,28 @@ def _log_of(actions: Iterable[Action]) -> _Log:
 
 
 def resolve_board(board_id: str, board: Board | None) -> Board:
-    """The board with this id: the one given, or the standard board."""
+    """The board with this id: the one given, or one the library ships (the standard board,
+    the measured retail board, the WCS chart)."""
     if board is None:
-        from huescues.colour import WCS_BOARD_ID
-
-        board = Board.wcs() if board_id == WCS_BOARD_ID else Board.standard()
+        board = known_board(board_id) or Board.standard()
     if board.id != board_id:
         raise ValueError(
             f"the game was played on board {board_id!r}; pass that board, not {board.id!r}"
         )
     return board
+
+
+def known_board(board_id: str) -> Board | None:
+    """The board the library ships with this id, or None."""
+    from huescues.colour import WCS_BOARD_ID
+
+    if board_id == STANDARD_BOARD_ID:
+        return Board.standard()
+    if board_id == RETAIL_BOARD_ID:
+        return Board.retail()
+    if board_id == WCS_BOARD_ID:
+        return Board.wcs()
+    return None
 
 
 def resolve_deck(deck_id: str, deck: Deck | None) -> Deck:

@@ -24,11 +24,9 @@ RETAIL_BOARD = "research/retail-board.csv"
 
 
 def retail_board() -> Board:
-    """The retail game's board, its squares measured with a colorimeter (id ``"retail"``)."""
-    with resources.as_file(resources.files("huescues.data").joinpath(RETAIL_BOARD)) as p:
-        return Board.from_csv(
-            p, id="retail", source="retail board measured by Alabau-Bosque et al. (2025)"
-        )
+    """The retail game's board, its squares measured with a colorimeter (id ``"retail"``):
+    :meth:`Board.retail <huescues.Board.retail>`."""
+    return Board.retail()
 
 
 def dev_picks() -> tuple[HumanResponses, Board]:

@@ -182,8 +182,9 @@ class _Session:
         marks = _pawn_marks(view.pawns)
         if view.is_giver and view.card is not None:
             if view.target is None:
+                # Numbered 1-4, as the browser numbers them (the protocol's index is 0-3).
                 for i, cell in enumerate(view.card):
-                    marks[cell] = str(i)
+                    marks[cell] = str(i + 1)
             else:
                 marks[view.target] = "*" + marks.get(view.target, "")
         self.say(board_text(board, marks=marks, colour=self.colour))
@@ -204,11 +205,9 @@ class _Session:
         if phase is Phase.CHOOSE_TARGET:
             assert view.card is not None
             self.say("Your card (only you see it, R8):")
-            for i, cell in enumerate(view.card):
+            for i, cell in enumerate(view.card, start=1):
                 self.say(f"  {i}: {cell} {view.board.hex(cell)}")
-            return self._ask_action(
-                state, f"Your target, 0-{len(view.card) - 1}: ", self._target(view)
-            )
+            return self._ask_action(state, f"Your target, 1-{len(view.card)}: ", self._target(view))
         if phase is Phase.FIRST_CLUE:
             assert view.target is not None
             self.say(f"Your target is {view.target} {view.board.hex(view.target)}.")
@@ -231,14 +230,15 @@ class _Session:
 
         def parse(text: str) -> Action:
             text = text.strip()
-            if text.isdigit():
-                return ChooseTarget(int(text))
+            # The card's squares are numbered 1-4 for people (ChooseTarget's index is 0-3).
+            if text.isdigit() and 1 <= int(text) <= len(card):
+                return ChooseTarget(int(text) - 1)
             names = [str(c) for c in card]
             if text.upper() in names:
                 return ChooseTarget(names.index(text.upper()))
             raise ValueError(
                 f"{text!r} refused: answer with the number of one of the card's squares, "
-                f"0-{len(card) - 1} (R8)"
+                f"1-{len(card)}, or its name (R8)"
             )
 
         return parse

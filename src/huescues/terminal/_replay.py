@@ -18,10 +18,10 @@ from typing import Any, TextIO
 
 from huescues.engine import (
     ENGINE_VERSION,
-    STANDARD_BOARD_ID,
     Board,
     GameRecord,
     GameState,
+    known_board,
     new_game,
 )
 
@@ -201,19 +201,21 @@ def _load(
 
 def _board_for(record: GameRecord, board_csv: str | None, name: str) -> Board:
     if board_csv is not None:
-        board = Board.from_csv(board_csv)
-        if board.id != record.board_id:
+        given = Board.from_csv(board_csv)
+        if given.id != record.board_id:
             raise ValueError(
                 f"{name}: the game was played on board {record.board_id!r}, but {board_csv} "
-                f"is board {board.id!r}"
+                f"is board {given.id!r}"
             )
-        return board
-    if record.board_id != STANDARD_BOARD_ID:
+        return given
+    board = known_board(record.board_id)
+    if board is None:
         raise ValueError(
-            f"{name}: the game was played on board {record.board_id!r}, not the standard "
-            "board: give that board's CSV file"
+            f"{name}: the game was played on board {record.board_id!r}, not one the library "
+            "ships (the standard board, the retail board, the WCS chart): give that board's "
+            "CSV file"
         )
-    return Board.standard()
+    return board
 
 
 def replay_file(

@@ -74,6 +74,18 @@ def _failure_answer(ident: str) -> JSONResponse:
     )
 
 
+_NOT_FOUND_PAGE = resources.files("huescues.web").joinpath("static", "404.html")
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """A page in the site's style with a way back, for a person who followed a wrong address;
+    JSON for the API's callers."""
+    path = request.url.path
+    if path.startswith(("/api/", "/study/api/", "/static/i18n/")):
+        return JSONResponse({"error": "no such page"}, status_code=404)
+    return Response(_NOT_FOUND_PAGE.read_bytes(), status_code=404, media_type="text/html")
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
     # Starlette's 500 is made outside every middleware: its security headers are set here.
     request.scope[_LOGGED] = True
@@ -182,7 +194,11 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders)],
-        exception_handlers={sqlite3.Error: _database_error, Exception: _server_error},
+        exception_handlers={
+            sqlite3.Error: _database_error,
+            404: _not_found,
+            Exception: _server_error,
+        },
     )
     app.state.db = database
     return app

@@ -10,12 +10,27 @@ the page labels them so (:func:`bot_choices`).
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
+from importlib import resources
+from typing import Any
 
 from huescues.agents import CATALOGUE, Agent, catalogue_names
 from huescues.engine import DEFAULT_LANGUAGE
 
-__all__ = ["BOT_KINDS", "bot_choices", "bot_languages", "build_bot"]
+__all__ = [
+    "BOT_KINDS",
+    "STAND_IN",
+    "bot_choices",
+    "bot_languages",
+    "build_bot",
+    "seat_name",
+    "speaks",
+]
+
+#: The bot that plays for a person who is away: the table language's default player.
+STAND_IN = "default"
 
 #: The bots a seat can hold, by the name the page and the API use: every fair player of the
 #: catalogue (the oracle sees the target: never at a table of people).
@@ -50,3 +65,25 @@ def build_bot(kind: str, language: str = DEFAULT_LANGUAGE) -> Agent:
     if entry is not None and language in entry.languages:
         return entry.build(language)
     return BOT_KINDS[kind]()
+
+
+def speaks(kind: str, language: str) -> bool:
+    """Whether the bot ``kind`` reads and gives clues in ``language``."""
+    return bool(bot_languages(kind, (language,)))
+
+
+@functools.cache
+def _texts(language: str) -> dict[str, Any]:
+    path = resources.files("huescues").joinpath("data", "languages", language, "pages.json")
+    texts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return texts
+
+
+def seat_name(kind: str, seat: int, language: str = DEFAULT_LANGUAGE) -> str:
+    """A seat's name when none was given, in the table's language: "Player 3", "Jugador 3",
+    "Default bot 2", "Bot predeterminado 2"."""
+    texts = _texts(language)
+    if kind == "person":
+        return str(texts.get("index.player", "Player {n}")).format(n=seat + 1)
+    label = str(texts.get(f"bot.kind.{kind}", kind.title()))
+    return str(texts.get("seat.bot", "{kind} bot {n}")).format(kind=label, n=seat + 1)

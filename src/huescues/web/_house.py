@@ -7,6 +7,10 @@ turns stay equal). One is the table's: how long a reveal waits for the people to
 
 The table's language (:attr:`~huescues.Rules.language`, ``POST /api/tables``'s ``"language"``)
 is kept with them, so that a restart rebuilds the game in it.
+
+:class:`TableOptions` are how the table itself runs, set at the top of ``POST /api/tables``: a
+waiting room before the start, how long an away person's turn waits for them before a stand-in
+plays it, an optional turn timer, and the board.
 """
 
 from __future__ import annotations
@@ -14,9 +18,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from huescues.engine import DEFAULT_LANGUAGE, Rules, available_languages
+from huescues.engine import DEFAULT_LANGUAGE, Board, Rules, available_languages
 
-__all__ = ["MAX_REVEAL_SECONDS", "MAX_ROUNDS_PER_GIVER", "HouseRules", "check_language"]
+__all__ = [
+    "BOARDS",
+    "MAX_REVEAL_SECONDS",
+    "MAX_ROUNDS_PER_GIVER",
+    "MAX_TURN_SECONDS",
+    "OPTION_FIELDS",
+    "HouseRules",
+    "TableOptions",
+    "check_language",
+]
 
 #: The most rounds a player may give clues at one table (R7): a long evening, not a siege.
 MAX_ROUNDS_PER_GIVER = 3
@@ -107,3 +120,67 @@ class HouseRules:
         if self.rounds_per_giver is not None:
             changes["rounds_per_giver"] = self.rounds_per_giver
         return Rules.standard(n_players, **changes)
+
+
+#: The longest ``away_seconds`` and ``turn_seconds``, in seconds.
+MAX_TURN_SECONDS = 600
+
+#: The boards a table may be played on, by the name ``POST /api/tables`` uses.
+BOARDS = ("standard", "retail")
+
+#: The table's options among the top-level fields of ``POST /api/tables``.
+OPTION_FIELDS = ("away_seconds", "turn_seconds", "board", "waiting_room")
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """How a table runs (not game rules: the record does not carry them, the database does).
+
+    ``away_seconds``: a person away when it is their turn has the move made by a stand-in after
+    this many seconds (0: never). ``turn_seconds``: every person's turn ends after this many,
+    the stand-in moving (0: no timer). ``board``: ``"standard"`` (the library's) or
+    ``"retail"`` (the retail game's, as measured). ``waiting_room``: the table opens on a
+    waiting room, and starts when its creator says so."""
+
+    away_seconds: int = 45
+    turn_seconds: int = 0
+    board: str = "standard"
+    waiting_room: bool = False
+
+    @classmethod
+    def from_request(cls, body: dict[str, Any]) -> TableOptions:
+        """The options among ``body``'s fields, checked: a ``ValueError`` names the field."""
+        seconds, defaults = {}, cls()
+        for name in ("away_seconds", "turn_seconds"):
+            value = body.get(name, getattr(defaults, name))
+            if type(value) is not int or not 0 <= value <= MAX_TURN_SECONDS:
+                raise ValueError(
+                    f"'{name}' is a whole number of seconds from 0 to {MAX_TURN_SECONDS} "
+                    f"(0: {'never' if name == 'away_seconds' else 'off'}), not "
+                    f"{str(value)[:20]!r}"
+                )
+            seconds[name] = value
+        board = body.get("board", "standard")
+        if not isinstance(board, str) or board not in BOARDS:
+            raise ValueError(f"'board' is one of {', '.join(BOARDS)}, not {str(board)[:20]!r}")
+        waiting = body.get("waiting_room", False)
+        if not isinstance(waiting, bool):
+            raise ValueError(f"'waiting_room' is true or false, not {str(waiting)[:20]!r}")
+        return cls(seconds["away_seconds"], seconds["turn_seconds"], board, waiting)
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> TableOptions:
+        """The options :meth:`to_dict` kept (a game stored before them has the defaults)."""
+        return cls.from_request(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "away_seconds": self.away_seconds,
+            "turn_seconds": self.turn_seconds,
+            "board": self.board,
+            "waiting_room": self.waiting_room,
+        }
+
+    def game_board(self) -> Board:
+        """The board the game is played on."""
+        return Board.retail() if self.board == "retail" else Board.standard()

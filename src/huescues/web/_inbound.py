@@ -23,12 +23,15 @@ __all__ = [
     "BadMessage",
     "Check",
     "Clue",
+    "GiveToBot",
     "Inbound",
     "Join",
     "Next",
     "PassClue",
     "Pawn",
     "Pong",
+    "React",
+    "Start",
     "Target",
     "parse_message",
     "to_action",
@@ -49,9 +52,11 @@ class BadMessage(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take the seat of this link's token."""
+    """Take the seat of this link's token, watch the table (a spectator's token), or take a
+    free person's seat as ``name`` (the invite's token)."""
 
     token: str
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +107,31 @@ class Pong:
     """The page's answer to the server's ``ping``: its seat's person is here."""
 
 
-Inbound = Join | Target | Clue | PassClue | Pawn | Check | Next | Again | Pong
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The creator starts a waiting room's game, the empty person seats given first to the bot
+    ``fill`` when named."""
+
+    fill: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GiveToBot:
+    """The creator gives an away person's ``seat`` to a bot for the rest of the game."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class React:
+    """A reaction, one of the welcome's ``reactions``."""
+
+    emoji: str
+
+
+Inbound = (
+    Join | Target | Clue | PassClue | Pawn | Check | Next | Again | Pong | Start | GiveToBot | React
+)
 
 _BARE: dict[str, Inbound] = {
     "pass": PassClue(),
@@ -126,10 +155,28 @@ def parse_message(text: str) -> Inbound:
         return bare
     if kind == "join":
         token = data.get("token")
+        name = data.get("name")
+        if name is not None and not isinstance(name, str):
+            raise BadMessage("a join's 'name' is text")
         if not isinstance(token, str) or not token.isascii() or len(token) > MAX_TOKEN:
             # Answered as a wrong link: the page shows that the table is gone.
-            return Join("")
-        return Join(token)
+            return Join("", name)
+        return Join(token, name)
+    if kind == "start":
+        fill = data.get("fill")
+        if fill is not None and not isinstance(fill, str):
+            raise BadMessage("a start's 'fill' is the kind of bot to seat, such as 'default'")
+        return Start(fill)
+    if kind == "bot":
+        seat = data.get("seat")
+        if type(seat) is not int:
+            raise BadMessage("a bot message needs 'seat', the number of the seat (0, 1, ...)")
+        return GiveToBot(seat)
+    if kind == "react":
+        emoji = data.get("emoji")
+        if not isinstance(emoji, str) or len(emoji) > 16:
+            raise BadMessage("a react message needs 'emoji', one of the welcome's reactions")
+        return React(emoji)
     if kind == "target":
         index = data.get("index")
         if type(index) is not int:

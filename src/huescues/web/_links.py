@@ -86,8 +86,13 @@ class Links:
         return f"{scheme}://{given}"
 
     def seat(self, request: HTTPConnection, token: str | None) -> str | None:
-        """A seat's link (``None`` for a bot's seat, which has no token)."""
+        """A seat's link, or the spectators' (``None`` for a bot's seat, which has no
+        token)."""
         return None if token is None else f"{self.base(request)}/play#t={token}"
+
+    def invite(self, request: HTTPConnection, token: str) -> str:
+        """A table's invite link: whoever opens it takes a free person's seat."""
+        return f"{self.base(request)}/join#i={token}"
 
     def _bound(self) -> str:
         """The address of this machine people reach: the bound one when it is one address,

@@ -98,6 +98,7 @@ restart rebuilds the games in play; a finished game is stored as its
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from typing import Any
@@ -120,8 +121,10 @@ from ._table import MAX_NAME, Seat, WebTable
 
 __all__ = [
     "PING",
+    "REACTIONS",
     "again_message",
     "check_clue",
+    "check_name",
     "error",
     "seat_request",
     "seats_json",
@@ -131,16 +134,29 @@ __all__ = [
     "welcome",
 ]
 
+#: The reactions a seat or a spectator may send: a small fixed set, no free text (nothing to
+#: moderate).
+REACTIONS: tuple[str, ...] = ("👏", "😂", "😮", "🤔", "🔥", "🎉", "😬", "❤️")
 
-def view_message(table: WebTable, view: View) -> dict[str, Any]:
-    """The ``state`` message for one seat: its view and nothing more (R8)."""
+
+def view_message(table: WebTable, view: View, *, spectator: bool = False) -> dict[str, Any]:
+    """The ``state`` message for one seat: its view and nothing more (R8); for a spectator a
+    guesser's view (no card, no target), of no seat."""
     state = table.state
     rules = view.rules
     second = view.phase is Phase.SECOND_CLUE
     result = state.result
+    now = time.monotonic()
+    pending = state.current_player
+    timer = None
+    if table.started and pending is not None and table.seats[pending].kind == "person":
+        due = table.stand_in_at(pending, now)
+        if due is not None:
+            timer = {"seat": pending, "seconds_left": max(0.0, round(due[0] - now, 1)),
+                     "why": due[1]}  # fmt: skip
     return {
         "type": "state",
-        "seat": view.seat,
+        "seat": None if spectator else view.seat,
         "phase": view.phase.value,
         "current": view.current_player,
         "giver": view.giver,
@@ -167,6 +183,11 @@ def view_message(table: WebTable, view: View) -> dict[str, Any]:
         "may_pass": rules.second_clue_may_pass,
         "faults": table.faults[-5:],
         "storage": table.storage,
+        "presence": table.presence(now),
+        "seats": table.public_seats(),
+        "started": table.started,
+        "timer": timer,
+        "series": table.series,
         "reveal": None
         if table.reveal is None
         else {
@@ -179,24 +200,32 @@ def view_message(table: WebTable, view: View) -> dict[str, Any]:
     }
 
 
-def welcome(table: WebTable, seat: int) -> dict[str, Any]:
-    return {
+def welcome(table: WebTable, seat: int | None, token: str | None = None) -> dict[str, Any]:
+    """The first message to a joined connection: the table, its seat (``None`` for a
+    spectator), and for a seat taken through the invite, that seat's own ``token``."""
+    out = {
         "type": "welcome",
         "table": table.id,
         "seat": seat,
+        "spectator": seat is None,
         "seats": table.public_seats(),
         "board": board_json(table.state.board),
         "house_rules": table.house_rules(),
         "language": table.state.rules.language,
+        "options": table.options.to_dict(),
+        "reactions": list(REACTIONS),
     }
+    if token is not None:
+        out["token"] = token
+    return out
 
 
-def again_message(table: WebTable, seat: int, by: int | None) -> dict[str, Any]:
-    """Tells a seat of the table "play again" made: its own new link token (null for a bot's
-    seat), and who asked (null when the table was made before this connection joined)."""
+def again_message(table: WebTable, token: str | None, by: int | None) -> dict[str, Any]:
+    """Tells a connection of the table "play again" made: the new game's id and the
+    connection's own token, which the new game answers to (the same link opens it), and who
+    asked (null when it was made before this connection joined)."""
     assert table.again is not None
-    new_id, tokens = table.again
-    return {"type": "again", "table": new_id, "token": tokens[seat], "by": by}
+    return {"type": "again", "table": table.again[0], "token": token, "by": by}
 
 
 #: The server's ping to every joined socket (every third of :attr:`TableSettings.away_after`);
@@ -224,10 +253,10 @@ def check_clue(text: str, state: GameState, seat: int) -> dict[str, Any]:
     return answer
 
 
-def seat_request(i: int, seat: object) -> tuple[str, str]:
-    """A requested seat's kind and name, checked: the name prints as it reads (the clue rules'
-    character check, R18: no controls, bidirectional overrides or zero-width characters, so
-    no name passes for another), and fits."""
+def seat_request(i: int, seat: object) -> tuple[str, str | None]:
+    """A requested seat's kind and name (None: none given), checked: the name prints as it reads
+    (the clue rules' character check, R18: no controls, bidirectional overrides or zero-width
+    characters, so no name passes for another), and fits."""
     if not isinstance(seat, dict):
         raise ValueError(f"seat {i} is an object with a 'kind' and a 'name'")
     unknown = sorted(str(k)[:20] for k in set(seat) - {"kind", "name"})
@@ -237,31 +266,46 @@ def seat_request(i: int, seat: object) -> tuple[str, str]:
     if not isinstance(kind, str) or (kind != "person" and kind not in BOT_KINDS):
         kinds = ", ".join(("person", *BOT_KINDS))
         raise ValueError(f"seat {i}: kind {str(kind)[:20]!r} is not one of {kinds}")
-    name = seat.get("name")
+    return kind, check_name(seat.get("name"), f"seat {i}")
+
+
+def check_name(name: object, where: str) -> str | None:
+    """A person's or seat's name, checked (None when none, or only spaces, is given): text of
+    at most :data:`MAX_NAME` characters, each printing as it reads (R18)."""
     if name is None or (isinstance(name, str) and not name.strip()):
-        name = f"Player {i + 1}" if kind == "person" else f"{kind.title()} bot {i + 1}"
+        return None
     if not isinstance(name, str) or len(name) > MAX_NAME:
-        raise ValueError(f"seat {i}: a name is text of at most {MAX_NAME} characters")
+        raise ValueError(f"{where}: a name is text of at most {MAX_NAME} characters")
     hidden = hidden_character(name)
     if hidden is not None:
-        raise ValueError(f"seat {i}: a name shows only characters that print, not {hidden} (R18)")
-    return kind, " ".join(name.split())
+        raise ValueError(f"{where}: a name shows only characters that print, not {hidden} (R18)")
+    return " ".join(name.split())
 
 
 def store_failure(e: Exception) -> str:
     return cut_message(f"the server could not store the move ({e}); nothing changed")
 
 
-def seats_json(seats: list[Seat]) -> list[dict[str, str]]:
-    return [{"name": s.name, "kind": s.kind} for s in seats]
+def seats_json(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [s.to_json() for s in seats]
 
 
 def error(message: str, rule: str | None = None) -> dict[str, Any]:
     return {"type": "error", "message": message, "rule": rule}
 
 
+#: Seconds a message may take to leave: a connection that reads nothing for longer (its buffers
+#: full) is closed, so that one stalled phone does not hold up its table's every broadcast.
+SEND_SECONDS = 10.0
+
+
 async def send(ws: WebSocket, text: str) -> None:
     if ws.client_state is not WebSocketState.CONNECTED:
         return
-    with contextlib.suppress(Exception):  # a connection gone mid-send: its reader cleans up
-        await ws.send_text(text)
+    try:
+        await asyncio.wait_for(ws.send_text(text), SEND_SECONDS)
+    except TimeoutError:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1013)  # the page reconnects, and is sent the state anew
+    except Exception:
+        pass

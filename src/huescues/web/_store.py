@@ -22,7 +22,12 @@ from ._db import Database
 __all__ = ["GAME_ADDED", "GAME_SCHEMA", "StoredGame", "TableStore", "Unreadable", "token_hash"]
 
 #: The tables' part of the database: every game as its seats, seed and actions, the record once
-#: finished; ``abandoned`` is set when a table expired unfinished (it is not rebuilt).
+#: finished; ``abandoned`` is set when a table expired unfinished (it is not rebuilt). A game's
+#: ``options`` are its :class:`~huescues.web._house.TableOptions`, ``started`` when a waiting room
+#: started it, ``spectate`` and ``invite`` its links' token hashes, ``series`` the scores of the
+#: games its seats played before it ("play again"). An action's ``by`` is ``stand-in:KIND`` when a
+#: stand-in played it for an away person (null: the seat's own player), and ``response_ms`` the
+#: time from its seat's turn beginning to the move.
 GAME_SCHEMA: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
@@ -35,7 +40,12 @@ GAME_SCHEMA: tuple[str, ...] = (
         tokens TEXT,
         abandoned REAL,
         house_rules TEXT,
-        set_aside TEXT
+        set_aside TEXT,
+        options TEXT,
+        started REAL,
+        spectate TEXT,
+        invite TEXT,
+        series TEXT
     )""",
     """CREATE TABLE IF NOT EXISTS actions (
         game TEXT NOT NULL REFERENCES games(id),
@@ -43,6 +53,8 @@ GAME_SCHEMA: tuple[str, ...] = (
         seat INTEGER NOT NULL,
         action TEXT NOT NULL,
         fault TEXT,
+        by TEXT,
+        response_ms INTEGER,
         PRIMARY KEY (game, n)
     )""",
 )
@@ -57,6 +69,13 @@ GAME_ADDED: tuple[tuple[str, str, str], ...] = (
     ("games", "abandoned", "REAL"),
     ("games", "house_rules", "TEXT"),
     ("games", "set_aside", "TEXT"),
+    ("games", "options", "TEXT"),
+    ("games", "started", "REAL"),
+    ("games", "spectate", "TEXT"),
+    ("games", "invite", "TEXT"),
+    ("games", "series", "TEXT"),
+    ("actions", "by", "TEXT"),
+    ("actions", "response_ms", "INTEGER"),
 )
 
 
@@ -70,13 +89,22 @@ class StoredGame:
     """A game in play as the database has it: enough to rebuild its table."""
 
     id: str
-    seats: list[dict[str, str]]
+    seats: list[dict[str, Any]]
     seed: int
     tokens: list[str | None]
     #: The actions played, in order: (seat, action, the fault it replaced or None).
     actions: list[tuple[int, Action, Fault | None]]
     #: The house rules requested (``HouseRules.to_dict``); empty for a game stored before them.
     house_rules: dict[str, Any] = field(default_factory=dict)
+    #: The table's options (``TableOptions.to_dict``); empty for a game stored before them.
+    options: dict[str, Any] = field(default_factory=dict)
+    #: Whether the game started (a table without a waiting room starts at once).
+    started: bool = True
+    #: The spectators' and the invite link's token hashes (None: none).
+    spectate: str | None = None
+    invite: str | None = None
+    #: The final scores of the games the same seats played before this one.
+    series: list[list[int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,39 +127,79 @@ class TableStore:
     def create(
         self,
         game: str,
-        seats: list[dict[str, str]],
+        seats: list[dict[str, Any]],
         seed: int,
         tokens: list[str | None],
         house_rules: dict[str, Any] | None = None,
+        *,
+        options: dict[str, Any] | None = None,
+        started: bool = True,
+        spectate: str | None = None,
+        invite: str | None = None,
+        series: list[list[int]] | None = None,
     ) -> None:
+        now = time.time()
         with self.db.transaction() as cur:
             cur.execute(
                 "INSERT INTO games (id, created, finished, players, seats, record, seed, tokens, "
-                "house_rules) VALUES (?, ?, NULL, ?, ?, NULL, ?, ?, ?)",
+                "house_rules, options, started, spectate, invite, series) "
+                "VALUES (?, ?, NULL, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game,
-                    time.time(),
+                    now,
                     len(seats),
                     json.dumps(seats),
                     seed,
                     json.dumps(tokens),
                     json.dumps(house_rules or {}),
+                    json.dumps(options or {}),
+                    now if started else None,
+                    spectate,
+                    invite,
+                    json.dumps(series or []),
                 ),
             )
 
-    def action(self, game: str, n: int, seat: int, action: Action, fault: Fault | None) -> None:
-        """Keep the game's action number ``n`` (0-based), played by ``seat``."""
+    def action(
+        self,
+        game: str,
+        n: int,
+        seat: int,
+        action: Action,
+        fault: Fault | None,
+        by: str | None = None,
+        response_ms: int | None = None,
+    ) -> None:
+        """Keep the game's action number ``n`` (0-based), played by ``seat`` (``by`` a
+        stand-in, when one played it), ``response_ms`` after its turn began."""
         with self.db.transaction() as cur:
             cur.execute(
-                "INSERT INTO actions (game, n, seat, action, fault) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO actions (game, n, seat, action, fault, by, response_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     game,
                     n,
                     seat,
                     json.dumps(action_to_dict(action)),
                     None if fault is None else json.dumps(fault.to_dict()),
+                    by,
+                    response_ms,
                 ),
             )
+
+    def seats(self, game: str, seats: list[dict[str, Any]], tokens: list[str | None]) -> None:
+        """Keep the game's seats as they are now (a name an invite gave, a seat given to a bot)
+        and their token hashes."""
+        with self.db.transaction() as cur:
+            cur.execute(
+                "UPDATE games SET seats = ?, tokens = ? WHERE id = ?",
+                (json.dumps(seats), json.dumps(tokens), game),
+            )
+
+    def start(self, game: str) -> None:
+        """Keep that a waiting room's game started."""
+        with self.db.transaction() as cur:
+            cur.execute("UPDATE games SET started = ? WHERE id = ?", (time.time(), game))
 
     def finish(self, game: str, record: str) -> None:
         with self.db.transaction() as cur:
@@ -162,7 +230,8 @@ class TableStore:
         games: list[StoredGame | Unreadable] = []
         with self.db.reading() as cur:
             rows = cur.execute(
-                "SELECT id, seats, seed, tokens, house_rules FROM games WHERE record IS NULL "
+                "SELECT id, seats, seed, tokens, house_rules, options, started, spectate, "
+                "invite, series FROM games WHERE record IS NULL "
                 "AND abandoned IS NULL AND set_aside IS NULL AND seed IS NOT NULL "
                 "AND tokens IS NOT NULL ORDER BY created, id"
             ).fetchall()
@@ -182,12 +251,16 @@ def _stored(row: Any, actions: list[Any]) -> StoredGame | Unreadable:
         seats = json.loads(row["seats"])
         tokens = json.loads(row["tokens"])
         house = json.loads(row["house_rules"] or "{}")
+        options = json.loads(row["options"] or "{}")
+        series = json.loads(row["series"] or "[]")
         if not (isinstance(seats, list) and all(isinstance(s, dict) for s in seats)):
             raise ValueError("its seats are not a list of seats")
         if not (isinstance(tokens, list) and len(tokens) == len(seats)):
             raise ValueError("its tokens are not one per seat")
-        if not isinstance(house, dict):
-            raise ValueError("its house rules are not an object")
+        if not isinstance(house, dict) or not isinstance(options, dict):
+            raise ValueError("its house rules or options are not an object")
+        if not isinstance(series, list):
+            raise ValueError("its series is not a list")
         seed = int(row["seed"])
     except (ValueError, TypeError) as e:
         return Unreadable(game, f"its row in games cannot be read ({_short(e)})")
@@ -198,7 +271,21 @@ def _stored(row: Any, actions: list[Any]) -> StoredGame | Unreadable:
             played.append((int(a["seat"]), action_from_dict(json.loads(a["action"])), fault))
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             return Unreadable(game, f"its action {a['n']} cannot be read ({_short(e)})")
-    return StoredGame(game, seats, seed, tokens, played, house)
+    # A game stored before waiting rooms has no options and started at once.
+    started = row["started"] is not None or not options.get("waiting_room", False)
+    return StoredGame(
+        game,
+        seats,
+        seed,
+        tokens,
+        played,
+        house,
+        options,
+        started,
+        row["spectate"],
+        row["invite"],
+        series,
+    )
 
 
 def _short(error: Exception) -> str:

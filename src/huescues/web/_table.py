@@ -13,7 +13,8 @@ from starlette.websockets import WebSocket
 from huescues.agents import Agent, Fault, Table
 from huescues.engine import DEFAULT_LANGUAGE, GameState, available_languages
 
-from ._house import MAX_REVEAL_SECONDS, HouseRules
+from ._bots import seat_name
+from ._house import MAX_REVEAL_SECONDS, HouseRules, TableOptions
 
 __all__ = [
     "AWAY_SECONDS",
@@ -132,17 +133,45 @@ class TableSettings:
 
 @dataclass(slots=True)
 class Seat:
+    """A seat: its name and kind (``person`` or a bot's), its link token (a person's, while the
+    server knows it: not after a restart) and the token's hash, its bot, and for a person's
+    seat whether a
+    person ever came to it, whether its name was given (not a default), when its last connection
+    left, and the stand-in that plays for it while its person is away. A person's seat given to a
+    bot for the rest of the game has the bot's kind and ``handed`` set."""
+
     name: str
     kind: str
     token: str | None
     agent: Agent | None = None
+    #: The token's hash (the server's index and the database keep only this); None for a bot.
+    key: str | None = None
+    claimed: bool = False
+    named: bool = True
+    left: float | None = None
+    stand_in: Agent | None = None
+    handed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The seat as the database keeps it."""
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "named": self.named}
+        if self.claimed:
+            out["claimed"] = True
+        if self.handed:
+            out["handed"] = True
+        return out
 
 
 @dataclass(eq=False, slots=True)
 class Socket:
-    """A joined WebSocket, and when the server last heard from it (a message or a pong)."""
+    """A joined WebSocket: when the server last heard from it (a message or a pong), the token
+    it joined with, the table it is at (moved to the next game by "play again") and its seat
+    (None: a spectator)."""
 
     ws: WebSocket
+    table: WebTable
+    seat: int | None
+    token: str = ""
     heard: float = field(default_factory=time.monotonic)
 
 
@@ -189,7 +218,8 @@ class WebTable:
     #: fails (a full disk, a lock held past the wait) and is tried again.
     storage: str = "ok"
     expired: bool = False
-    #: The seats' keys in the server's index of tokens (their hashes).
+    #: The table's keys in the server's index of links (the hashes of its seats', spectators'
+    #: and invite's tokens).
     keys: list[str] = field(default_factory=list)
     #: The house rules asked for at creation (the game's own are in its rules).
     house: HouseRules = field(default_factory=HouseRules)
@@ -199,6 +229,24 @@ class WebTable:
     reveal: Reveal | None = None
     #: The table "play again" made: its id and its seats' tokens (None for a bot).
     again: tuple[str, list[str | None]] | None = None
+    #: How the table runs: waiting room, stand-ins, turn timer, board.
+    options: TableOptions = field(default_factory=TableOptions)
+    #: Whether the game has started (a waiting room waits for its creator).
+    started: bool = True
+    #: The spectators' sockets (they hold no seat).
+    watchers: set[Socket] = field(default_factory=set)
+    #: The hashes of the spectators' and the invite's tokens (None: none).
+    spectate_key: str | None = None
+    invite_key: str | None = None
+    #: The final scores of the games these seats played before this one ("play again").
+    series: list[list[int]] = field(default_factory=list)
+    #: The decision pending and since when (``time.monotonic``): the number of actions played
+    #: when it became pending, and the time.
+    turn: tuple[int, float] = (-1, 0.0)
+    #: When each sender (a seat, or a spectator's socket) last reacted (``time.monotonic``).
+    reacted: dict[object, float] = field(default_factory=dict)
+    #: The presence the table's pages were last told of.
+    shown_presence: list[str] = field(default_factory=list)
 
     @property
     def state(self) -> GameState:
@@ -216,6 +264,48 @@ class WebTable:
         :attr:`TableSettings.away_after` seconds."""
         now = time.monotonic() if now is None else now
         return any(now - s.heard < self.settings.away_after for s in self.conns.get(seat, ()))
+
+    def seat_key(self, seat: int) -> str | None:
+        return self.seats[seat].key
+
+    def default_name(self, kind: str, seat: int) -> str:
+        """A seat's name when none was given, in the table's language."""
+        return seat_name(kind, seat, self.house.language)
+
+    def presence(self, now: float | None = None) -> list[str]:
+        """Each seat: ``here`` (its person is), ``away`` (its link never opened, no message or
+        pong from its sockets for ``away_after`` seconds, or a free seat) or ``bot``."""
+        now = time.monotonic() if now is None else now
+        return [
+            "bot" if s.kind != "person" else "here" if self.here(i, now) else "away"
+            for i, s in enumerate(self.seats)
+        ]
+
+    def anyone_here(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        return any(self.here(i, now) for i, s in enumerate(self.seats) if s.kind == "person")
+
+    def away_since(self, seat: int, now: float) -> float:
+        """Since when ``seat``'s person is away (``now`` or later while they are here)."""
+        sockets = self.conns.get(seat, set())
+        if sockets:
+            return max(s.heard for s in sockets) + self.settings.away_after
+        left = self.seats[seat].left
+        return left if left is not None else self.created
+
+    def stand_in_at(self, seat: int, now: float | None = None) -> tuple[float, str] | None:
+        """When a stand-in makes ``seat``'s pending move, and why (``turn``: the turn timer ran
+        out; ``away``: its person has been away ``away_seconds``), or None: not before they
+        act."""
+        now = time.monotonic() if now is None else now
+        since = self.turn[1]
+        times: list[tuple[float, str]] = []
+        if self.options.turn_seconds:
+            times.append((since + self.options.turn_seconds, "turn"))
+        if self.options.away_seconds and not self.here(seat, now):
+            away = max(since, self.away_since(seat, now))
+            times.append((away + self.options.away_seconds, "away"))
+        return min(times) if times else None
 
     def idle_for(self, now: float) -> float:
         """Seconds the table has been idle: 0 while a person is here, else since it was last

@@ -1,67 +1,57 @@
 """The game tables of one server (the protocol is :mod:`huescues.web._messages`'s docstring):
-creating them, playing them (bots off the event loop, every action stored as it is played),
-their WebSockets, expiring the idle ones, and rebuilding the games in play after a restart.
+creating them, the index of their links, rebuilding the games in play after a restart, pinging
+and watching who is here, expiring the idle ones, playing again in place, and the routes.
 
-No database call runs on the event loop: every read and write is awaited on the database's own
-threads (:meth:`Database.write`). A write that fails (a full disk, another process's lock held
-past the wait) changes nothing: a person is told and may try again; a bot's move is tried again
-with a growing pause until it is kept, the table's ``storage`` saying ``retrying`` meanwhile."""
+How a table plays is :mod:`._table_play`; its WebSockets, :mod:`._table_sockets`. No database
+call runs on the event loop: every read and write is awaited on the database's own threads
+(:meth:`Database.write`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import secrets
 import sqlite3
 import time
 from collections.abc import Coroutine
-from typing import Any, assert_never
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from huescues.agents import Fault, Table, ThreadTimer, cut_message
 from huescues.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Action,
-    GameRecord,
-    GameState,
     IllegalAction,
     Phase,
     available_languages,
     new_game,
 )
 
-from ._bots import BOT_KINDS, bot_choices, build_bot
+from ._bots import BOT_KINDS, bot_choices, build_bot, seat_name, speaks
 from ._db import Database
-from ._house import MAX_REVEAL_SECONDS, MAX_ROUNDS_PER_GIVER, HouseRules, check_language
-from ._inbound import (
-    Again,
-    BadMessage,
-    Check,
-    Clue,
-    Inbound,
-    Join,
-    Next,
-    PassClue,
-    Pawn,
-    Pong,
-    Target,
-    parse_message,
-    to_action,
+from ._house import (
+    BOARDS,
+    MAX_REVEAL_SECONDS,
+    MAX_ROUNDS_PER_GIVER,
+    MAX_TURN_SECONDS,
+    OPTION_FIELDS,
+    HouseRules,
+    TableOptions,
+    check_language,
 )
-from ._limits import ClientLimiter, TokenBucket, client_key
+from ._limits import ClientLimiter, client_key
 from ._links import Links
-from ._logs import log_failure, warn
+from ._logs import warn
 from ._memory import release_memory
 from ._messages import (
     PING,
     again_message,
-    check_clue,
     error,
     seat_request,
     seats_json,
@@ -70,9 +60,12 @@ from ._messages import (
     view_message,
     welcome,
 )
+from ._qr import MAX_QR_TEXT, qr_svg
 from ._requests import Refused, read_json
 from ._store import GAME_SCHEMA, StoredGame, TableStore, Unreadable, token_hash
-from ._table import GONE_CLOSE_CODE, PAWN_COLOURS, Reveal, Seat, Socket, TableSettings, WebTable
+from ._table import GONE_CLOSE_CODE, PAWN_COLOURS, Seat, Socket, TableSettings, WebTable
+from ._table_play import TablePlay, spectator_state
+from ._table_sockets import Link, TableSockets
 
 __all__ = [
     "GAME_SCHEMA",
@@ -83,20 +76,21 @@ __all__ = [
     "table_routes",
 ]
 
-#: The longest pause between two tries of a bot's move that could not be stored, in seconds.
-_MAX_RETRY_PAUSE = 5.0
+#: The fields of ``POST /api/tables``.
+CREATE_FIELDS = ("seats", "seed", "house_rules", "language", *OPTION_FIELDS)
 
 
-class _Tables:
-    """Every table of this server, by id and by seat token (its hash)."""
+class _Tables(TablePlay, TableSockets):
+    """Every table of this server, by id and by its links' tokens (their hashes)."""
 
     def __init__(self, db: Database, settings: TableSettings, links: Links) -> None:
         self.db = db
         self.store = TableStore(db)
         self.settings = settings
-        self.links = links
+        self.addresses = links
         self.tables: dict[str, WebTable] = {}
-        self.tokens: dict[str, tuple[WebTable, int]] = {}
+        #: What each token's hash opens: a seat, a table to watch, an invite.
+        self.links: dict[str, Link] = {}
         self.connects = ClientLimiter(settings.connect_burst, settings.connect_rate)
         #: Open WebSockets by client address (:func:`client_key`).
         self.open: dict[str, int] = {}
@@ -109,7 +103,8 @@ class _Tables:
     # -- the server's life ---------------------------------------------------------------------
     async def start(self) -> None:
         """Rebuild the games in play from the database (after a restart), setting aside those
-        that cannot be read; start expiring idle tables and pinging the joined sockets."""
+        that cannot be read; start expiring idle tables, pinging the joined sockets and watching
+        who is here."""
         for stored in await self.db.read(self.store.in_play):
             if isinstance(stored, Unreadable):
                 await self._set_aside(stored.id, stored.reason)
@@ -123,6 +118,7 @@ class _Tables:
         self._tasks = [
             loop.create_task(self._sweep_forever()),
             loop.create_task(self._ping_forever()),
+            loop.create_task(self._watch_presence()),
         ]
 
     async def _set_aside(self, game: str, reason: str) -> None:
@@ -166,11 +162,31 @@ class _Tables:
             sends = [
                 send(s.ws, PING)
                 for table in list(self.tables.values())
-                for sockets in table.conns.values()
+                for sockets in (*table.conns.values(), table.watchers)
                 for s in list(sockets)
             ]
             if sends:
                 await asyncio.gather(*sends)
+
+    async def _watch_presence(self) -> None:
+        """Every second, tell a table's people when someone at it went away (silently: a
+        phone asleep), so every page shows who is here."""
+        while True:
+            await asyncio.sleep(1.0)
+            await self._tell_presence()
+
+    async def _tell_presence(self) -> None:
+        # (Its own frame: no table stays referenced by the watcher while it sleeps, which would
+        # keep an expired table alive.)
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if not table.conns and not table.watchers:
+                continue
+            presence = table.presence(now)
+            if presence != table.shown_presence:
+                table.shown_presence = presence
+                table.changed.set()
+                await self.broadcast(table)
 
     def sweep(self) -> None:
         """Expire the tables whose people have been away for :attr:`TableSettings.idle_timeout`
@@ -201,14 +217,17 @@ class _Tables:
                 table.task.cancel()
             self.tables.pop(table.id, None)
             for key in table.keys:
-                self.tokens.pop(key, None)
+                # "Play again" moved a table's links to its next game: those stay.
+                link = self.links.get(key)
+                if link is not None and link.table is table:
+                    del self.links[key]
             if not table.stored:
                 unfinished.append(table.id)
         if unfinished:
             # If this write fails, the games are rebuilt at the next start, and expire again.
-            self._write_quietly(self.store.abandon, unfinished)
+            self._quietly(self.store.abandon, unfinished)
 
-    def _write_quietly(self, write: Any, *args: Any) -> None:
+    def _quietly(self, write: Any, *args: Any) -> None:
         """A write that may fail without harm, in the background (on the database's thread,
         waiting longer than a person's write would; in place when called off the event
         loop)."""
@@ -230,17 +249,22 @@ class _Tables:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    def _index(self, table: WebTable, key: str, role: str, seat: int = -1) -> None:
+        self.links[key] = Link(table, role, seat)
+        if key not in table.keys:
+            table.keys.append(key)
+
     # -- creating ------------------------------------------------------------------------------
-    async def create(self, body: Any, client: str = "?") -> WebTable:
-        """A new table from the request ``body``, created by ``client``; a ``ValueError``
-        (bad request), ``PermissionError`` (a seed where the operator allows none) or
-        ``OverflowError`` (too many tables) names what is wrong, and nothing is stored."""
+    async def create(self, body: Any, client: str = "?") -> tuple[WebTable, dict[str, str]]:
+        """A new table from the request ``body``, created by ``client``, and its spectators' and
+        invite's tokens; a ``ValueError`` (bad request), ``PermissionError`` (a seed where the
+        operator allows none) or ``OverflowError`` (too many tables) names what is wrong, and
+        nothing is stored."""
         if not isinstance(body, dict):
             raise ValueError("the request is a JSON object with 'seats'")
-        fields = ["seats", "seed", "house_rules", "language"]
-        unknown = sorted(str(k)[:20] for k in set(body) - set(fields))
+        unknown = sorted(str(k)[:20] for k in set(body) - set(CREATE_FIELDS))
         if unknown:
-            raise ValueError(f"unknown fields {unknown}; the fields are {fields}")
+            raise ValueError(f"unknown fields {unknown}; the fields are {list(CREATE_FIELDS)}")
         raw = body.get("seats")
         if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
             raise ValueError(f"'seats' is a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats (R2)")
@@ -258,14 +282,39 @@ class _Tables:
         if all(kind != "person" for kind, _ in kinds_names):
             raise ValueError("a table needs at least one person")
         language = check_language(body.get("language", self.settings.language))
+        for i, (kind, _) in enumerate(kinds_names):
+            if kind != "person" and not speaks(kind, language):
+                offered = ", ".join(k for k in BOT_KINDS if speaks(k, language))
+                raise ValueError(
+                    f"seat {i}: the {kind} bot does not speak {language}; a table in {language} "
+                    f"seats people or {offered}"
+                )
         house = HouseRules.from_request(body.get("house_rules"), language)
-        return await self._new_table(kinds_names, seed, house, client)
+        options = TableOptions.from_request(body)
+        if options.waiting_room and kinds_names[0][0] != "person":
+            raise ValueError("seat 0 is the creator's, a person's, at a table with a waiting room")
+        tokens = {"spectate": secrets.token_urlsafe(18)}
+        if options.waiting_room:
+            tokens["invite"] = secrets.token_urlsafe(18)
+        table = await self._new_table(kinds_names, seed, house, options, client, tokens)
+        return table, tokens
 
     async def _new_table(
-        self, kinds_names: list[tuple[str, str]], seed: int, house: HouseRules, client: str
+        self,
+        kinds_names: list[tuple[str, str | None]],
+        seed: int,
+        house: HouseRules,
+        options: TableOptions,
+        client: str,
+        tokens: dict[str, str],
+        *,
+        keys: list[str | None] | None = None,
+        series: list[list[int]] | None = None,
     ) -> WebTable:
         """A new table of these seats (checked), within the limits on games in play: at the
-        cap, the oldest tables no person ever joined make room."""
+        cap, the oldest tables no person ever joined make room. ``keys`` (play again) are the
+        seats' token hashes to keep, else new tokens are drawn; ``tokens`` the spectators' and
+        the invite's (plain, or their hashes under ``*_key``)."""
         self.sweep()
         live = [t for t in self.tables.values() if not t.state.is_terminal]
         if sum(t.creator == client for t in live) >= self.settings.max_tables_per_address:
@@ -278,34 +327,60 @@ class _Tables:
             if not unjoined:
                 raise OverflowError("too many games in play; try again later")
             self._expire(unjoined[0])
-        seats = [
-            Seat(
-                name,
-                kind,
-                secrets.token_urlsafe(18) if kind == "person" else None,
-                None if kind == "person" else build_bot(kind, house.language),
+        seats = []
+        for i, (kind, name) in enumerate(kinds_names):
+            person = kind == "person"
+            token = secrets.token_urlsafe(18) if person and keys is None else None
+            key = None if not person else keys[i] if keys is not None else token_hash(token or "")
+            seats.append(
+                Seat(
+                    name or "",
+                    kind,
+                    token,
+                    None if person else build_bot(kind, house.language),
+                    key=key,
+                    named=name is not None,
+                )
             )
-            for kind, name in kinds_names
-        ]
+        for i, seat in enumerate(seats):
+            if not seat.named:
+                seat.name = seat_name(seat.kind, i, house.language)
+        spectate = tokens.get("spectate_key") or token_hash(tokens["spectate"])
+        invite = tokens.get("invite_key") or (
+            token_hash(tokens["invite"]) if "invite" in tokens else None
+        )
         table_id = secrets.token_urlsafe(9)
         while table_id.startswith("-"):  # `huescues replay DB --game ID` would read an option
             table_id = secrets.token_urlsafe(9)
+        started = not options.waiting_room
         await self.db.write(
-            self.store.create,
-            table_id,
-            seats_json(seats),
-            seed,
-            [None if s.token is None else token_hash(s.token) for s in seats],
-            house.to_dict(),
+            functools.partial(
+                self.store.create,
+                table_id,
+                seats_json(seats),
+                seed,
+                [s.key for s in seats],
+                house.to_dict(),
+                options=options.to_dict(),
+                started=started,
+                spectate=spectate,
+                invite=invite,
+                series=series,
+            )
         )
-        return self._open(table_id, seats, seed, [], client, house)
+        table = self._open(
+            table_id, seats, seed, [], client, house, options, started, spectate, invite
+        )
+        table.series = list(series or [])
+        return table
 
     def _rebuild(self, stored: StoredGame) -> None:
         """A game in play when the server stopped, at the point its stored actions reach; a
         ``ValueError`` (or the engine's error) if it cannot be."""
         house = HouseRules.from_stored(stored.house_rules)
+        options = TableOptions.from_stored(stored.options)
         seats = []
-        for s, token in zip(stored.seats, stored.tokens, strict=True):
+        for s, key in zip(stored.seats, stored.tokens, strict=True):
             kind = str(s["kind"])
             if kind != "person" and kind not in BOT_KINDS:
                 kind = "random"  # a bot this server no longer offers: its seat plays on
@@ -313,11 +388,27 @@ class _Tables:
                 Seat(
                     str(s["name"]),
                     kind,
-                    token,
+                    None,
                     None if kind == "person" else build_bot(kind, house.language),
+                    key=key,
+                    claimed=bool(s.get("claimed", True)),
+                    named=bool(s.get("named", True)),
+                    handed=bool(s.get("handed", False)),
                 )
             )
-        table = self._open(stored.id, seats, stored.seed, stored.actions, "", house, hashed=True)
+        table = self._open(
+            stored.id,
+            seats,
+            stored.seed,
+            stored.actions,
+            "",
+            house,
+            options,
+            stored.started,
+            stored.spectate,
+            stored.invite,
+        )
+        table.series = list(stored.series)
         # People were at it before the stop: it is kept as long as a joined table.
         table.joined = True
 
@@ -329,8 +420,10 @@ class _Tables:
         actions: list[tuple[int, Action, Fault | None]],
         client: str,
         house: HouseRules,
-        *,
-        hashed: bool = False,
+        options: TableOptions,
+        started: bool,
+        spectate: str | None,
+        invite: str | None,
     ) -> WebTable:
         game = Table(
             [s.agent for s in seats],
@@ -339,7 +432,8 @@ class _Tables:
             decision_streams=True,
         )
         # The bots are prepared by the table's task (off the event loop), before their turns.
-        state = new_game(len(seats), seed=seed, rules=house.rules(len(seats)))
+        board = options.game_board()
+        state = new_game(len(seats), seed=seed, rules=house.rules(len(seats)), board=board)
         for seat, action, fault in actions:
             state = state.apply(action, seat=seat)
             if fault is not None:
@@ -357,6 +451,10 @@ class _Tables:
             creator=client,
             house=house,
             reveal_seconds=self.settings.reveal_pause if reveal is None else reveal,
+            options=options,
+            started=started,
+            spectate_key=spectate,
+            invite_key=invite,
         )
         if state.history and state.phase is Phase.CHOOSE_TARGET:
             # Stopped between two rounds, perhaps mid-reveal: the reveal waits for the people
@@ -364,392 +462,79 @@ class _Tables:
             self._reveal(table)
         self.tables[table_id] = table
         for i, s in enumerate(seats):
-            if s.token is not None:
-                key = s.token if hashed else token_hash(s.token)
-                self.tokens[key] = (table, i)
-                table.keys.append(key)
+            if s.key is not None:
+                self._index(table, s.key, "seat", i)
+        if spectate is not None:
+            self._index(table, spectate, "spectator")
+        if invite is not None:
+            self._index(table, invite, "invite")
         table.task = asyncio.get_running_loop().create_task(self._run(table))
         return table
 
-    # -- playing -------------------------------------------------------------------------------
-    async def _run(self, table: WebTable) -> None:
-        """Prepare the bots, then step the table whenever a bot's decision is pending, until the
-        game is over; store the game. A bot's decision runs off the event loop, guarded by the
-        table (:class:`~huescues.agents.ThreadTimer`), and is stored before anyone is told of
-        it; persons' actions arrive through :meth:`act` meanwhile."""
-        game = table.game
-        try:
-            # A bot that cannot be prepared is retired: its decisions are the random agent's.
-            await asyncio.to_thread(game.prepare, table.state)
-            table.ready = True
-            await self.broadcast(table)
-            while (pending := game.pending()) is not None:
-                if table.reveal is not None:
-                    await self._wait_for_reveal(table)
-                    continue
-                state = table.state
-                if pending.person:
-                    table.changed.clear()
-                    if table.state is state:
-                        await table.changed.wait()
-                    continue
-                if table.settings.bot_delay > 0:
-                    await asyncio.sleep(table.settings.bot_delay)
-                # Only this task steps the bots, and a person's action is refused while a
-                # bot's decision is pending (not their turn): the step has the table to itself.
-                faults = len(game.faults)
-                after = await asyncio.to_thread(game.step)
-                if table.expired:
-                    return
-                fault = game.faults[-1] if len(game.faults) > faults else None
-                game.state = state  # played once stored
-                stored = await self._keep(
-                    table,
-                    self.store.action,
-                    table.id,
-                    len(state.actions),
-                    pending.seat,
-                    after.actions[-1],
-                    fault,
-                )
-                if not stored:
-                    return
-                game.state = after
-                self._after(table, state, after)
-                if after.is_terminal and not await self.finish(table):
-                    return
-                await self.broadcast(table)
-            if await self.finish(table):
-                await self.broadcast(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:  # a bug: say so at the table, and log it once
-            ident = log_failure(f"table {table.id}", e)
-            table.errors.append(
-                cut_message(f"the table stopped: {type(e).__name__}: {e} (failure {ident})")
-            )
-            await self.broadcast(table)
-
-    async def _keep(self, table: WebTable, write: Any, *args: Any) -> bool:
-        """Store a bot's move (or the finished game), trying again with a growing pause while
-        the database cannot take it; the table's ``storage`` says ``retrying`` meanwhile, so its
-        people see why nothing moves. False if the table expired meanwhile, or the write is one
-        the database will never take (then the table stops and says why)."""
-        pause = 0.1
-        while True:
-            try:
-                await self.db.write(write, *args)
-            except sqlite3.IntegrityError as e:
-                # Not the storage's state but a conflict: retrying would not mend it.
-                table.errors.append(store_failure(e))
-                await self.broadcast(table)
-                return False
-            except sqlite3.Error:
-                if table.expired:
-                    return False
-                if table.storage != "retrying":
-                    table.storage = "retrying"
-                    await self.broadcast(table)
-                await asyncio.sleep(pause)
-                pause = min(_MAX_RETRY_PAUSE, pause * 2)
-                continue
-            if table.storage != "ok":
-                table.storage = "ok"  # told with the state that follows
-            return not table.expired
-
-    def _reveal(self, table: WebTable) -> None:
-        """Wait on the reveal of the round just played, if the table gives reveals time."""
-        if table.reveal_seconds > 0 and table.state.history:
-            table.reveal = Reveal(table.state.history[-1].round)
-
-    def _after(self, table: WebTable, before: GameState, after: GameState) -> None:
-        """What the table does once ``after`` is played: a round that ended and a game that
-        goes on wait on the reveal (the end screen shows the last one)."""
-        if len(after.history) > len(before.history) and not after.is_terminal:
-            self._reveal(table)
-
-    async def _wait_for_reveal(self, table: WebTable) -> None:
-        """Until every person at the table has dismissed the reveal, or its time is up; then
-        the next round starts."""
-        reveal = table.reveal
-        assert reveal is not None
-        end = reveal.since + table.reveal_seconds
-        while True:
-            table.changed.clear()
-            left = end - time.monotonic()
-            if not table.waiting_for() or left <= 0:
-                break
-            with contextlib.suppress(TimeoutError):
-                # Woken by a dismissal or a leave; a person who goes away silently is noticed
-                # within a second.
-                await asyncio.wait_for(table.changed.wait(), min(left, 1.0))
-        table.reveal = None
-        await self.broadcast(table)
-
-    async def finish(self, table: WebTable) -> bool:
-        """Keep the finished game's record (the JSON ``huescues replay`` reads); False if the
-        table expired before it could be kept. The person's last move and the table's task may
-        both ask: it is kept once."""
-        if table.stored:
-            return True
-        if table.finishing is None:
-            table.finishing = asyncio.ensure_future(self._keep_record(table))
-        return await asyncio.shield(table.finishing)
-
-    async def _keep_record(self, table: WebTable) -> bool:
-        record = GameRecord.of(table.state).to_json()
-        if not await self._keep(table, self.store.finish, table.id, record):
-            return False
-        table.stored = True
-        table.finished_at = time.time()
-        return True
-
-    async def broadcast(self, table: WebTable) -> None:
-        """Send every connection its own seat's view."""
-        sends: list[Coroutine[Any, Any, None]] = []
-        for seat, sockets in table.conns.items():
-            if not sockets:
-                continue
-            text = json.dumps(view_message(table, table.state.view(seat)))
-            sends.extend(send(s.ws, text) for s in list(sockets))
-        if sends:
-            await asyncio.gather(*sends)
-
-    async def act(
-        self, table: WebTable, seat: int, msg: Target | Clue | PassClue | Pawn | Next
-    ) -> dict[str, Any] | None:
-        """Apply a person's action and store it; an error message if it is refused or cannot be
-        stored (then nothing changes)."""
-        async with table.lock:
-            state = table.state
-            if isinstance(msg, Next):
-                # A late or repeated dismissal changes nothing, and tells nobody.
-                if table.reveal is None or seat in table.reveal.dismissed:
-                    return None
-                table.reveal.dismissed.add(seat)
-                table.changed.set()
-            elif table.reveal is not None:
-                return error(
-                    f"the reveal of round {table.reveal.round + 1} is showing: the next round "
-                    "starts once everyone pressed Next round (R14)"
-                )
-            else:
-                reply = await self._play(table, seat, msg, state)
-                if reply is not None:
-                    return reply
-        await self.broadcast(table)
-        return None
-
-    async def _play(
-        self, table: WebTable, seat: int, msg: Target | Clue | PassClue | Pawn, state: GameState
-    ) -> dict[str, Any] | None:
-        """Apply a person's action (under the table's lock); an error if refused."""
-        try:
-            after = table.game.act(seat, to_action(msg, state))
-        except IllegalAction as e:
-            return error(str(e), getattr(e, "rule", None))
-        # Played once stored: until then every page, and a page that joins, sees the state
-        # before it (the store's write waits for the disk, off the event loop).
-        table.game.state = state
-        try:
-            await self.db.write(
-                self.store.action, table.id, len(state.actions), seat, after.actions[-1], None
-            )
-        except sqlite3.Error as e:
-            if table.storage != "retrying":
-                table.storage = "retrying"
-                self._in_background(self._recover(table))
-                await self.broadcast(table)
-            return error(store_failure(e))
-        table.game.state = after
-        table.storage = "ok"
-        self._after(table, state, after)
-        if after.is_terminal:
-            # Kept before anyone is told the game is over.
-            await self.finish(table)
-        table.changed.set()
-        return None
-
-    async def _recover(self, table: WebTable) -> None:
-        """After a person's move could not be stored: probe the database with a growing pause
-        until it takes writes again, then tell the table (the person may then play again)."""
-        pause = 0.2
-        while table.storage == "retrying" and not table.expired:
-            await asyncio.sleep(pause)
-            pause = min(_MAX_RETRY_PAUSE, pause * 2)
-            if await self.db.read(self.db.write_problem) is None:
-                table.storage = "ok"
-                await self.broadcast(table)
-
+    # -- play again ----------------------------------------------------------------------------
     async def play_again(self, table: WebTable, seat: int, client: str) -> dict[str, Any] | None:
-        """A new table with the same seats, kinds and house rules ("play again": a new seed, new
-        links); every seat's connections are sent their own new link token. Asked twice, the
-        same new table."""
+        """A new game at this table ("play again"): the same seats, kinds, names, house rules
+        and options, a new seed; the same links open it (every seat's, the spectators', the
+        invite), and every connection is moved to it, told with an ``again`` message. The
+        series table gains this game's scores. Asked twice, the same new game."""
         if not table.state.is_terminal:
             return error("play again once the game is over (R24)")
         if table.again is None:
-            kinds_names = [(s.kind, s.name) for s in table.seats]
+            result = table.state.result
+            assert result is not None
+            # A seat given to a bot goes back to its person, who may come back.
+            kinds_names = [
+                ("person" if s.handed else s.kind, s.name if s.named else None) for s in table.seats
+            ]
+            carried = {"spectate_key": table.spectate_key or ""}
+            if table.invite_key is not None:
+                carried["invite_key"] = table.invite_key
             try:
-                new = await self._new_table(kinds_names, secrets.randbits(63), table.house, client)
+                new = await self._new_table(
+                    kinds_names,
+                    secrets.randbits(63),
+                    table.house,
+                    TableOptions(**{**table.options.to_dict(), "waiting_room": False}),
+                    client,
+                    carried,
+                    keys=[s.key for s in table.seats],
+                    series=[*table.series, list(result.scores)],
+                )
             except (ValueError, OverflowError) as e:
                 return error(str(e))
             except sqlite3.Error as e:
                 return error(store_failure(e))
+            for old, fresh in zip(table.seats, new.seats, strict=True):
+                fresh.token, fresh.claimed = old.token, old.claimed
             table.again = (new.id, [s.token for s in new.seats])
-        sends = [
-            send(s.ws, json.dumps(again_message(table, i, seat)))
-            for i, sockets in table.conns.items()
-            for s in list(sockets)
-        ]
-        await asyncio.gather(*sends)
+            await self._move_everyone(table, new, seat)
         return None
 
-    # -- the WebSocket -------------------------------------------------------------------------
-    async def socket(self, ws: WebSocket) -> None:
-        client = client_key(ws.client.host if ws.client else None)
-        await ws.accept()
-        if self.open.get(client, 0) >= self.settings.max_connections_per_address:
-            await send(ws, json.dumps(error("too many connections from this address")))
-            await ws.close(code=1013)
-            return
-        if not self.connects.take(client):
-            await send(ws, json.dumps(error("too many connections; wait a little")))
-            await ws.close(code=1013)
-            return
-        self.open[client] = self.open.get(client, 0) + 1
-        try:
-            await self._serve(ws, client)
-        finally:
-            self.freed += 1
-            left = self.open.pop(client, 1) - 1
-            if left > 0:
-                self.open[client] = left
+    async def _move_everyone(self, table: WebTable, new: WebTable, by: int) -> None:
+        """Every connection of ``table`` to its next game ``new``: each is told (``again``,
+        with its own token), welcomed and sent its view there."""
+        sends = []
+        for seat, sockets in table.conns.items():
+            for sock in sockets:
+                new.conns.setdefault(seat, set()).add(sock)
+                sends.append(self._tell_moved(table, new, sock, seat, by))
+        for sock in table.watchers:
+            new.watchers.add(sock)
+            sends.append(self._tell_moved(table, new, sock, None, by))
+        for sock in [*(s for group in new.conns.values() for s in group), *new.watchers]:
+            sock.table = new
+        table.conns, table.watchers = {}, set()
+        new.joined = bool(new.conns)
+        new.heard = time.monotonic()
+        await asyncio.gather(*sends)
 
-    async def _serve(self, ws: WebSocket, client: str) -> None:
-        """One connection: its join, then its messages, each parsed once (:mod:`._inbound`) and
-        handled in :meth:`_handle`; a message that cannot be taken is answered with an ``error``
-        and the connection stays open."""
-        bucket = TokenBucket(self.settings.message_burst, self.settings.message_rate)
-        deadline = time.monotonic() + self.settings.join_timeout
-        joined: tuple[WebTable, int, Socket] | None = None
-        try:
-            while joined is None:
-                try:
-                    msg = await asyncio.wait_for(
-                        self._receive(ws, bucket), max(0.0, deadline - time.monotonic())
-                    )
-                except TimeoutError:
-                    await send(ws, json.dumps(error(
-                        f"no seat joined within {self.settings.join_timeout:g} s: "
-                        "open the seat's link again")))  # fmt: skip
-                    with contextlib.suppress(Exception):  # the client may be gone already
-                        await ws.close(code=1008)
-                    return
-                if msg is None or isinstance(msg, Pong):
-                    continue
-                if not isinstance(msg, Join):
-                    await send(ws, json.dumps(error("first join a seat with its link token")))
-                    continue
-                joined = await self._join(ws, msg)
-                if joined is None:
-                    return
-            table, seat, sock = joined
-            while True:
-                msg = await self._receive(ws, bucket)
-                sock.heard = table.heard = time.monotonic()
-                if msg is None:
-                    continue
-                try:
-                    reply = await self._handle(table, seat, msg, client)
-                except BadMessage as e:
-                    reply = error(str(e), e.rule)
-                except Exception as e:  # a bug: logged once, and the page told its id
-                    ident = log_failure(f"a {type(msg).__name__} message at table {table.id}", e)
-                    reply = error(f"the server failed on this message (failure {ident})")
-                if reply is not None:
-                    await send(ws, json.dumps(reply))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if joined is not None:
-                table, seat, sock = joined
-                table.conns.get(seat, set()).discard(sock)
-                table.heard = time.monotonic()
-                table.changed.set()  # a reveal no longer waits for a person who left
-
-    async def _join(self, ws: WebSocket, msg: Join) -> tuple[WebTable, int, Socket] | None:
-        """Seat the connection at its token's table; None (the connection told and closed) if
-        the table is gone or the link is wrong."""
-        found = self.tokens.get(token_hash(msg.token)) if msg.token else None
-        if found is None or found[0].expired:
-            # Said once, and the connection closed: the page shows that the table is gone
-            # instead of trying again.
-            gone = error(
-                "no table has this link: the table is gone (ended long ago or expired) or the "
-                "link is wrong; first join a seat with its link token, or make a new table"
-            )
-            await send(ws, json.dumps({**gone, "code": "gone"}))
-            with contextlib.suppress(Exception):
-                await ws.close(code=GONE_CLOSE_CODE)
-            return None
-        table, seat = found
-        sock = Socket(ws)
-        table.conns.setdefault(seat, set()).add(sock)
-        table.joined = True
-        table.heard = sock.heard
-        await send(ws, json.dumps(welcome(table, seat)))
-        await send(ws, json.dumps(view_message(table, table.state.view(seat))))
-        if table.again is not None:
-            await send(ws, json.dumps(again_message(table, seat, None)))
-        return table, seat, sock
-
-    async def _handle(
-        self, table: WebTable, seat: int, msg: Inbound, client: str
-    ) -> dict[str, Any] | None:
-        """Every kind of message a joined connection may send, in one place: the answer to send
-        back, if any."""
-        match msg:
-            case Pong():
-                return None
-            case Join():
-                return error("this connection holds a seat already")
-            case Check(text):
-                return check_clue(text, table.state, seat)
-            case Again():
-                return await self.play_again(table, seat, client)
-            case Target() | Clue() | PassClue() | Pawn() | Next():
-                return await self.act(table, seat, msg)
-            case _:
-                assert_never(msg)
-
-    async def _receive(self, ws: WebSocket, bucket: TokenBucket) -> Inbound | None:
-        """The next message, parsed; ``None`` after answering one that cannot be taken (too
-        many, too large, binary, malformed) with an error."""
-        raw = await ws.receive()
-        if raw["type"] == "websocket.disconnect":
-            raise WebSocketDisconnect(raw.get("code", 1000))
-        text = raw.get("text")
-        if text is None:
-            data = raw.get("bytes") or b""
-            size = len(data)
-        else:
-            size = len(text.encode("utf-8", "surrogatepass"))
-        if not bucket.take():
-            await send(ws, json.dumps(error("too many messages; slow down")))
-            return None
-        if size > self.settings.max_message_bytes:
-            await send(ws, json.dumps(error(
-                f"message refused: {size} bytes, and a message has at most "
-                f"{self.settings.max_message_bytes}")))  # fmt: skip
-            return None
-        if text is None:
-            await send(ws, json.dumps(error("messages are JSON text, not binary")))
-            return None
-        try:
-            return parse_message(text)
-        except BadMessage as e:
-            await send(ws, json.dumps(error(str(e), e.rule)))
-            return None
+    async def _tell_moved(
+        self, table: WebTable, new: WebTable, sock: Socket, seat: int | None, by: int
+    ) -> None:
+        await send(sock.ws, json.dumps(again_message(table, sock.token, by)))
+        await send(sock.ws, json.dumps(welcome(new, seat)))
+        view = spectator_state(new) if seat is None else view_message(new, new.state.view(seat))
+        await send(sock.ws, json.dumps(view))
 
 
 #: The largest ``POST /api/tables`` body, in bytes.
@@ -798,7 +583,7 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
         if not tables.connects.take(client):
             return JSONResponse({"error": "too many requests; wait a little"}, status_code=429)
         try:
-            table = await tables.create(await read_json(request, MAX_CREATE_BYTES), client)
+            table, tokens = await tables.create(await read_json(request, MAX_CREATE_BYTES), client)
         except Refused as e:
             return JSONResponse({"error": e.message}, status_code=e.status)
         except PermissionError as e:
@@ -807,17 +592,27 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
             return JSONResponse({"error": str(e)}, status_code=503)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
+        links = tables.addresses
         seats = [
             {
                 "seat": i,
                 "name": s.name,
                 "kind": s.kind,
                 "token": s.token,
-                "link": tables.links.seat(request, s.token),
+                "link": links.seat(request, s.token),
             }
             for i, s in enumerate(table.seats)
         ]
-        return JSONResponse({"table": table.id, "seats": seats})
+        invite = tokens.get("invite")
+        return JSONResponse(
+            {
+                "table": table.id,
+                "seats": seats,
+                "spectate": links.seat(request, tokens["spectate"]),
+                "invite": None if invite is None else links.invite(request, invite),
+                "options": table.options.to_dict(),
+            }
+        )
 
     async def setup(request: Request) -> Response:
         return JSONResponse(
@@ -832,8 +627,34 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
                     "reveal_seconds": tables.settings.reveal_pause,
                     "max_reveal_seconds": MAX_REVEAL_SECONDS,
                 },
+                "options": {
+                    **TableOptions().to_dict(),
+                    "boards": list(BOARDS),
+                    "max_seconds": MAX_TURN_SECONDS,
+                },
             }
         )
+
+    async def qr(request: Request) -> Response:
+        # A link of this server's as a QR code (the waiting room shows one per link). Only this
+        # server's links: it is no QR service for anyone's text. The link comes in the body, as
+        # a token in a query string would reach the proxies' logs.
+        client = client_key(request.client.host if request.client else None)
+        if not tables.connects.take(client):
+            return JSONResponse({"error": "too many requests; wait a little"}, status_code=429)
+        try:
+            body = await read_json(request, 1024)
+        except Refused as e:
+            return JSONResponse({"error": e.message}, status_code=e.status)
+        text = body.get("text") if isinstance(body, dict) else None
+        base = f"{tables.addresses.base(request)}/"
+        if not isinstance(text, str) or not text.startswith(base) or len(text) > MAX_QR_TEXT:
+            return JSONResponse(
+                {"error": f"'text' is a link of this server's ({base}...), at most "
+                          f"{MAX_QR_TEXT} characters"},
+                status_code=400,
+            )  # fmt: skip
+        return Response(qr_svg(text), media_type="image/svg+xml")
 
     async def info(request: Request) -> Response:
         table = tables.tables.get(request.path_params["id"])
@@ -847,8 +668,10 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
     return [
         Route("/", index),
         Route("/play", play),
+        Route("/join", play),
         Route("/api/setup", setup),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}", info),
+        Route("/api/qr", qr, methods=["POST"]),
         WebSocketRoute("/ws", tables.socket),
     ]
