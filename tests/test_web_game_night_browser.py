@@ -87,11 +87,11 @@ def test_r14_r24_a_person_dismisses_every_reveal_then_the_end_screen_and_play_ag
         assert "Round 1: Ann gave “lagoon”" in page.locator("#rounds").inner_text()
         assert "Tie-breaker" not in page.locator("#round").inner_text()
         assert "wins" in page.locator("#end-title").inner_text()
-        # Play again: a new table with the same seats, and this page goes there.
+        # Play again in place (issue 31): the next game at the same link, on this page.
         old = page.url
         page.click("[data-action=play-again]")
-        page.wait_for_function("u => location.href !== u", arg=old)
         page.wait_for_selector("[data-screen=game]:not([hidden])")
+        assert page.url == old
         page.wait_for_function("() => /Ann/.test(document.getElementById('round').textContent)")
         assert page.locator("#scores li").count() == 3
 

@@ -64,7 +64,7 @@ HuesI18n.ready.then(function () {
       send(conn, { type: "pong" });
     } else if (msg.type === "welcome") {
       conn.seat = msg.seat;
-      if (!welcome) { welcome = msg; buildBoard(msg.board); }
+      if (!welcome || welcome.table !== msg.table) { welcome = msg; buildBoard(msg.board); }
     } else if (msg.type === "state") {
       conn.state = msg;
       if (selected && msg.pawns.some(([, c]) => c === selected)) selected = null;
@@ -72,7 +72,6 @@ HuesI18n.ready.then(function () {
     } else if (msg.type === "check") {
       showCheck(msg);
     } else if (msg.type === "again") {
-      conn.again = msg;
       onAgain(msg);
     } else if (msg.type === "error") {
       if (msg.code === "gone") { gone = true; showGone(); return; }
@@ -92,17 +91,18 @@ HuesI18n.ready.then(function () {
     showScreen("gone");
   }
   function onAgain(msg) {
-    // Every seat of this page is told its own token of the new table; once all are known,
-    // whoever asked here goes at once, the others are offered the link.
-    if (!conns.every((c) => c.again)) return;
-    const url = `/play#t=${conns.map((c) => c.again.token).filter(Boolean).join(",")}`;
-    if (conns.some((c) => c.seat === msg.by)) { location.href = url; location.reload(); return; }
-    const join = $("join-again");
-    join.href = url;
-    join.hidden = false;
-    join.addEventListener("click", (event) => { event.preventDefault(); location.href = url; location.reload(); });
-    document.querySelector("[data-action=play-again]").hidden = true;
+    // Play again in place: the server moves this page's connections to the next game (the same
+    // links open it) and sends each its welcome and state there; the page starts afresh.
+    startAfresh();
     $("again-note").textContent = msg.by === null ? t("play.again.started") : t("play.again.by", { name: seatName(msg.by) });
+  }
+  function startAfresh() {
+    welcome = null;
+    selected = null;
+    unlocked = null;
+    for (const c of conns) { c.state = null; }
+    const again = document.querySelector("[data-action=play-again]");
+    again.disabled = false;
   }
 
   // ---- which seat the screen shows -------------------------------------------------------
