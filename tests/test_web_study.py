@@ -171,11 +171,14 @@ def test_participant_ids_are_unguessable_and_orders_come_from_their_own_seed(
     ids = [s["participant"] for s in sessions]
     assert len(set(ids)) == 6 and all(len(i) >= 24 for i in ids)  # 144 random bits
     for person in rows(db, "participants"):
-        # The documented order: the list shuffled by numpy's generator from the stored seed.
-        order = np.random.default_rng(person["seed"]).permutation(len(DEFAULT_CLUES))[:10]
-        assert [c for c, _, _ in json.loads(person["plan"])] == [
-            DEFAULT_CLUES[int(i)] for i in order
-        ]
+        # The documented draw (balanced assignment, docs/study.md): the least-answered clues
+        # (none is answered yet: all tie), ties broken by numpy's generator from the stored
+        # seed, then put in an order of the same generator's.
+        rng = np.random.default_rng(person["seed"])
+        tie = rng.random(len(DEFAULT_CLUES))
+        chosen = [DEFAULT_CLUES[int(i)] for i in np.argsort(tie, kind="stable")[:10]]
+        order = rng.permutation(10)
+        assert [c for c, _, _ in json.loads(person["plan"])] == [chosen[int(i)] for i in order]
     firsts = {s["item"]["clue"] for s in sessions}
     assert len(firsts) > 1  # 6 people do not all start with the same clue
 

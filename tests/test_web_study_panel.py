@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
@@ -26,7 +25,7 @@ from huescues.web import (
     export_given_clues,
     export_responses,
 )
-from huescues.web._study_items import colour_plate, interleave, redirect_to
+from huescues.web._study_items import interleave, redirect_to
 from old_databases import old_study_database
 
 BOARD = Board.standard()
@@ -270,7 +269,8 @@ def test_giving_targets_are_reproducible_from_the_participant_and_the_study_secr
     tmp_path: Path,
 ) -> None:
     from huescues.web._db import Database
-    from huescues.web._study import _seed_of, _Study
+    from huescues.web._study_plan import Study as _Study
+    from huescues.web._study_plan import seed_of as _seed_of
     from huescues.web._study_schema import STUDY_SCHEMA
 
     database = Database(tmp_path / "s.sqlite", schema=STUDY_SCHEMA)
@@ -282,15 +282,6 @@ def test_giving_targets_are_reproducible_from_the_participant_and_the_study_secr
     # The secret is kept: a restart of the study on the same database draws the same plan.
     assert _Study(database, StudyConfig(targets_per_person=5)).secret == study.secret
     database.close()
-
-
-def test_a_colour_plate_has_one_odd_swatch_of_like_lightness() -> None:
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        plate = colour_plate(BOARD, rng)
-        assert plate.target is not None
-        odd = int(plate.target)
-        assert len(set(plate.swatches)) == 2 and plate.swatches.count(plate.swatches[odd]) == 1
 
 
 def test_checks_are_spread_among_the_items_never_first() -> None:

@@ -68,7 +68,7 @@ def test_a_spanish_study_asks_spanish_clues_and_exports_clue_language_es(
     with out.open(newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
         assert tuple(reader.fieldnames or ()) == RESPONSE_COLUMNS
-        assert RESPONSE_COLUMNS[-1] == "clue_language"
+        assert RESPONSE_COLUMNS[-2:] == ("clue_language", "status")  # status last (issue 32)
         assert {(r["clue_language"], r["language"]) for r in reader} == {("es", "español")}
     loaded = HumanResponses.from_csv(out, Board.standard(), strict=True)
     spanish = [r for r in loaded.rows if r.extra["clue_language"] == "es"]
@@ -92,7 +92,7 @@ def test_a_spanish_giving_study_refuses_rojizo_with_r19_and_exports_es(tmp_path:
     assert export_given_clues(db, out) == 1
     with out.open(newline="", encoding="utf-8") as f:
         (row,) = csv.DictReader(f)
-    assert GIVEN_CLUE_COLUMNS[-1] == "clue_language"
+    assert GIVEN_CLUE_COLUMNS[-2:] == ("clue_language", "status")  # status last (issue 32)
     assert row["clue"] == "tomate" and row["clue_language"] == "es"
     (given,) = GivenClues.from_csv(out, Board.standard(), strict=True).rows
     assert given.clue == "tomate"

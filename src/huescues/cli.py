@@ -307,6 +307,9 @@ def _serve(args: argparse.Namespace) -> int:
         ) from e
 
     clues = tuple(c.strip() for c in args.clues.split(",") if c.strip()) if args.clues else None
+    practice = _listed(args.practice_clues, "--practice-clues")
+    targets = _listed(args.targets, "--targets")
+    game_bots = _listed(args.game_bots, "--game-bots")
     study = StudyConfig(
         clues=clues,
         board=args.board,
@@ -323,6 +326,9 @@ def _serve(args: argparse.Namespace) -> int:
         completion_code=args.completion_code,
         screen_out_url=args.screen_out_url,
         language=args.language if args.study_language is None else args.study_language,
+        practice_clues=practice,
+        targets=targets,
+        game_bots=StudyConfig().game_bots if game_bots is None else game_bots,
     )
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: give a port from 0 to 65535 (0: any free port)")
@@ -339,6 +345,7 @@ def _serve(args: argparse.Namespace) -> int:
             f"--reveal-pause {args.reveal_pause:g}: give seconds from 0 to {MAX_REVEAL_SECONDS:g}"
         )
     tables = TableSettings(
+        leaderboard=args.leaderboard,
         allow_seed=args.allow_seed,
         idle_timeout=args.idle_timeout,
         language=args.language,
@@ -357,6 +364,25 @@ def _serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0
+
+
+def _listed(text: str | None, option: str) -> tuple[str, ...] | None:
+    """A comma-separated list given on the command line, or ``@FILE``: the file's lines (blank
+    lines and ``#`` comments left out)."""
+    if text is None:
+        return None
+    if text.startswith("@"):
+        path = Path(text[1:])
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise OSError(f"{option} {text}: cannot read {path} ({e.strerror or e})") from None
+        items = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    else:
+        items = [part.strip() for part in text.split(",") if part.strip()]
+    if not items:
+        raise ValueError(f"{option} {text!r}: the list is empty")
+    return tuple(items)
 
 
 def _web_part(command: str) -> Any:
@@ -649,10 +675,32 @@ def _parser() -> argparse.ArgumentParser:
         "proxy (default: none: the connection's own address counts)",
     )
     web.add_argument(
+        "--targets",
+        help="the clue-giving study's targets: squares, comma-separated (A3,F12,...), or @FILE "
+        "of one a line (default: every square); --targets-per-person of them each person, "
+        "the least-given first",
+    )
+    web.add_argument(
         "--targets-per-person",
         type=int,
         default=10,
         help="targets each person gives a clue for at /study/give (default 10)",
+    )
+    web.add_argument(
+        "--practice-clues",
+        help="the practice clues (comma-separated, or @FILE), never one of the study's (default: "
+        "a built-in list in the study's language); --practice sets how many are shown",
+    )
+    web.add_argument(
+        "--game-bots",
+        help="the game study's bots (/study/game), one seat each beside the participant's, "
+        "comma-separated (default: default,naming)",
+    )
+    web.add_argument(
+        "--leaderboard",
+        action="store_true",
+        help="show the top of the ratings of the people and bots who played here (huescues "
+        "ratings) on the front page",
     )
     web.add_argument(
         "--practice", type=int, default=0, help="practice items before the real ones (default 0)"

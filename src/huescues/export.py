@@ -266,17 +266,24 @@ def save_rounds(
     *,
     board: _BoardsArg = None,
     agents: _AgentsArg = None,
+    extra: Sequence[Mapping[str, str]] | None = None,
 ) -> Path:
     """Write :func:`rounds_table` to ``path``: CSV for ``.csv`` (standard library only), Parquet
-    for ``.parquet`` or ``.pq`` (needs pyarrow, the ``export`` extra)."""
+    for ``.parquet`` or ``.pq`` (needs pyarrow, the ``export`` extra). ``extra`` gives each game
+    (one mapping per game, in order) text columns of its own, written after the table's."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in (".csv", ".parquet", ".pq"):
         raise ValueError(f"{p}: write .csv or .parquet, not {suffix or 'no extension'}")
     rows = rounds_table(source, board=board, agents=agents)
+    more: tuple[str, ...] = ()
+    if extra is not None:
+        more = tuple(dict.fromkeys(k for game in extra for k in game))
+        for row in rows:
+            row.update({k: extra[row["game"]].get(k, "") for k in more})
     if suffix == ".csv":
         with open(p, "w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=_NAMES)
+            w = csv.DictWriter(f, fieldnames=(*_NAMES, *more))
             w.writeheader()
             for row in rows:
                 # Text a spreadsheet would run as a formula is quoted (huescues.engine.safe_cell).
@@ -285,7 +292,9 @@ def save_rounds(
     pa = _extra("pyarrow")
     pq = _extra("pyarrow.parquet")
     arrow_types = {int: pa.int64(), float: pa.float64(), bool: pa.bool_(), str: pa.string()}
-    schema = pa.schema([(name, arrow_types[kind]) for name, kind in COLUMNS])
+    schema = pa.schema(
+        [(name, arrow_types[kind]) for name, kind in COLUMNS] + [(k, pa.string()) for k in more]
+    )
     pq.write_table(pa.Table.from_pylist(rows, schema=schema), p)
     return p
 
@@ -321,6 +330,11 @@ def load_rounds(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         return rows
     with open(p, newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
-        if tuple(reader.fieldnames or ()) != _NAMES:
+        names = tuple(reader.fieldnames or ())
+        if names[: len(_NAMES)] != _NAMES:
             raise ValueError(f"{p}: not a rounds table (columns {reader.fieldnames})")
-        return [{k: _from_text(k, v) for k, v in line.items()} for line in reader]
+        # Columns after the table's (save_rounds's ``extra``) are read as text.
+        return [
+            {k: _from_text(k, v) if k in _TYPES else unescape_cell(v) for k, v in line.items()}
+            for line in reader
+        ]

@@ -58,13 +58,15 @@ from ._naming_system import (
 from ._paper import forest_plot, latex_table, markdown_table, table_rows
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
 from ._picks import MEASURES, PickRow, PickTable, pick_table
-from ._responses import SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
+from ._responses import KEEP, SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
 from ._standard_evaluation import second_test_set, standard_evaluation
+from ._variables import export_variables
 
 __all__ = [
     "ALL_CATEGORIES",
     "DEFAULT_GUESSERS",
     "DEV_PICKS",
+    "KEEP",
     "LANGUAGE_CODES",
     "MEANING_VARIANCE",
     "MEASURES",
@@ -111,6 +113,7 @@ __all__ = [
     "compare",
     "dev_picks",
     "evaluate",
+    "export_variables",
     "forest_plot",
     "giver_clue",
     "givers_against_people",

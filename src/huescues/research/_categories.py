@@ -195,4 +195,4 @@ def agreement_by_category(
 
 
 def _category(response: Response, column: str) -> str:
-    return response.extra.get(column, "").strip() or _NO_CATEGORY
+    return str(response.extra.get(column, "")).strip() or _NO_CATEGORY

@@ -28,7 +28,15 @@ from huescues.stats import Estimate
 from ._agreement import _Bootstrap
 from ._reading import reader as reader_of
 from ._reading import tie_points
-from ._responses import HumanResponses, header_and_rows, read_csv_lines, record_lines
+from ._responses import (
+    HumanResponses,
+    check_keep,
+    excluded,
+    header_and_rows,
+    read_csv_lines,
+    record_lines,
+)
+from ._variables import typed_value
 
 __all__ = [
     "GivenClue",
@@ -48,7 +56,7 @@ class GivenClue:
     clue: str
     target: Cell
     participant: str | None = None
-    extra: dict[str, str] = field(default_factory=dict, hash=False)
+    extra: dict[str, str | int | float] = field(default_factory=dict, hash=False)
     line: int = 0
 
 
@@ -62,25 +70,44 @@ class GivenClues:
     source: str = ""
 
     @classmethod
-    def from_csv(cls, path: str | os.PathLike[str], board: Board, *, strict: bool = False) -> Self:
+    def from_csv(
+        cls,
+        path: str | os.PathLike[str],
+        board: Board,
+        *,
+        strict: bool = False,
+        keep: str = "completed",
+    ) -> Self:
         """Read the export of the clue-giving study (columns ``participant``, ``target``,
         ``clue``; the others kept in :attr:`GivenClue.extra`). A bad row (a target not on
         ``board``, an empty clue) is skipped and listed in :attr:`skipped`, or with
-        ``strict=True`` raises a :class:`ValueError` naming it."""
-        return cls._parse(read_csv_lines(path), board, str(path), strict)
+        ``strict=True`` raises a :class:`ValueError` naming it. ``keep`` is the exclusion rule
+        of :meth:`HumanResponses.from_csv` (by default the completed participants' rows)."""
+        return cls._parse(read_csv_lines(path), board, str(path), strict, keep)
 
     @classmethod
     def from_records(
-        cls, records: Iterable[Mapping[str, str]], board: Board, *, strict: bool = False
+        cls,
+        records: Iterable[Mapping[str, str]],
+        board: Board,
+        *,
+        strict: bool = False,
+        keep: str = "completed",
     ) -> Self:
         """The same as :meth:`from_csv` for rows in memory (dicts of column to text)."""
         lines = record_lines(records, ("participant", "target", "clue"))
-        return cls._parse(lines, board, "records", strict)
+        return cls._parse(lines, board, "records", strict, keep)
 
     @classmethod
     def _parse(
-        cls, lines: list[tuple[int, list[str]]], board: Board, name: str, strict: bool
+        cls,
+        lines: list[tuple[int, list[str]]],
+        board: Board,
+        name: str,
+        strict: bool,
+        keep: str = "completed",
     ) -> Self:
+        check_keep(keep)
         header, body = header_and_rows(lines, name)
         missing = [c for c in ("target", "clue") if c not in header]
         if missing:
@@ -96,6 +123,9 @@ class GivenClues:
             reason = None
             if len(values) != len(header):
                 reason = f"{len(values)} values for {len(header)} columns"
+            elif (why := excluded(values, at.get("status"), keep)) is not None:
+                skipped.append((lineno, why))
+                continue
             else:
                 clue = " ".join(values[at["clue"]].split())
                 target_text = values[at["target"]].strip()
@@ -113,7 +143,7 @@ class GivenClues:
                 continue
             participant = values[at["participant"]].strip() or None if "participant" in at else None
             extra = {
-                h: values[i].strip()
+                h: typed_value(h, values[i].strip())
                 for i, h in enumerate(header)
                 if h not in ("participant", "target", "clue")
             }

@@ -140,8 +140,8 @@ def points_by_giver(
     # Per giver, per (clue, target): the clicks' squares.
     groups: dict[str, dict[tuple[str, Cell], list[Cell]]] = {}
     for r in responses.rows:
-        giver = r.extra.get(giver_column, "").strip()
-        target_text = r.extra.get(target_column, "").strip()
+        giver = str(r.extra.get(giver_column, "")).strip()
+        target_text = str(r.extra.get(target_column, "")).strip()
         if not giver or not target_text:
             continue
         try:

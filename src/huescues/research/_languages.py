@@ -59,8 +59,8 @@ def agreement_by_language(
     english: dict[str, tuple[ColourTermModel, str]] = {}
     en_model = chosen.get("en") or default_model()
     for r in responses.rows:
-        lang = r.extra.get("shown_language", "").strip().lower()
-        word = r.extra.get("shown_word", "").strip()
+        lang = str(r.extra.get("shown_language", "")).strip().lower()
+        word = str(r.extra.get("shown_word", "")).strip()
         if not word or (language is not None and lang != language):
             continue
         code = LANGUAGE_CODES.get(lang)

@@ -202,7 +202,7 @@ def rows_of(read: Measured, calibrated: bool, category_column: str) -> tuple[Pic
                     participant=p.participant,
                     clue=p.clue,
                     square=p.square,
-                    category=p.extra.get(category_column, "").strip(),
+                    category=str(p.extra.get(category_column, "")).strip(),
                     probability=None if log_p is None else math.exp(log_p),
                     log_probability=log_p,
                     points=float(read.points[c][j]),

@@ -11,7 +11,21 @@ from typing import Self
 
 from huescues.engine import Board, Cell, normalise_clue, unescape_cell
 
-__all__ = ["SYNTHETIC_RESPONSES", "HumanResponses", "Response", "synthetic_responses"]
+from ._variables import typed_value
+
+__all__ = [
+    "KEEP",
+    "SYNTHETIC_RESPONSES",
+    "HumanResponses",
+    "Response",
+    "excluded",
+    "synthetic_responses",
+]
+
+#: Whose rows a loader keeps by default: the completed participants' (a study export's
+#: ``status`` column; a table without it, or a row whose status is empty, is kept whole).
+#: ``keep="all"`` keeps everyone's.
+KEEP = ("completed", "all")
 
 #: The packaged synthetic dataset (made by ``scripts/make_synthetic_responses.py``): simulated
 #: picks, not human data, for tests and examples only.
@@ -26,14 +40,15 @@ class Response:
     """One person's guess: the ``square`` they chose for ``clue``.
 
     ``participant`` is who chose it, when the table says; ``extra`` holds the table's other
-    columns (language, colour blindness, ...) as text; ``line`` is the line of the file it came
-    from (0 when it did not come from a file).
+    columns (language, colour blindness, ...): as text, but for the columns an export declares
+    numbers (``response_ms``, ``item``, the screen's, the checks' counts), which are numbers;
+    ``line`` is the line of the file it came from (0 when it did not come from a file).
     """
 
     clue: str
     square: Cell
     participant: str | None = None
-    extra: dict[str, str] = field(default_factory=dict, hash=False)
+    extra: dict[str, str | int | float] = field(default_factory=dict, hash=False)
     line: int = 0
 
 
@@ -62,6 +77,7 @@ class HumanResponses:
         square_column: str = "square",
         participant_column: str = "participant",
         strict: bool = False,
+        keep: str = "completed",
     ) -> Self:
         """Read a CSV file with a header row: one guess per row, the clue in ``clue_column`` and
         the chosen square's name (such as ``"F12"``) in ``square_column``.
@@ -71,6 +87,11 @@ class HumanResponses:
         value) is skipped and listed in :attr:`skipped` with its line number and the reason, or
         with ``strict=True`` raises a :class:`ValueError` naming the first bad row. A file
         without the named columns is an error either way.
+
+        The exclusion rule (a study export's ``status`` column): ``keep="completed"``, the
+        default, keeps the rows of participants who completed the study and leaves out, listed
+        in :attr:`skipped`, those screened out or who stopped before the end; a row with no
+        status (outside a study) is kept. ``keep="all"`` keeps everyone.
         """
         return cls._parse(
             read_csv_lines(path),
@@ -80,6 +101,7 @@ class HumanResponses:
             square_column=square_column,
             participant_column=participant_column,
             strict=strict,
+            keep=keep,
         )
 
     @classmethod
@@ -92,6 +114,7 @@ class HumanResponses:
         square_column: str = "square",
         participant_column: str = "participant",
         strict: bool = False,
+        keep: str = "completed",
     ) -> Self:
         """The same as :meth:`from_csv` for rows already in memory (dicts of column to text);
         rows are numbered from 1."""
@@ -104,6 +127,7 @@ class HumanResponses:
             participant_column=participant_column,
             strict=strict,
             word="row",
+            keep=keep,
         )
 
     @classmethod
@@ -118,7 +142,9 @@ class HumanResponses:
         participant_column: str,
         strict: bool,
         word: str = "line",
+        keep: str = "completed",
     ) -> Self:
+        check_keep(keep)
         header, body = header_and_rows(lines, name)
         missing = [c for c in (clue_column, square_column) if c not in header]
         if missing:
@@ -131,6 +157,7 @@ class HumanResponses:
         i_clue, i_square = header.index(clue_column), header.index(square_column)
         i_part = header.index(participant_column) if participant_column in header else None
         others = [(i, h) for i, h in enumerate(header) if i not in (i_clue, i_square, i_part) and h]
+        i_status = header.index("status") if "status" in header else None
         rows: list[Response] = []
         skipped: list[tuple[int, str]] = []
         for lineno, values in body:
@@ -139,6 +166,9 @@ class HumanResponses:
             reason = None
             if len(values) != len(header):
                 reason = f"{len(values)} values for {len(header)} columns"
+            elif (why := excluded(values, i_status, keep)) is not None:
+                skipped.append((lineno, why))  # the rule's, not a bad row: never an error
+                continue
             else:
                 clue = normalise_clue(values[i_clue])
                 square_text = values[i_square].strip()
@@ -162,7 +192,7 @@ class HumanResponses:
                 skipped.append((lineno, reason))
                 continue
             participant = (values[i_part].strip() or None) if i_part is not None else None
-            extra = {h: values[i].strip() for i, h in others}
+            extra = {h: typed_value(h, values[i].strip()) for i, h in others}
             rows.append(Response(clue, square, participant, extra, lineno))
         return cls(board, tuple(rows), tuple(skipped), name)
 
@@ -196,6 +226,25 @@ class HumanResponses:
         lines = [f"{len(self.rows)} responses read, {len(self.skipped)} rows skipped"]
         lines += [f"  line {n}: {why}" for n, why in self.skipped]
         return "\n".join(lines)
+
+
+def check_keep(keep: object) -> None:
+    if keep not in KEEP:
+        raise ValueError(f"keep={keep!r}: one of {', '.join(map(repr, KEEP))}")
+
+
+def excluded(values: Sequence[str], at: int | None, keep: str) -> str | None:
+    """Why a row of a study export is left out by the exclusion rule (see
+    :meth:`HumanResponses.from_csv`), or None when it is kept."""
+    if keep == "all" or at is None:
+        return None
+    status = values[at].strip()
+    if status in ("", "completed"):
+        return None
+    return (
+        f"participant's status {status!r}: the exclusion rule keeps completed participants "
+        "(keep='all' keeps everyone)"
+    )
 
 
 def header_and_rows(

@@ -6,6 +6,7 @@ confidence (``docs/reports.md``)."""
 from huescues.stats import Estimate
 
 from ._entrants import BUILTIN_ENTRANTS, Entrant, embedding_agent, entrant
+from ._ratings import PlackettLuce
 from ._report import (
     CrossPlay,
     EntrantStats,
@@ -27,6 +28,7 @@ __all__ = [
     "FaultCount",
     "GameSpec",
     "PairedComparison",
+    "PlackettLuce",
     "Report",
     "ResultsFileError",
     "Tournament",

@@ -177,7 +177,7 @@ def create_app(
         Route("/static/i18n/{code}.json", _page_texts),
         Mount("/static", StaticFiles(packages=[("huescues.web", "static")]), name="static"),
         *service.routes(),
-        *study_routes(database, study),
+        *study_routes(database, study, service),
     ]
 
     @contextlib.asynccontextmanager

@@ -10,14 +10,12 @@ the page labels them so (:func:`bot_choices`).
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Callable
-from importlib import resources
-from typing import Any
 
 from huescues.agents import CATALOGUE, Agent, catalogue_names
 from huescues.engine import DEFAULT_LANGUAGE
+
+from ._pages import page_texts
 
 __all__ = [
     "BOT_KINDS",
@@ -72,17 +70,10 @@ def speaks(kind: str, language: str) -> bool:
     return bool(bot_languages(kind, (language,)))
 
 
-@functools.cache
-def _texts(language: str) -> dict[str, Any]:
-    path = resources.files("huescues").joinpath("data", "languages", language, "pages.json")
-    texts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return texts
-
-
 def seat_name(kind: str, seat: int, language: str = DEFAULT_LANGUAGE) -> str:
     """A seat's name when none was given, in the table's language: "Player 3", "Jugador 3",
     "Default bot 2", "Bot predeterminado 2"."""
-    texts = _texts(language)
+    texts = page_texts(language)
     if kind == "person":
         return str(texts.get("index.player", "Player {n}")).format(n=seat + 1)
     label = str(texts.get(f"bot.kind.{kind}", kind.title()))

@@ -146,6 +146,10 @@ class TableOptions:
     turn_seconds: int = 0
     board: str = "standard"
     waiting_room: bool = False
+    #: A game study's table (never from a request): one participant and the study's bots; its
+    #: stand-ins play even when no one is here, so that a game whose participant dropped out
+    #: still ends; no play again, no reactions.
+    study: bool = False
 
     @classmethod
     def from_request(cls, body: dict[str, Any]) -> TableOptions:
@@ -171,15 +175,25 @@ class TableOptions:
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> TableOptions:
         """The options :meth:`to_dict` kept (a game stored before them has the defaults)."""
-        return cls.from_request(data)
+        data = dict(data)
+        study = data.pop("study", False)
+        if not isinstance(study, bool):
+            raise ValueError(f"'study' is true or false, not {str(study)[:20]!r}")
+        options = cls.from_request(data)
+        return cls(
+            options.away_seconds, options.turn_seconds, options.board, options.waiting_room, study
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "away_seconds": self.away_seconds,
             "turn_seconds": self.turn_seconds,
             "board": self.board,
             "waiting_room": self.waiting_room,
         }
+        if self.study:
+            out["study"] = True
+        return out
 
     def game_board(self) -> Board:
         """The board the game is played on."""

@@ -1,45 +1,35 @@
 """Study mode at ``/study``: consent, then clues one at a time; each click on the board is a
 response in the database.
 
-The page (``static/study.html``, ``study.js``, ``board.js``) talks to four JSON endpoints:
+The page (``static/study.html``, ``study.js``, ``board.js``) talks to JSON endpoints:
 ``GET /study/api/info`` (the consent text and the optional questions), ``POST /study/api/start``
-(consent given: a new participant, the board and the first clue), ``POST /study/api/answer``
-(a click: stored, and the next clue) and ``POST /study/api/resume`` (a reload: the participant's
-next clue, read from the database alone). Every request is checked before anything is written.
+(consent given: a new participant, the board and the first item), ``POST /study/api/answer``
+(a click: stored, and the next item), ``POST /study/api/give`` (a clue given), ``POST
+/study/api/resume`` (a reload: the participant's next item, read from the database alone) and,
+for the game study (``/study/game``), ``POST /study/api/game`` (the participant's table, seat
+and token, made once). Every request is checked before anything is written.
 
-Here: each participant's plan of items and the routes. What a study asks is in
+Here: the routes. Each participant's plan is ``_study_plan``'s; what a study asks is in
 ``_study_config``, its tables in ``_study_schema`` and the checks of a request in
 ``_study_requests`` (import them from there).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import secrets
-import threading
 import time
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from huescues.agents import prepare
-from huescues.engine import (
-    Board,
-    ChooseTarget,
-    IllegalClue,
-    new_game,
-    normalise_clue,
-    validate_clue,
-)
+from huescues.engine import IllegalClue, validate_clue
 
 from ._board import board_json
 from ._db import Database
@@ -48,25 +38,15 @@ from ._requests import Refused
 from ._study_config import (
     AGE_RANGES,
     COLOUR_BLINDNESS,
-    DEFAULT_CLUES,
-    DEFAULT_CLUES_BY_LANGUAGE,
-    DEFAULT_GIVE_INTRO,
-    GIVERS,
     MAX_QUERY_CLUES,
     MAX_RESPONSE_MS,
     MAX_STUDY_CLUE_LENGTH,
     StudyConfig,
     _check_clues,
-    _consent_text,
 )
-from ._study_items import (
-    PANEL_IDS,
-    Item,
-    attention_missed,
-    colour_plate,
-    interleave,
-    redirect_to,
-)
+from ._study_game import game_of, start_game
+from ._study_items import PANEL_IDS, Item, attention_missed, redirect_to
+from ._study_plan import KINDS, Study, seed_of
 from ._study_requests import (
     _client,
     _json_body,
@@ -76,145 +56,57 @@ from ._study_requests import (
     _participant,
     _screen,
 )
-from ._study_schema import (
-    _Session,
-    _session,
-    _stored_code,
-    order_secret,
-)
+from ._study_schema import _Session, _session
+from ._study_status import participant_statuses
+
+if TYPE_CHECKING:
+    from ._tables import TableService
 
 __all__ = ["study_routes"]
 
-
-class _Study:
-    def __init__(self, db: Database, config: StudyConfig) -> None:
-        self.db = db
-        self.config = config
-        self.secret = order_secret(db)
-        self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
-        self.clues = (
-            config.clues
-            if config.clues is not None
-            else DEFAULT_CLUES_BY_LANGUAGE.get(config.language, DEFAULT_CLUES)
-        )
-        self.consent = _consent_text(config.consent)
-        self.give_consent = (
-            self.consent if config.consent is not None else (DEFAULT_GIVE_INTRO, *self.consent[1:])
-        )
-        self.requests = ClientLimiter(config.burst, config.rate)
-        self.starts = ClientLimiter(config.starts_per_minute, config.starts_per_minute / 60.0)
-        self._giver: object | None = None
-        self._giver_lock = threading.Lock()
-        if config.giver is not None:
-            # Reading the vocabulary on the board takes seconds: start now, not at the first
-            # participant (who would otherwise wait).
-            threading.Thread(target=self.giver, daemon=True, name="study-giver").start()
-        # The game tables' wire format: one drawer (board.js) for both pages.
-        self.board_json = board_json(self.board)
-        self.completion_code = config.completion_code or _stored_code(db)
-        with db.transaction() as cur:
-            # The export's attention_passed applies the rule the study ran with.
-            cur.execute(
-                "INSERT OR REPLACE INTO study_meta (key, value) "
-                "VALUES ('attention_misses_allowed', ?)",
-                (str(config.attention_misses_allowed),),
-            )
-
-    def giver(self) -> object:
-        with self._giver_lock:
-            if self._giver is None:
-                assert self.config.giver is not None
-                agent = GIVERS[self.config.giver]()
-                prepare(agent, self.board, new_game(4, seed=0, board=self.board).rules)
-                self._giver = agent
-            return self._giver
-
-    def plan(self, seed: int, clues: tuple[str, ...] | None, kind: str = "guess") -> list[Item]:
-        """The participant's plan in order: the colour plates, the practice items, then the
-        main items with the attention checks spread among them. The main items are the clue
-        list shuffled by the participant's own generator, or (a giver study) the giver's first
-        clue for a target drawn from it, or (the giving study) targets drawn from the board.
-        The rest comes from a second generator of the same seed, so that the main items are
-        what they were before there was a rest."""
-        rng = np.random.default_rng(seed)
-        extra = np.random.default_rng([seed, 1])
-        cfg = self.config
-        main = self._give_targets(rng) if kind == "give" else self._guess_items(rng, clues)
-        cells = self.board.cells()
-        if kind == "give":
-            shown = {i.target for i in main}
-            free = [c for c in cells if str(c) not in shown]
-            practice = [
-                Item(None, None, str(free[int(extra.integers(len(free)))]), "give-practice")
-                for _ in range(cfg.practice)
-            ]
-        else:
-            pool = clues if clues is not None else self.clues
-            unused = [c for c in pool if c not in {i.clue for i in main}] or list(pool)
-            practice = [
-                Item(unused[int(extra.integers(len(unused)))], None, None, "practice")
-                for _ in range(cfg.practice)
-            ]
-        plates = [colour_plate(self.board, extra) for _ in range(cfg.colour_plates)]
-        checks = [
-            Item(None, None, str(cells[int(extra.integers(len(cells)))]), "attention")
-            for _ in range(cfg.attention_checks)
-        ]
-        return [*plates, *practice, *interleave(main, checks)]
-
-    def _guess_items(self, rng: np.random.Generator, clues: tuple[str, ...] | None) -> list[Item]:
-        k = self.config.clues_per_person
-        if clues is not None or self.config.giver is None:
-            chosen = clues if clues is not None else self.clues
-            order = rng.permutation(len(chosen))[:k]
-            return [Item(chosen[int(i)]) for i in order]
-        giver = self.giver()
-        items = []
-        for _ in range(k):
-            game_seed = int(rng.integers(2**32))
-            # The engine's own draw: a card from the deck, then one of its four squares (R3,
-            # R8), and the giver's first clue for it, from the giver's view alone (R9).
-            state = new_game(4, seed=game_seed, board=self.board)
-            state = state.apply(ChooseTarget(int(rng.integers(4))))
-            assert state.current_player is not None
-            view = state.view(state.current_player)
-            clue = giver.give_clue(view, np.random.default_rng(game_seed))  # type: ignore[attr-defined]
-            items.append(Item(normalise_clue(clue.text), self.config.giver, str(state.target)))
-        return items
-
-    def _give_targets(self, rng: np.random.Generator) -> list[Item]:
-        # Uniform over the board, without repeats: every square is as likely a target.
-        k = min(self.config.targets_per_person, self.board.rows * self.board.cols)
-        cells = self.board.cells()
-        order = rng.permutation(len(cells))[:k]
-        return [Item(None, None, str(cells[int(i)]), "give") for i in order]
-
-
-def _seed_of(secret: bytes, participant: str) -> int:
-    """The participant's generator seed, from the study's secret and the participant's code:
-    reproducible by the server, and unknown to the participant, who holds the code but never the
-    secret (from the code alone, the targets to come and the plates' answers could be worked
-    out)."""
-    digest = hmac.new(secret, participant.encode(), hashlib.sha256).digest()
-    # 63 bits: the seed fits SQLite's signed integers as it is.
-    return int.from_bytes(digest[:8], "big") >> 1
+#: The main items of a plan (those balanced among participants, and numbered for them).
+MAIN_KINDS = ("clue", "give")
 
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
-    """The routes of the study: the pages at ``/study`` (guessing) and ``/study/give`` (giving
-    clues) and their JSON endpoints."""
-    study = _Study(db, config)
+def _answered(db: Database, kind: str) -> dict[str, int]:
+    """For each main item, the completed participants of a ``kind`` study it was given to (for
+    balanced assignment: abandoned sessions do not count)."""
+    statuses = participant_statuses(db)
+    counts: dict[str, int] = {}
+    for row in db.query("SELECT id, plan FROM participants WHERE study = ?", (kind,)):
+        status = statuses.get(row["id"])
+        if status is None or status.status != "completed":
+            continue
+        for raw in json.loads(row["plan"]):
+            item = Item.from_json(raw)
+            if item.kind in MAIN_KINDS:
+                key = item.target if item.kind == "give" else item.clue
+                if key is not None:
+                    counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def study_routes(
+    db: Database, config: StudyConfig, tables: TableService | None = None
+) -> list[BaseRoute]:
+    """The routes of the study: the pages at ``/study`` (guessing), ``/study/give`` (giving
+    clues) and ``/study/game`` (a whole game with bots, on ``tables``) and their JSON
+    endpoints."""
+    study = Study(db, config)
+    board_data = board_json(study.board)
+    requests = ClientLimiter(config.burst, config.rate)
+    starts = ClientLimiter(config.starts_per_minute, config.starts_per_minute / 60.0)
     page = Path(__file__).parent / "static" / "study.html"
 
     def guarded(
         handler: Callable[[Request], Any],
     ) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
-            if not study.requests.take(_client(request)):
+            if not requests.take(_client(request)):
                 response = _error(429, "too many requests: wait a moment and try again")
                 response.headers["Retry-After"] = "2"
                 return response
@@ -235,8 +127,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         )
 
     def numbered(plan: list[Item], index: int) -> dict[str, Any]:
-        main = [i for i in plan if i.kind in ("clue", "give")]
-        number = sum(1 for i in plan[: index + 1] if i.kind in ("clue", "give"))
+        main = [i for i in plan if i.kind in MAIN_KINDS]
+        number = sum(1 for i in plan[: index + 1] if i.kind in MAIN_KINDS)
         return plan[index].public(index, study.board, number, len(main))
 
     def finished(screened_out: bool) -> dict[str, Any]:
@@ -254,21 +146,29 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             body["completion_code"] = study.completion_code
         return body
 
-    def next_step(session_plan: list[Item], nxt: int, missed: int) -> dict[str, Any]:
+    def next_step(
+        session_plan: list[Item], nxt: int, missed: int, game_over: bool = False
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {"answered": nxt, "total": len(session_plan)}
         if missed > config.attention_misses_allowed:
             body.update(finished(True))
-        elif nxt >= len(session_plan):
+        elif nxt >= len(session_plan) or game_over:
             body.update(finished(False))
         else:
             body.update(done=False, item=numbered(session_plan, nxt))
         return body
 
     async def info(request: Request) -> Response:
-        give = request.query_params.get("kind") == "give"
+        kind = request.query_params.get("kind", "guess")
+        if kind not in KINDS:
+            raise Refused(400, f"kind {kind[:20]!r} is not one of {list(KINDS)}")
         return JSONResponse(
             {
-                "consent": list(study.give_consent if give else study.consent),
+                "consent": list(study.consent(kind)),
+                # The built-in text's sentences by their keys in the pages' texts, for the page
+                # to show in its reader's language (null: the researcher's own text).
+                "consent_keys": study.consent_keys(kind),
+                "game_bots": list(config.game_bots),
                 "clues_per_person": config.clues_per_person,
                 "targets_per_person": config.targets_per_person,
                 "giver": config.giver is not None,
@@ -278,8 +178,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 "age_range": list(AGE_RANGES),
                 "panel_ids": list(PANEL_IDS),
                 "language": config.language,
-                # The page may show the built-in text in its own language; a researcher's own
-                # text (--consent) is shown as written.
+                # The page shows the built-in text in its own language (consent_keys); a
+                # researcher's own text (--consent) as written.
                 "default_consent": config.consent is None,
             }
         )
@@ -301,8 +201,10 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         if data.get("consent") is not True:
             raise Refused(400, "consent must be given (consent: true) before the study starts")
         kind = data.get("kind", "guess")
-        if kind not in ("guess", "give"):
-            raise Refused(400, f"kind {str(kind)[:20]!r} is not one of ['guess', 'give']")
+        if kind not in KINDS:
+            raise Refused(400, f"kind {str(kind)[:20]!r} is not one of {list(KINDS)}")
+        if kind == "game" and tables is None:
+            raise Refused(404, "this server runs no game study")
         language = _language(data)
         colour_blindness = _optional_choice(data, "colour_blindness", COLOUR_BLINDNESS)
         age_range = _optional_choice(data, "age_range", AGE_RANGES)
@@ -310,8 +212,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         screen = _screen(data)
         clues = None
         if data.get("clues") not in (None, ""):
-            if kind == "give":
-                raise Refused(400, "the clue-giving study shows targets; no clue list")
+            if kind != "guess":
+                raise Refused(400, f"the {kind} study brings its own items; no clue list")
             if config.giver is not None:
                 raise Refused(400, "this study shows the clue giver's clues; no clue list")
             if not config.allow_visitor_clues:
@@ -327,15 +229,16 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
                 clues = _check_clues(parts, "clues")
             except ValueError as e:
                 raise Refused(400, str(e)) from None
-        if not study.starts.take(_client(request)):
+        if not starts.take(_client(request)):
             raise Refused(429, "too many new sessions from this address: try again later")
         participant = secrets.token_urlsafe(18)
         while participant.startswith("-"):
             # A leading "-" would be quoted in the CSV export (a spreadsheet formula's start),
             # and the id is the key researchers join on: draw again (1 in 64).
             participant = secrets.token_urlsafe(18)
-        seed = _seed_of(study.secret, participant)
-        plan = await run_in_threadpool(study.plan, seed, clues, kind)
+        seed = seed_of(study.secret, participant)
+        answered = {} if clues is not None else await db.read(_answered, db, kind)
+        plan = await run_in_threadpool(study.plan, seed, clues, kind, answered)
         plan_json = json.dumps([i.to_json() for i in plan])
 
         def insert() -> None:
@@ -366,7 +269,7 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             {
                 "participant": participant,
                 "kind": kind,
-                "board": study.board_json,
+                "board": board_data,
                 "total": len(plan),
                 "item": numbered(plan, 0),
             },
@@ -387,10 +290,42 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
         if session.board != study.board.id:
             # The server now shows another board: the old session cannot go on on it.
             raise Refused(404, "this session was on another board: start the study again")
-        body = next_step(session.plan, session.answered, session.missed)
+        over = False
+        if session.study == "game":
+            found = await db.read(game_of, db, participant)
+            over = found is not None and found.finished
+        body = next_step(session.plan, session.answered, session.missed, over)
         if not body["done"]:
-            body.update(participant=participant, kind=session.study, board=study.board_json)
+            body.update(participant=participant, kind=session.study, board=board_data)
         return JSONResponse(body)
+
+    async def game(request: Request) -> Response:
+        # The game study's game: made once, when the participant reaches it; asked again, the
+        # same table, seat and token.
+        data = await _json_body(request, {"participant"})
+        participant = _participant(data.get("participant"))
+        if tables is None:
+            raise Refused(404, "this server runs no game study")
+
+        def read() -> _Session:
+            with db.reading() as cur:
+                return _session(cur, participant)
+
+        session = await db.read(read)
+        if session.study != "game":
+            raise Refused(409, "this participant takes another study, not the game study")
+        if session.missed > config.attention_misses_allowed:
+            raise Refused(409, "this session ended at the attention checks")
+        if session.answered < len(session.plan) - 1:
+            raise Refused(
+                409, f"the game comes after the items before it (item {session.answered} now)"
+            )
+        found = await db.read(game_of, db, participant)
+        if found is None:
+            found = await start_game(
+                tables, study, participant, seed_of(study.secret, participant) ^ 1
+            )
+        return JSONResponse({"table": found.table, "seat": found.seat, "token": found.token})
 
     def current(cur: Any, participant: str, index: object) -> tuple[_Session, Item]:
         """The participant's session and the item ``index``, refused unless it is the one
@@ -402,6 +337,11 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
             raise Refused(409, "this session ended at the attention checks")
         if session.answered >= len(session.plan):
             raise Refused(409, "every clue is already answered: thank you")
+        if (
+            session.plan[index if type(index) is int and 0 <= index < len(session.plan) else 0].kind
+            == "game"
+        ):
+            raise Refused(409, "this item is the game: POST /study/api/game for its table")
         if index != session.answered:
             raise Refused(409, f"clue {index} is not the one asked now (clue {session.answered})")
         return session, session.plan[index]
@@ -521,6 +461,8 @@ def study_routes(db: Database, config: StudyConfig) -> list[BaseRoute]:
     return [
         Route("/study", study_page, methods=["GET"]),
         Route("/study/give", study_page, methods=["GET"]),
+        Route("/study/game", study_page, methods=["GET"]),
+        Route("/study/api/game", guarded(game), methods=["POST"]),
         Route("/study/api/info", guarded(info), methods=["GET"]),
         Route("/study/api/start", guarded(start), methods=["POST"]),
         Route("/study/api/answer", guarded(answer), methods=["POST"]),

@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from huescues.agents import CATALOGUE, catalogue_names
-from huescues.engine import available_languages, normalise_clue
+from huescues.engine import MAX_PLAYERS, available_languages, normalise_clue
 
 from ._study_items import check_url
 
@@ -23,6 +23,8 @@ __all__ = [
     "DEFAULT_CLUES_BY_LANGUAGE",
     "DEFAULT_CONSENT",
     "DEFAULT_GIVE_INTRO",
+    "DEFAULT_PRACTICE_CLUES",
+    "GAME_BOTS",
     "GIVERS",
     "MAX_BODY_BYTES",
     "MAX_CLUES_PER_PERSON",
@@ -36,10 +38,11 @@ __all__ = [
 ]
 
 
-def _study_clues(language: str) -> tuple[str, ...]:
+def _study_clues(language: str, name: str = "study_clues.txt") -> tuple[str, ...]:
     """A study's built-in clue list in ``language``, from its pack
-    (``data/languages/CODE/study_clues.txt``), in order; () where the pack has none."""
-    path = resources.files("huescues").joinpath("data", "languages", language, "study_clues.txt")
+    (``data/languages/CODE/study_clues.txt``; the practice clues' ``practice_clues.txt``), in
+    order; () where the pack has none."""
+    path = resources.files("huescues").joinpath("data", "languages", language, name)
     if not path.is_file():
         return ()
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -63,15 +66,27 @@ DEFAULT_CLUES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     code: clues for code in available_languages() if (clues := _study_clues(code))
 }
 
-#: The consent text shown when the researcher gives none (``--consent FILE``); adapt it.
+#: The practice clues by language (``--practice N`` of them, unless ``--practice-clues``): the
+#: packs' ``practice_clues.txt``, none of them one of the built-in study clues.
+DEFAULT_PRACTICE_CLUES: dict[str, tuple[str, ...]] = {
+    code: clues
+    for code in available_languages()
+    if (clues := _study_clues(code, "practice_clues.txt"))
+}
+
+#: The consent text of a guessing study with the built-in settings (the text a study shows is
+#: made from what it stores: :func:`huescues.web._consent.consent_text`).
 DEFAULT_CONSENT: tuple[str, ...] = (
     "This is a short study of how people name colours. You will see a word or a few words, "
     "then a board of coloured squares: click the square that the words make you think of. "
     "There are no right or wrong answers.",
     "We record the square you click, the words you saw, how long you took and the time, under "
-    "a random code that is not linked to your name, address or device. The questions below are "
-    "optional. The answers are used for research on colour language and may be shared "
-    "without the code.",
+    "a random code. We also record your screen's size, pixel density and colour depth (the "
+    "colours you saw depend on them). If you came from a research panel, the ids it put in "
+    "the study's address (your panel id, the study's and the session's) are stored with your "
+    "answers, so that the panel can pay you; the panel can link them to you. The questions "
+    "below are optional. The answers are used for research on colour language and may be "
+    "shared, without the code and without the panel's ids.",
     "Taking part is voluntary: you can stop at any time by closing the page. By clicking "
     "'I agree' you say that you are 18 or older and agree to take part.",
 )
@@ -94,6 +109,10 @@ AGE_RANGES: tuple[str, ...] = ("18-24", "25-34", "35-44", "45-54", "55-64", "65+
 GIVERS: dict[str, Callable[[], object]] = {
     name: CATALOGUE[name].factory for name in catalogue_names(role="giver", sees_target=False)
 }
+
+#: The bots a game study may seat beside its participant (``--game-bots``): every fair player of
+#: the catalogue that plays both roles.
+GAME_BOTS: tuple[str, ...] = tuple(catalogue_names(sees_target=False))
 
 #: Bounds on what a request may carry; a study never needs more.
 MAX_BODY_BYTES = 4096
@@ -141,6 +160,14 @@ class StudyConfig:
     completion_code: str | None = None
     screen_out_url: str | None = None
     language: str = "en"
+    #: The practice clues (None: the language's :data:`DEFAULT_PRACTICE_CLUES`); ``practice``
+    #: of them are shown, never one of the study's own clues.
+    practice_clues: tuple[str, ...] | None = None
+    #: The giving study's targets, squares such as ``A3`` (None: the whole board);
+    #: ``targets_per_person`` of them are given to each participant, least-given first.
+    targets: tuple[str, ...] | None = None
+    #: The game study's bots, one seat each beside the participant's (``--game-bots``).
+    game_bots: tuple[str, ...] = ("default", "naming")
 
     def __post_init__(self) -> None:
         if self.language not in available_languages():
@@ -183,6 +210,25 @@ class StudyConfig:
             )
         if self.clues is not None:
             _check_clues(self.clues, "the study's clues")
+        if self.practice_clues is not None:
+            _check_clues(self.practice_clues, "the practice clues")
+        if self.targets is not None:
+            if isinstance(self.targets, str) or not self.targets:
+                raise ValueError("the targets are a list of squares such as A3, F12")
+            if self.targets_per_person > len(self.targets):
+                raise ValueError(
+                    f"targets per person ({self.targets_per_person}) is more than the "
+                    f"{len(self.targets)} targets given"
+                )
+        if not isinstance(self.game_bots, tuple) or not self.game_bots:
+            raise ValueError("the game study's bots are a list of one or more bot names")
+        unknown = [b for b in self.game_bots if b not in GAME_BOTS]
+        if unknown:
+            raise ValueError(
+                f"game bots {', '.join(map(repr, unknown))}: choose from {', '.join(GAME_BOTS)}"
+            )
+        if len(self.game_bots) + 1 > MAX_PLAYERS:
+            raise ValueError(f"a game has at most {MAX_PLAYERS} seats (R2): fewer game bots")
         if self.rate <= 0 or self.burst < 1 or self.starts_per_minute < 1:
             raise ValueError("rate limits must be positive")
 

@@ -1,6 +1,6 @@
-"""What a study asks besides its clues (issue 21): the colour-vision plates, the attention
-checks, the practice trials and the clue-giving targets, drawn reproducibly per participant;
-the attention rule; and the panel's parts (ids from the address, the completion redirect)."""
+"""A study's items (a plan's steps: clues, practice, attention checks, colour-vision plates,
+targets, the game), the attention rule, and the panel's parts (ids from the address, the
+completion redirect). The plates themselves are ``_plates``'s, a plan ``_study_plan``'s."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import numpy as np
-
 from huescues.engine import Board, Cell
 
 __all__ = [
@@ -20,7 +18,6 @@ __all__ = [
     "Item",
     "attention_missed",
     "check_url",
-    "colour_plate",
     "interleave",
     "redirect_to",
 ]
@@ -84,36 +81,6 @@ class Item:
         if self.kind in ("clue", "give"):
             out["number"], out["of"] = number, of
         return out
-
-
-def colour_plate(board: Board, rng: np.random.Generator, n: int = 4) -> Item:
-    """A colour-vision plate from the board's own colours: ``n`` swatches, all one square's
-    colour but one, the odd one a square of nearly the same lightness and chroma (within 5 L*
-    and 10 C*ab) whose hue differs by 30 to 90 degrees, at a random place. Someone who tells
-    hues apart finds it at once; someone who cannot sees ``n`` equal squares."""
-    lab = board.lab.reshape(-1, 3)
-    chroma = np.hypot(lab[:, 1], lab[:, 2])
-    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
-    cells = board.cells()
-    for _ in range(200):
-        a = int(rng.integers(len(cells)))
-        if chroma[a] < 20:
-            continue
-        dh = np.abs((hue - hue[a] + 180) % 360 - 180)
-        ok = (
-            (np.abs(lab[:, 0] - lab[a, 0]) < 5)
-            & (np.abs(chroma - chroma[a]) < 10)
-            & (dh >= 30)
-            & (dh <= 90)
-        )
-        candidates = np.flatnonzero(ok)
-        if len(candidates):
-            b = int(rng.choice(candidates))
-            odd = int(rng.integers(n))
-            swatches = [board.hex(cells[a])] * n
-            swatches[odd] = board.hex(cells[b])
-            return Item(None, None, str(odd), "colour", tuple(swatches))
-    raise ValueError(f"board {board.id} has no two squares for a colour plate")
 
 
 def interleave(main: list[Item], checks: list[Item]) -> list[Item]:

@@ -72,6 +72,15 @@ STUDY_SCHEMA: tuple[str, ...] = (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     )""",
+    # The game study's games: each participant's table, seat and seat token (kept so that the
+    # participant, whose code is their credential, is given the same game again).
+    """CREATE TABLE IF NOT EXISTS study_games (
+        participant TEXT PRIMARY KEY REFERENCES participants(id),
+        game TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        created REAL NOT NULL
+    )""",
 )
 
 #: The columns added to the study's tables since their first release, which the database adds to

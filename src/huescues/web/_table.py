@@ -105,6 +105,9 @@ class TableSettings:
     #: The language of a table whose ``POST /api/tables`` names none (``huescues serve
     #: --language``), and the pages' language before the browser's is known.
     language: str = DEFAULT_LANGUAGE
+    #: Whether the front page shows the top of the server's ratings (``GET /api/leaderboard``;
+    #: ``huescues serve --leaderboard``).
+    leaderboard: bool = False
 
     def __post_init__(self) -> None:
         if self.language not in available_languages():

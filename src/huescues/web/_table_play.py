@@ -104,8 +104,9 @@ class TablePlay:
 
     def _stand_ins_play(self, table: WebTable, now: float) -> bool:
         """Whether a stand-in may move now: while at least one person is here (a table everyone
-        left waits, and the idle sweep ends it)."""
-        return table.anyone_here(now)
+        left waits, and the idle sweep ends it); at a game study's table always (a game whose
+        participant dropped out still ends)."""
+        return table.options.study or table.anyone_here(now)
 
     def _stand_in(self, table: WebTable, seat: int) -> Agent:
         """The bot that plays ``seat`` while its person is away: the table language's default

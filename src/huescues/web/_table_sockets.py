@@ -265,6 +265,8 @@ class TableSockets:
         table, seat = joined.table, joined.seat
         if isinstance(msg, Pong):
             return None
+        if table.options.study and isinstance(msg, React | Again):
+            return error("a study's game is played once, without reactions")
         if isinstance(msg, React):
             return await self._react(joined, msg.emoji)
         if seat is None:

@@ -299,6 +299,20 @@ class _Tables(TablePlay, TableSockets):
         table = await self._new_table(kinds_names, seed, house, options, client, tokens)
         return table, tokens
 
+    async def study_table(
+        self, kinds_names: list[tuple[str, str | None]], seed: int, language: str, client: str
+    ) -> WebTable:
+        """A game study's table (:attr:`TableOptions.study`): these seats, the study language's
+        standard rules, started at once; counted as joined (it is its participant's for as long
+        as a joined table is anyone's)."""
+        house = HouseRules(language=language)
+        options = TableOptions(study=True)
+        table = await self._new_table(
+            kinds_names, seed, house, options, client, {"spectate": secrets.token_urlsafe(18)}
+        )
+        table.joined = True
+        return table
+
     async def _new_table(
         self,
         kinds_names: list[tuple[str, str | None]],
@@ -559,6 +573,13 @@ class TableService:
     def routes(self) -> list[BaseRoute]:
         """The routes of the game tables (see the module's docstring for the protocol)."""
         return _routes(self.tables)
+
+    async def study_table(
+        self, kinds_names: list[tuple[str, str | None]], seed: int, language: str, client: str
+    ) -> tuple[str, list[str | None]]:
+        """A game study's table (see ``_Tables.study_table``): its id and its seats' tokens."""
+        table = await self.tables.study_table(kinds_names, seed, language, client)
+        return table.id, [s.token for s in table.seats]
 
 
 def table_routes(db: Database, settings: TableSettings | None = None) -> list[BaseRoute]:

@@ -55,8 +55,10 @@ HuesI18n.ready.then(() => {
     }
   }
 
-  // Which study this page runs: guessing at /study, giving clues at /study/give.
-  const MODE = window.location.pathname.replace(/\/+$/, "").endsWith("/give") ? "give" : "guess";
+  // Which study this page runs: guessing at /study, giving clues at /study/give, a whole game
+  // with bots at /study/game.
+  const PATH = window.location.pathname.replace(/\/+$/, "");
+  const MODE = PATH.endsWith("/give") ? "give" : PATH.endsWith("/game") ? "game" : "guess";
   const confirmButton = document.querySelector('[data-action="confirm"]');
   const clueInput = document.querySelector('[data-field="clue"]');
   let checkTimer = null;
@@ -80,7 +82,19 @@ HuesI18n.ready.then(() => {
     if (cell) cell.classList.add("shown");
   }
 
+  // The game study's game: its table is made when the participant reaches it, and the game page
+  // plays it (the same page as friends' tables); at its end that page shows the completion.
+  async function playGame() {
+    try {
+      const game = await call("POST", "/study/api/game", { participant: state.participant });
+      window.location.assign(`/play#t=${game.token}&study=1`);
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
   function ask(item) {
+    if (item.kind === "game") { playGame(); return; }
     state.item = item;
     state.shownAt = performance.now();
     state.busy = false;
@@ -277,13 +291,15 @@ HuesI18n.ready.then(() => {
   async function load() {
     if (await resume()) return;
     try {
-      const info = await call("GET", `/study/api/info${MODE === "give" ? "?kind=give" : ""}`);
+      const info = await call("GET", `/study/api/info${MODE === "guess" ? "" : `?kind=${MODE}`}`);
       state.panelIds = info.panel_ids || [];
       const text = $("consent-text");
       text.replaceChildren();
-      // The built-in consent text in the page's language (a researcher's own text as it is).
-      const own = t(MODE === "give" ? "study.consent.give" : "study.consent");
-      const paragraphs = info.default_consent && Array.isArray(own) ? own : info.consent;
+      // The built-in consent text, made from what the study stores, in the page's language
+      // (its sentences by key); a researcher's own text as it is.
+      const paragraphs = info.consent_keys
+        ? info.consent_keys.map((keys) => keys.map((key) => t(key)).join(" "))
+        : info.consent;
       for (const paragraph of paragraphs) {
         const p = document.createElement("p");
         p.textContent = paragraph;
