@@ -398,7 +398,15 @@ def _web_part(command: str) -> Any:
 def _responses_export(args: argparse.Namespace) -> int:
     web = _web_part("responses export")
     kind = "games" if args.rounds else args.kind
-    if kind == "games":
+    if args.all_tables and kind != "actions":
+        raise ValueError("--all-tables goes with --kind actions")
+    if kind == "actions":
+        n = web.export_actions(args.db, args.out, all_tables=args.all_tables)
+        print(f"{n} actions written to {args.out}")
+    elif kind == "participants":
+        n = web.export_participants(args.db, args.out)
+        print(f"{n} participants written to {args.out}")
+    elif kind == "games":
         n = web.export_games(
             args.db, args.out, board=None if args.board is None else _board(args.board)
         )
@@ -413,33 +421,37 @@ def _responses_export(args: argparse.Namespace) -> int:
 
 
 def _responses_report(args: argparse.Namespace) -> int:
-    import tempfile
-
-    from huescues.research import HumanResponses, points_by_giver
-
     web = _web_part("responses report")
-    board = _board(args.board)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "responses.csv"
-        web.export_responses(args.db, path)
-        responses = HumanResponses.from_csv(path, board)
-    responses = responses.where(lambda r: r.extra.get("board") == board.id)
-    if not any(r.extra.get("giver") and r.extra.get("target") for r in responses.rows):
-        # Say what the report needs, not the temporary file the export went to.
-        raise ValueError(
-            f"{args.db}: no response on board {board.id} is to a clue giver's clue; the report "
-            "needs a study run with huescues serve --giver NAME (for other studies, export the "
-            "responses with huescues responses export and read them with HumanResponses)"
-        )
-    report = points_by_giver(responses, n_boot=args.boot, seed=args.seed)
-    print(
-        f"Mean R15 points per click from each clue giver's clues on board {board.id} "
-        f"(mean [{report.level:.0%} bootstrap interval over the giver's clues and targets]):"
-    )
-    print(report.table())
+    if not Path(args.db).is_file():
+        raise ValueError(f"{args.db}: no such database (the --db file huescues serve wrote)")
+    text = web.study_report(args.db, _board(args.board), n_boot=args.boot, seed=args.seed)
+    print(text, end="")
     if args.out:
-        report.to_csv(args.out)
+        Path(args.out).write_text(text, encoding="utf-8")
         print(f"report: {args.out}")
+    return 0
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    web = _web_part("ratings")
+    ratings = web.server_ratings(args.db)
+    if not ratings:
+        print(f"{args.db}: no finished game with two or more named players to rate")
+        return 0
+    print(
+        "People and bots on one scale (openskill's Plackett-Luce on final scores, in the order "
+        "the games finished; mu with a 95 % interval; ordinal = mu - 3 sigma):"
+    )
+    width = max(len(r.entrant) for r in ratings)
+    for rank, r in enumerate(ratings, start=1):
+        low, high = r.interval
+        print(
+            f"{rank:>3}. {r.entrant:<{width}}  {r.kind:<11} {r.games:>4} games  "
+            f"mu {r.mu:5.1f} [{low:5.1f}, {high:5.1f}]  ordinal {r.ordinal:5.1f}"
+        )
+    if args.out:
+        web.write_ratings(ratings, args.out)
+        print(f"ratings: {args.out}")
     return 0
 
 
@@ -755,10 +767,16 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="the file to write")
     export.add_argument(
         "--kind",
-        choices=("responses", "given-clues", "games"),
+        choices=("responses", "given-clues", "participants", "actions", "games"),
         default="responses",
         help="what to write: the guessing study's clicks (default), the clues people gave at "
-        "/study/give, or the games' rounds",
+        "/study/give, one row per participant, every action of the game study's games, or the "
+        "games' rounds",
+    )
+    export.add_argument(
+        "--all-tables",
+        action="store_true",
+        help="with --kind actions: every finished table's actions, not only the game study's",
     )
     export.add_argument(
         "--games", action="store_true", dest="rounds", help="the same as --kind games"
@@ -769,17 +787,34 @@ def _parser() -> argparse.ArgumentParser:
     export.set_defaults(run=_responses_export)
     report = rsub.add_parser(
         "report",
-        help="points people earn from each clue giver's clues, next to the library's guessers",
-        description="For a study run with --giver: per clue giver, the mean R15 points of "
-        "people's clicks against the hidden targets, next to the default and naming guessers' "
-        "points on the same clues and targets, with bootstrap intervals.",
+        help="what a methods section needs of a study: participants, times, each clue's "
+        "answers and agreement, the givers, the game study",
+        description="Report a study from its database, as Markdown: participants by study and "
+        "status, their devices, the median time an item took, each clue's answers and people's "
+        "agreement on it with intervals, per clue giver (a study run with --giver) the mean R15 "
+        "points of people's clicks against the hidden targets next to the library's guessers', "
+        "and in the game study people and bots reading each other's clues.",
     )
     report.add_argument("--db", required=True, help="the database huescues serve wrote")
     report.add_argument("--board", help="the study's board CSV (default: the standard board)")
     report.add_argument("--boot", type=int, default=2000, help="bootstrap resamples (default 2000)")
     report.add_argument("--seed", type=int, default=0, help="the bootstrap's seed (default 0)")
-    report.add_argument("--out", help="also write the report as CSV here")
+    report.add_argument("--out", help="also write the report (Markdown) here")
     report.set_defaults(run=_responses_report)
+
+    ratings = sub.add_parser(
+        "ratings",
+        help="rate the people and bots who played finished games on a server (needs huescues[web])",
+        description="Rate every person (by the name they played under), study participant "
+        "(under a pseudonym) and bot kind that played a finished game in huescues serve's "
+        "database, with the tournament's rating method (openskill); default names such as "
+        "'Player 3' are left out.",
+    )
+    ratings.add_argument("--db", required=True, help="the database huescues serve wrote")
+    ratings.add_argument(
+        "--out", help="also write the ratings as CSV (entrant, kind, games, mu, sigma, ordinal)"
+    )
+    ratings.set_defaults(run=_ratings)
 
     board = sub.add_parser(
         "board",

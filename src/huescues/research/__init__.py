@@ -27,6 +27,7 @@ from ._categories import (
 from ._citations import Citation, Citations, citations
 from ._clue_choice import ClueChoiceAgreement, TargetChoice, clue_choice_agreement
 from ._compare import Comparison, compare
+from ._consensus import ClueConsensus, people_agreement
 from ._given import (
     GivenClue,
     GivenCluePoints,
@@ -58,6 +59,7 @@ from ._naming_system import (
 from ._paper import forest_plot, latex_table, markdown_table, table_rows
 from ._people import DEV_PICKS, RETAIL_BOARD, dev_picks, retail_board
 from ._picks import MEASURES, PickRow, PickTable, pick_table
+from ._play import GameAction, GameActions, ReadingInPlay, reading_in_play
 from ._responses import KEEP, SYNTHETIC_RESPONSES, HumanResponses, Response, synthetic_responses
 from ._standard_evaluation import second_test_set, standard_evaluation
 from ._variables import export_variables
@@ -81,10 +83,13 @@ __all__ = [
     "Citations",
     "ClueAgreement",
     "ClueChoiceAgreement",
+    "ClueConsensus",
     "ClueTest",
     "Comparison",
     "Estimate",
     "Evaluation",
+    "GameAction",
+    "GameActions",
     "GivenClue",
     "GivenCluePoints",
     "GivenClues",
@@ -102,6 +107,7 @@ __all__ = [
     "NullRate",
     "PickRow",
     "PickTable",
+    "ReadingInPlay",
     "ReliabilityBin",
     "Response",
     "TargetChoice",
@@ -125,9 +131,11 @@ __all__ = [
     "markdown_table",
     "naming_measures",
     "null_rejection_rate",
+    "people_agreement",
     "pick_table",
     "points_by_giver",
     "points_on_given_clues",
+    "reading_in_play",
     "retail_board",
     "second_test_set",
     "standard_evaluation",

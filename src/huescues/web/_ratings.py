@@ -17,8 +17,9 @@ from huescues.engine import GameRecord, known_board, safe_row
 from huescues.tournament import PlackettLuce
 
 from ._db import Database
+from ._export import _open
 
-__all__ = ["RATING_COLUMNS", "Rating", "rate_server", "write_ratings"]
+__all__ = ["RATING_COLUMNS", "Rating", "rate_server", "server_ratings", "write_ratings"]
 
 #: The columns of ``huescues ratings --out``, as the tournament's ratings'.
 RATING_COLUMNS = ("entrant", "kind", "games", "mu", "sigma", "ordinal")
@@ -95,6 +96,16 @@ def rate_server(database: Database) -> list[Rating]:
         rating.add(seated, final)
     out = [Rating(name, kinds[name], counts[name], *rating.ratings[name]) for name in counts]
     return sorted(out, key=lambda r: (-r.ordinal, -r.mu, r.entrant))
+
+
+def server_ratings(db: str | os.PathLike[str]) -> list[Rating]:
+    """:func:`rate_server` of the database file ``db`` (read, never written: a server may hold
+    it)."""
+    database = _open(db)
+    try:
+        return rate_server(database)
+    finally:
+        database.close()
 
 
 def write_ratings(ratings: list[Rating], out: str | os.PathLike[str]) -> None:

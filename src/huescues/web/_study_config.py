@@ -164,10 +164,14 @@ class StudyConfig:
     #: of them are shown, never one of the study's own clues.
     practice_clues: tuple[str, ...] | None = None
     #: The giving study's targets, squares such as ``A3`` (None: the whole board);
-    #: ``targets_per_person`` of them are given to each participant, least-given first.
+    #: ``targets_per_person`` of them (at most all of them) are given to each participant,
+    #: least-given first.
     targets: tuple[str, ...] | None = None
     #: The game study's bots, one seat each beside the participant's (``--game-bots``).
     game_bots: tuple[str, ...] = ("default", "naming")
+    #: Seconds the game study waits for an away participant's move before a stand-in makes
+    #: it (the game ends even if they drop out).
+    game_away_seconds: int = 45
 
     def __post_init__(self) -> None:
         if self.language not in available_languages():
@@ -212,20 +216,19 @@ class StudyConfig:
             _check_clues(self.clues, "the study's clues")
         if self.practice_clues is not None:
             _check_clues(self.practice_clues, "the practice clues")
-        if self.targets is not None:
-            if isinstance(self.targets, str) or not self.targets:
-                raise ValueError("the targets are a list of squares such as A3, F12")
-            if self.targets_per_person > len(self.targets):
-                raise ValueError(
-                    f"targets per person ({self.targets_per_person}) is more than the "
-                    f"{len(self.targets)} targets given"
-                )
+        if self.targets is not None and (isinstance(self.targets, str) or not self.targets):
+            raise ValueError("the targets are a list of squares such as A3, F12")
         if not isinstance(self.game_bots, tuple) or not self.game_bots:
             raise ValueError("the game study's bots are a list of one or more bot names")
         unknown = [b for b in self.game_bots if b not in GAME_BOTS]
         if unknown:
             raise ValueError(
                 f"game bots {', '.join(map(repr, unknown))}: choose from {', '.join(GAME_BOTS)}"
+            )
+        if type(self.game_away_seconds) is not int or not 1 <= self.game_away_seconds <= 600:
+            raise ValueError(
+                f"game_away_seconds is a whole number of seconds from 1 to 600, not "
+                f"{self.game_away_seconds!r}"
             )
         if len(self.game_bots) + 1 > MAX_PLAYERS:
             raise ValueError(f"a game has at most {MAX_PLAYERS} seats (R2): fewer game bots")

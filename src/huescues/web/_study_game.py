@@ -63,7 +63,11 @@ async def start_game(tables: TableService, study: Study, participant: str, seed:
         seats: list[tuple[str, str | None]] = [(kinds[int(i)], None) for i in order]
         seat = seats.index(("person", None))
         table, tokens = await tables.study_table(
-            seats, seed, study.config.language, f"study:{participant}"
+            seats,
+            seed,
+            study.config.language,
+            f"study:{participant}",
+            study.config.game_away_seconds,
         )
         token = tokens[seat]
         assert token is not None

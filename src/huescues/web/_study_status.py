@@ -89,11 +89,14 @@ def participant_statuses(database: Database) -> dict[str, ParticipantStatus]:
         if missed > allowed:
             status = "screened_out"
         elif study == "game":
-            game_end = games.get(code)
-            done = game_end is not None and len(rows) >= len(plan)
+            # Completed: every item before the game answered, and the game over with the
+            # participant there at its end (their seat's last move their own, not a stand-in's:
+            # one who dropped out, whose game the stand-in finished, is incomplete).
+            game = games.get(code)
+            done = game is not None and game[1] and len(rows) >= len(plan) - 1
             status = "completed" if done else "incomplete"
-            if game_end is not None:
-                ended = max(ended or 0.0, game_end)
+            if game is not None:
+                ended = max(ended or 0.0, game[0])
         else:
             status = "completed" if len(rows) >= len(plan) else "incomplete"
         out[code] = ParticipantStatus(
@@ -113,13 +116,15 @@ def participant_statuses(database: Database) -> dict[str, ParticipantStatus]:
     return out
 
 
-def _game_study_ends(database: Database) -> dict[str, float]:
-    """When each game-study participant's game finished (absent: not finished)."""
+def _game_study_ends(database: Database) -> dict[str, tuple[float, bool]]:
+    """When each game-study participant's game finished (absent: not finished), and whether
+    the participant made their seat's last move themselves."""
     tables = {r[0] for r in database.query("SELECT name FROM sqlite_master WHERE type='table'")}
     if "study_games" not in tables:
         return {}
     rows = database.query(
-        "SELECT s.participant, g.finished FROM study_games s JOIN games g ON g.id = s.game "
-        "WHERE g.finished IS NOT NULL"
+        "SELECT s.participant, g.finished, (SELECT a.by FROM actions a WHERE a.game = s.game "
+        "AND a.seat = s.seat ORDER BY a.n DESC LIMIT 1) AS last_by FROM study_games s "
+        "JOIN games g ON g.id = s.game WHERE g.finished IS NOT NULL"
     )
-    return {r["participant"]: float(r["finished"]) for r in rows}
+    return {r["participant"]: (float(r["finished"]), r["last_by"] is None) for r in rows}

@@ -61,6 +61,7 @@ from ._messages import (
     welcome,
 )
 from ._qr import MAX_QR_TEXT, qr_svg
+from ._ratings import rate_server
 from ._requests import Refused, read_json
 from ._store import GAME_SCHEMA, StoredGame, TableStore, Unreadable, token_hash
 from ._table import GONE_CLOSE_CODE, PAWN_COLOURS, Seat, Socket, TableSettings, WebTable
@@ -99,6 +100,8 @@ class _Tables(TablePlay, TableSockets):
         self._tasks: list[asyncio.Task[None]] = []
         #: Writes that may fail without harm (marking an expired game abandoned), under way.
         self._background: set[asyncio.Task[Any]] = set()
+        #: The leaderboard's top and when it was worked out (``time.monotonic``).
+        self.leaders: tuple[float, list[dict[str, Any]]] | None = None
 
     # -- the server's life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -300,13 +303,18 @@ class _Tables(TablePlay, TableSockets):
         return table, tokens
 
     async def study_table(
-        self, kinds_names: list[tuple[str, str | None]], seed: int, language: str, client: str
+        self,
+        kinds_names: list[tuple[str, str | None]],
+        seed: int,
+        language: str,
+        client: str,
+        away_seconds: int = 45,
     ) -> WebTable:
         """A game study's table (:attr:`TableOptions.study`): these seats, the study language's
         standard rules, started at once; counted as joined (it is its participant's for as long
         as a joined table is anyone's)."""
         house = HouseRules(language=language)
-        options = TableOptions(study=True)
+        options = TableOptions(away_seconds=away_seconds, study=True)
         table = await self._new_table(
             kinds_names, seed, house, options, client, {"spectate": secrets.token_urlsafe(18)}
         )
@@ -575,10 +583,15 @@ class TableService:
         return _routes(self.tables)
 
     async def study_table(
-        self, kinds_names: list[tuple[str, str | None]], seed: int, language: str, client: str
+        self,
+        kinds_names: list[tuple[str, str | None]],
+        seed: int,
+        language: str,
+        client: str,
+        away_seconds: int = 45,
     ) -> tuple[str, list[str | None]]:
         """A game study's table (see ``_Tables.study_table``): its id and its seats' tokens."""
-        table = await self.tables.study_table(kinds_names, seed, language, client)
+        table = await self.tables.study_table(kinds_names, seed, language, client, away_seconds)
         return table.id, [s.token for s in table.seats]
 
 
@@ -677,6 +690,23 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
             )  # fmt: skip
         return Response(qr_svg(text), media_type="image/svg+xml")
 
+    async def leaderboard(request: Request) -> Response:
+        # The top of the server's ratings (huescues ratings), for the front page: only where the
+        # operator shows it (--leaderboard), worked out at most once a minute.
+        if not tables.settings.leaderboard:
+            return JSONResponse({"error": "this server shows no leaderboard"}, status_code=404)
+        now = time.monotonic()
+        if tables.leaders is None or now - tables.leaders[0] > 60:
+            ratings = await tables.db.read(rate_server, tables.db)
+            top = [
+                {"entrant": r.entrant, "kind": r.kind, "games": r.games,
+                 "mu": round(r.mu, 2), "low": round(r.interval[0], 2),
+                 "high": round(r.interval[1], 2), "ordinal": round(r.ordinal, 2)}
+                for r in ratings[:10]
+            ]  # fmt: skip
+            tables.leaders = (now, top)
+        return JSONResponse({"leaders": tables.leaders[1]})
+
     async def info(request: Request) -> Response:
         table = tables.tables.get(request.path_params["id"])
         if table is None:
@@ -694,5 +724,6 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}", info),
         Route("/api/qr", qr, methods=["POST"]),
+        Route("/api/leaderboard", leaderboard),
         WebSocketRoute("/ws", tables.socket),
     ]
