@@ -752,6 +752,146 @@ def _knowledge_example() -> str:
     return "\n".join(lines)
 
 
+# -- docs/study.md ---------------------------------------------------------------------------
+#: The walkthrough's simulated study: clues, participants, and how many stop before the end.
+_STUDY_CLUES = ("banana", "lagoon", "moss", "brick", "lavender", "mustard")
+
+
+@cache
+def _study_run() -> dict[str, Any]:
+    """docs/study.md's walkthrough: a real server (Starlette's test client) takes a study of 24
+    simulated participants (each clue's picks drawn from the default model's belief, a seeded
+    generator; three stop early), then the exports and the report, as a researcher would."""
+    import tempfile
+
+    import numpy as np
+    from starlette.testclient import TestClient
+
+    from huescues import Board
+    from huescues.language import default_model
+    from huescues.research import HumanResponses, people_agreement
+    from huescues.web import StudyConfig, create_app, export_responses, study_report
+
+    board = Board.standard()
+    cells = [str(c) for c in board.cells()]
+    model = default_model()
+    beliefs = {}
+    for clue in _STUDY_CLUES:
+        scores = model.score(clue, board.lab).ravel()
+        p = np.exp(scores - scores.max())
+        beliefs[clue] = p / p.sum()
+    # The k-th answer to a clue is drawn from its own generator, so the walkthrough's figures do
+    # not depend on the order the server's secret gives each participant.
+    answers: dict[str, int] = {}
+
+    def draw(clue: str) -> tuple[str, int]:
+        k = answers[clue] = answers.get(clue, -1) + 1
+        g = np.random.default_rng([2026, _STUDY_CLUES.index(clue), k])
+        return cells[int(g.choice(len(cells), p=beliefs[clue]))], int(g.lognormal(8.2, 0.4))
+
+    rng = np.random.default_rng(2026)
+    folder = Path(tempfile.mkdtemp())
+    db = folder / "study.sqlite"
+    config = StudyConfig(clues=_STUDY_CLUES, clues_per_person=4, attention_checks=1,
+                         practice=1, rate=1000.0, burst=1000, starts_per_minute=1000)  # fmt: skip
+    with TestClient(create_app(db, study=config)) as client:
+        for person in range(24):
+            body = client.post("/study/api/start", json={"consent": True}).json()
+            p, answered = body["participant"], 0
+            while not body.get("done"):
+                item = body["item"]
+                if person % 8 == 7 and answered == 3:
+                    break  # stops before the end
+                ms = int(rng.lognormal(8.2, 0.4))
+                if item["kind"] == "attention":
+                    square = item["square"]
+                elif item["kind"] == "practice":
+                    square = cells[int(rng.integers(len(cells)))]
+                elif person % 8 == 7:
+                    square = cells[int(rng.choice(len(cells), p=beliefs[item["clue"]]))]
+                else:
+                    square, ms = draw(item["clue"])
+                body = client.post("/study/api/answer", json={
+                    "participant": p, "item": item["index"], "square": square, "ms": ms,
+                }).json()  # fmt: skip
+                answered += 1
+    out = folder / "responses.csv"
+    export_responses(db, out)
+    responses = HumanResponses.from_csv(out, board)
+    return {
+        "report": study_report(db, board, n_boot=1000, seed=0),
+        "agreement": people_agreement(responses, n_boot=1000, seed=0),
+        "responses": responses,
+        "all": HumanResponses.from_csv(out, board, keep="all"),
+    }
+
+
+def _study_report() -> str:
+    return "```markdown\n" + _study_run()["report"].rstrip() + "\n```"
+
+
+def _study_methods() -> str:
+    run = _study_run()
+    responses, everyone = run["responses"], run["all"]
+    kept = len(responses.participants())
+    total = len(everyone.participants())
+    agreement = run["agreement"]
+    best = max(agreement, key=lambda c: c.points.mean or 0.0)
+    worst = min(agreement, key=lambda c: c.points.mean or 0.0)
+    text = (
+        f"> Participants ({total} started; {kept} completed and were analysed, the others "
+        "stopped before the end and were excluded by the pre-registered rule) each saw 4 of "
+        f"{len(_STUDY_CLUES)} clues, assigned so that every clue was answered equally often "
+        "(balanced assignment), after one practice item, with one attention check among them. "
+        "For each clue we measured how far people agree: the mean R15 points of a pick against "
+        "each other pick of the clue taken as the target (leave-one-out), with 95 % bootstrap "
+        f"intervals over the clue's picks. Agreement ranged from {worst.points.format('.2f')} "
+        f"({worst.clue}) to {best.points.format('.2f')} ({best.clue}) points a pick "
+        "(Figure 1)."
+    )
+    return "\n".join(textwrap.wrap(text, 98, initial_indent="", subsequent_indent="> "))
+
+
+def _study_agreement(path: Path) -> None:
+    from huescues.render import new_figure
+
+    agreement = sorted(_study_run()["agreement"], key=lambda c: c.points.mean or 0.0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig = new_figure("the study's figure", figsize=(6.0, 3.2))
+    ax = fig.add_subplot()
+    for i, c in enumerate(agreement):
+        ax.plot([c.points.low, c.points.high], [i, i], color="#555")
+        ax.plot([c.points.mean], [i], "o", color="#0072b2")
+    ax.set_yticks(range(len(agreement)), [f"{c.clue} ({c.n})" for c in agreement])
+    ax.set_xlabel("people's agreement: mean R15 points a pick (leave-one-out)")
+    ax.set_title("Figure 1. Agreement per clue, 95% bootstrap intervals")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def _study_plates() -> str:
+    from huescues import Board
+    from huescues.web._plates import plate_validation
+
+    lines = [
+        "| board | plate screens for | pairs | CIEDE2000, normal vision | as a protan sees it "
+        "| as a deutan sees it | as a tritan sees it |",
+        "| --- | --- | ---: | --- | --- | --- | --- |",
+    ]
+
+    def spread(v: tuple[float, float, float]) -> str:
+        return f"{v[0]:.1f} ({v[1]:.1f}-{v[2]:.1f})"
+
+    for board in (Board.standard(), Board.retail()):
+        for check in plate_validation(board):
+            views = " | ".join(spread(check.simulated[d]) for d in ("protan", "deutan", "tritan"))
+            lines.append(
+                f"| {board.id} | {check.deficiency} | {check.pairs} | {spread(check.normal)} | "
+                f"{views} |"
+            )
+    return "\n".join(lines)
+
+
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "languages-guesser": ("docs/languages.md", _languages_guesser),
     "naming-example": ("docs/naming.md", _naming_example),
@@ -776,12 +916,16 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "research-dev-picks": ("docs/research.md", _research_dev_picks),
     "research-dev-latex": ("docs/research.md", _research_dev_latex),
     "research-naming": ("docs/research.md", _research_naming),
+    "study-plates": ("docs/study.md", _study_plates),
+    "study-report": ("docs/study.md", _study_report),
+    "study-methods": ("docs/study.md", _study_methods),
 }
 
 #: Pictures a page shows: the file and how to draw it. Drawn anew when the regions are
 #: rewritten; a check only asks that the file is there (a PNG's bytes vary with matplotlib).
 IMAGES: dict[str, Callable[[Path], None]] = {
     "docs/images/research-forest.png": _research_forest,
+    "docs/images/study-agreement.png": _study_agreement,
 }
 
 

@@ -4,6 +4,7 @@ interval over the clue's picks; what a study report puts beside every clue."""
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,11 +38,12 @@ def people_agreement(
     """Each clue's agreement among the people who answered it, in the order the clues first
     appear: for each pick, the mean R15 points of the clue's other picks against it (as if it
     were the target); their mean, with a percentile bootstrap interval at ``level`` from
-    ``n_boot`` resamples of the picks (``seed`` fixes them)."""
+    ``n_boot`` resamples of the picks (``seed`` and the clue fix them, so a clue's interval does
+    not depend on which other clues the study had)."""
     r15 = rules or Rules.standard(4)
-    rng = np.random.default_rng(seed)
     out = []
     for clue, picks in responses.by_clue().items():
+        rng = np.random.default_rng([seed, zlib.crc32(clue.encode("utf-8"))])
         m = len(picks)
         if m < 2:
             out.append(ClueConsensus(clue, m, Estimate.no_data(n=m)))

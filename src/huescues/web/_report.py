@@ -66,12 +66,15 @@ def study_report(
         lines += [
             f"People's agreement on each clue: the mean R15 points of a pick against each other "
             f"pick of the clue taken as the target (leave-one-out), with a 95 % bootstrap "
-            f"interval over the clue's picks ({n_boot} resamples); completed participants only.",
+            f"interval over the clue's picks ({n_boot} resamples); completed participants only; "
+            f"the clues in alphabetical order.",
             "",
             "| clue | answers | agreement (R15 points a pick) |",
             "| --- | ---: | --- |",
         ]
-        for c in people_agreement(responses, n_boot=n_boot, seed=seed):
+        for c in sorted(
+            people_agreement(responses, n_boot=n_boot, seed=seed), key=lambda c: c.clue
+        ):
             lines.append(f"| {c.clue} | {c.n} | {c.points.format('.2f')} |")
         lines.append("")
         if any(r.extra.get("giver") and r.extra.get("target") for r in responses.rows):
