@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from huescues.agents import clue_vocabulary
-from huescues.agents._players import MODELS
+from huescues.agents._models import MODELS
 from huescues.agents._store import encode, load, readings_key, shipped_name
 from huescues.agents._vocabulary import read_board
 from huescues.engine import Board

@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from huescues.agents import EmbeddingGuesser, default_agent, resolve_model
+from huescues.agents import EmbeddingGuesser, Readings, default_agent, resolve_model
 from huescues.agents._speaker import log_pragmatic, speaker_reading
 from huescues.engine import Board, Cell
 
@@ -29,7 +29,7 @@ def main() -> None:
     assert isinstance(guesser, EmbeddingGuesser)
     literal = EmbeddingGuesser(model=guesser.model).belief(board, [args.word])
     giver = [resolve_model(m) for m in ("default", "naming", "embedding")]
-    log_l1 = log_pragmatic(speaker_reading(giver, board), args.word)
+    log_l1 = log_pragmatic(speaker_reading(Readings.shared(), giver, board), args.word)
     if log_l1 is None:
         raise SystemExit(f"{args.word!r} is not a word the default clue giver would say")
     pragmatic = np.exp(log_l1).reshape(board.shape)

@@ -22,9 +22,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from huescues.agents._attested import GIVER_EVIDENCE
 from huescues.engine import IllegalClue, common_words, validate_clue
-from huescues.language import ObjectColourModel, colornames, words_of, xkcd_names
+from huescues.language import GIVER_EVIDENCE, ObjectColourModel, colornames, words_of, xkcd_names
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "huescues" / "data" / "clue_vocabulary.txt"

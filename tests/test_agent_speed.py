@@ -22,6 +22,8 @@ from huescues import (
     play_game,
     validate_clue,
 )
+
+# the players' private fast paths are what this file checks against the plain computations
 from huescues.agents import (
     DEFAULT_GIVER_MODELS,
     DEFAULT_PAIR_FROM,
@@ -29,21 +31,25 @@ from huescues.agents import (
     EmbeddingGuesser,
     Player,
     RandomAgent,
+    Readings,
     attested,
     default_agent,
     expected_points,
     naming_agent,
 )
-
-# the players' private fast paths are what this file checks against the plain computations
+from huescues.agents._belief import log_l0
+from huescues.agents._giver import _best_first
 from huescues.agents._legal_words import legal_mask
 from huescues.agents._listener import pawn_log_likelihood
-from huescues.agents._players import _best_first, _kth_legal, _log_l0, _models, _near, _target
-from huescues.agents._points import _ring_sums
+from huescues.agents._models import models_of as _models
+from huescues.agents._points import ring_kernel, ring_sums
+from huescues.agents._screening import _kth_legal, alike_places, near, target_of
 from huescues.agents._vocabulary import board_reading
 from huescues.engine import Rules, View
 
 RNG = np.random.default_rng(0)
+#: The readings the players here share (the process's).
+KEPT = Readings.shared()
 
 
 def _second_clue_view(seed: int, rounds: int) -> View:
@@ -68,18 +74,18 @@ def _second_clue_view(seed: int, rounds: int) -> View:
 
 def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass:
     """The second clue as it was computed before the screening: every word valued exactly."""
-    target = _target(view)
+    target = target_of(view)
     board = view.board
     models = _models(giver.model)
     empty = np.ones(board.size, dtype=bool)
     for c in view.occupied:
         empty[c.row * board.cols + c.col] = False
-    frame_idx, ring_pts = _near(target, board, view.rules.points_by_distance)
+    frame_idx, ring_pts = near(KEPT, target, board, view.rules.points_by_distance)
 
     def value_of(log_second: list[np.ndarray]) -> np.ndarray:
         total = np.zeros(len(log_second[0]))
         for model, log_p in zip(models, log_second, strict=True):
-            joint = log_p + _log_l0(model, board, view.clues[0]).ravel()
+            joint = log_p + log_l0(KEPT, model, board, view.clues[0]).ravel()
             joint = joint - joint.max(axis=-1, keepdims=True)
             weight = np.exp(joint) * empty
             weight /= weight.sum(axis=-1, keepdims=True)
@@ -93,7 +99,7 @@ def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass
             return False
         return True
 
-    readings = [board_reading(m, board, giver.words) for m in models]
+    readings = [board_reading(KEPT, m, board, giver.words) for m in models]
     # A second clue is true of the target read alone (a mask over the vocabulary).
     mask = giver._true_of(board, target) if giver.attested_only else None
     position = {w: i for i, w in reversed(list(enumerate(readings[0].words)))}
@@ -114,7 +120,7 @@ def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass
     for a_i, a in enumerate(singles if view.rules.second_clue_words >= 2 else ()):
         for b in singles[a_i + 1 :]:
             if legal(f"{a} {b}") and (not giver.attested_only or attested(f"{a} {b}")):
-                v = value_of([_log_l0(m, board, f"{a} {b}").ravel()[None, :] for m in models])
+                v = value_of([log_l0(KEPT, m, board, f"{a} {b}").ravel()[None, :] for m in models])
                 candidates.append((float(v[0]), f"{a} {b}"))
     best_value, best = max(candidates, key=lambda vc: vc[0])
     if giver.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
@@ -217,12 +223,12 @@ def test_r18_r22_the_legal_words_mask_is_validate_clue_s_verdict_on_each_word(
     rounds: int,
 ) -> None:
     view = _second_clue_view(11, rounds)
-    words = board_reading(_models("naming")[0], view.board).words
+    words = board_reading(KEPT, _models("naming")[0], view.board).words
     # A said clue and a word of it in other case and spacing: R22 compares them normalised.
     said = view.clues_given[0] if view.clues_given else words[0]
     words = (*words[:400], said.upper(), f" {said} ", "two words", "")
     for second in (True, False):
-        mask = legal_mask(words, view, second=second)
+        mask = legal_mask(KEPT, words, view, second=second)
         for w, ok in zip(words, mask, strict=True):
             try:
                 validate_clue(w, second=second, rules=view.rules, previous=view.clues_given)
@@ -239,7 +245,8 @@ def test_r15_ring_sums_on_one_board_are_the_loop_s_sums(seed: int, points: tuple
     belief = rng.random((16, 30)) ** 6
     belief /= belief.sum()
     # A batch of one board takes the plain loop; one board the gathered sums: the same bits.
-    assert np.array_equal(_ring_sums(belief, points), _ring_sums(belief[None], points)[0])
+    kernel = ring_kernel(16, 30, points)
+    assert np.array_equal(ring_sums(belief, kernel), ring_sums(belief[None], kernel)[0])
 
 
 def test_r15_expected_points_stay_a_fresh_array() -> None:
@@ -310,12 +317,11 @@ def test_r8_a_giver_whose_every_word_is_said_still_chooses_a_target() -> None:
     assert game.state.is_terminal
 
 
+@pytest.mark.slow
 def test_r11_words_read_alike_are_worth_the_same_bits_as_each_valued_alone() -> None:
     # The naming data reads hundreds of unknown words alike: they share their numbers but for
     # the product with the points, whose bits depend on a row's place (and the order of equal
     # words on them). Every word's worth must be the bits of the plain valuation.
-    from huescues.agents._players import _alike_places
-
     shared = 0
     for seed, rounds in [(1, 0), (2, 1), (3, 2), (4, 3), (6, 1), (7, 4), (8, 2), (9, 5)]:
         view = _second_clue_view(seed, rounds)
@@ -326,10 +332,10 @@ def test_r11_words_read_alike_are_worth_the_same_bits_as_each_valued_alone() -> 
             empty = np.ones(board.size, dtype=bool)
             for c in view.occupied:
                 empty[c.row * board.cols + c.col] = False
-            _, ring_pts = _near(_target(view), board, view.rules.points_by_distance)
-            firsts = [_log_l0(m, board, view.clues[0]).ravel() for m in models]
-            readings = [board_reading(m, board, giver.words) for m in models]
-            legal = legal_mask(readings[0].words, view, second=True)
+            _, ring_pts = near(KEPT, target_of(view), board, view.rules.points_by_distance)
+            firsts = [log_l0(KEPT, m, board, view.clues[0]).ravel() for m in models]
+            readings = [board_reading(KEPT, m, board, giver.words) for m in models]
+            legal = legal_mask(KEPT, readings[0].words, view, second=True)
             # The shortlist, and every word (hundreds read alike).
             every = np.arange(len(readings[0].words))
             for shortlist in (giver._screen(view, readings, firsts, empty, ring_pts, legal), every):
@@ -337,5 +343,7 @@ def test_r11_words_read_alike_are_worth_the_same_bits_as_each_valued_alone() -> 
                 got = giver._worth_of_words(*args)
                 want = giver._worth_of_words(*args, alike=False)
                 assert got.tobytes() == want.tobytes()
-                shared += _alike_places(models, board, readings, shortlist) is not None
+                shared += (
+                    alike_places(KEPT, models, board, readings, giver.words, shortlist) is not None
+                )
     assert shared > 0

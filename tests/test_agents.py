@@ -3,6 +3,7 @@ a run."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import pickle
 
@@ -33,6 +34,7 @@ from huescues.agents import (
     OracleGuesser,
     Player,
     RandomAgent,
+    Readings,
     default_agent,
     evaluate,
     naming_agent,
@@ -251,56 +253,39 @@ def test_the_second_study_board_runs_hue_along_columns_and_lightness_down_rows()
     assert len({round(h / 30) for h in hues}) >= 10  # hues go round the columns
 
 
-@pytest.fixture
-def fresh_readings(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As in a new process: no model has read anything yet (the readings the rest of the
-    session made are put back afterwards)."""
-    # the players' private memos: emptied as in a new process
-    from huescues.agents import _players, _speaker, _vocabulary
-    from huescues.agents._memo import ModelMemo
-
-    for module, name in (
-        (_vocabulary, "READINGS"),
-        (_vocabulary, "ENSEMBLE_FRAMES"),
-        (_speaker, "SPEAKERS"),
-        (_players, "LOG_L0"),
-    ):
-        monkeypatch.setattr(module, name, ModelMemo(per_models=8))
+def _with_store(player: Player, store: Readings) -> Player:
+    """``player`` keeping what it reads in ``store`` (both halves)."""
+    return Player(
+        dataclasses.replace(player.giver, store=store),  # type: ignore[type-var]
+        dataclasses.replace(player.guesser, store=store),  # type: ignore[type-var]
+    )
 
 
-@pytest.mark.usefixtures("fresh_readings")
 @pytest.mark.slow
 def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from huescues.agents import (
-        DEFAULT_GIVER_MODELS,
-        _players,  # private, as are _speaker and _vocabulary: their memos show what was read
-        _speaker,
-        _vocabulary,
-        clue_vocabulary,
-        resolve_model,
-    )
-    from huescues.agents._memo import words_key  # private: the memos' keys
+    # private, as are _speaker and _vocabulary: their kinds of reading show what was read
+    from huescues.agents import DEFAULT_GIVER_MODELS, _models, _speaker, _vocabulary, resolve_model
 
     board = Board.from_rgb(np.random.default_rng(5).integers(0, 256, (6, 9, 3)))
     rules = Rules.standard(3)
-    unprepared = play_game([default_agent()] * 3, seed=4, rules=rules, board=board)
-    for memo in (_vocabulary.READINGS, _vocabulary.ENSEMBLE_FRAMES, _speaker.SPEAKERS):
-        memo.clear()
+    # As in a new process: nothing read yet (a store of its own, not the process's).
+    unprepared = play_game(
+        [_with_store(default_agent(), Readings())] * 3, seed=4, rules=rules, board=board
+    )
 
-    player = default_agent()
+    store = Readings()
+    player = _with_store(default_agent(), store)
     player.prepare(board, rules)
     # Every model the player reads with has read the vocabulary on the board, and every giver
     # its guesser imagines is built.
-    models = [resolve_model(name) for name in DEFAULT_GIVER_MODELS]
-    for model in models:
-        key = (board.id, words_key(clue_vocabulary()))
-        assert _vocabulary.READINGS.cached((model,), key) is not None
+    for model in [resolve_model(name) for name in DEFAULT_GIVER_MODELS]:
+        assert store.cached((model,), _vocabulary.READINGS, (board.id, None)) is not None
     assert isinstance(player.guesser, EmbeddingGuesser)
     for spec in player.guesser.speakers:
-        imagined = _players._models(spec)
-        assert _speaker.SPEAKERS.cached(imagined, (board.id, None)) is not None
+        imagined = _models.models_of(spec)
+        assert store.cached(imagined, _speaker.SPEAKERS, (board.id, None)) is not None
 
     # From here on nothing is read from a model's vocabulary: not by a second prepare, not
     # in the game.
@@ -309,10 +294,10 @@ def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
 
     monkeypatch.setattr(_vocabulary, "read_board", refuse)
     monkeypatch.setattr(_speaker, "_imagine", refuse)
-    ensembles = len(_vocabulary.ENSEMBLE_FRAMES)
+    ensembles = store.count(_vocabulary.ENSEMBLE_FRAMES)
     player.prepare(board, rules)
     prepared = play_game([player] * 3, seed=4, rules=rules, board=board)
-    assert len(_vocabulary.ENSEMBLE_FRAMES) == ensembles
+    assert store.count(_vocabulary.ENSEMBLE_FRAMES) == ensembles
     assert prepared.record == unprepared.record
 
 

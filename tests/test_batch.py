@@ -142,6 +142,7 @@ def _mirror(batch: GameBatch, state: GameState, row: int) -> None:
     assert listed == set(np.flatnonzero(legal[: batch.space.first_clue]).tolist())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [ALL_VARIANTS[1], ALL_VARIANTS[16], ALL_VARIANTS[-2]])
 def test_every_step_mirrors_the_engine(rules: Rules) -> None:
     """Phase, turn (R10, R12, R25), scores (R15-R17), occupancy (R13) and the listed legal

@@ -7,6 +7,7 @@ from __future__ import annotations
 import zlib
 
 import numpy as np
+import pytest
 from numpy.typing import ArrayLike
 
 from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, Player, play_game
@@ -166,6 +167,7 @@ def test_subclasses_of_the_combinations_name_no_scores_unless_they_say() -> None
     assert model_cache_key(object()) is None and model_cache_key(3) is None
 
 
+@pytest.mark.slow
 def test_players_decide_alike_on_a_model_with_or_without_the_base_class() -> None:
     """A user's model works everywhere players use one (vocabulary readings, batched two-word
     second clues), with the same decisions as the same model inheriting the defaults."""

@@ -26,6 +26,8 @@ from huescues.agents import (
     embedding_agent,
     naming_agent,
     oracle_agent,
+    player_languages,
+    random_agent,
     sees_target,
 )
 from huescues.research import DEFAULT_GUESSERS, library_players
@@ -42,7 +44,7 @@ def test_the_catalogue_holds_the_players_by_name_with_their_factories() -> None:
     assert factories == {
         "default": default_agent,
         "naming": naming_agent,
-        "random": RandomAgent,
+        "random": random_agent,
         "embedding": embedding_agent,
         "combined": combined_agent,
         "oracle": oracle_agent,
@@ -53,6 +55,22 @@ def test_the_catalogue_holds_the_players_by_name_with_their_factories() -> None:
         assert entry.description and "\n" not in entry.description
     with pytest.raises(TypeError):
         CATALOGUE["new"] = CATALOGUE["random"]  # type: ignore[index]
+
+
+def test_the_factories_take_a_language_and_the_packs_say_which() -> None:
+    # A language is data (a pack's players.json): the players that speak every language speak
+    # each pack's, and each factory builds its player for a language it speaks.
+    assert "en" in player_languages() and "es" in player_languages()
+    for entry in CATALOGUE.values():
+        for language in entry.languages:
+            assert entry.factory(language=language) == entry.build(language)
+        assert entry.factory() == entry.factory(language="en") == entry.build()
+        assert dict(entry.other_languages).keys() == set(entry.languages) - {"en"}
+        if entry.speaks is None:
+            assert entry.languages == ("en", *(c for c in player_languages() if c != "en"))
+    assert isinstance(random_agent("es"), RandomAgent)
+    with pytest.raises(ValueError, match="'fr'"):
+        naming_agent("fr")
 
 
 def test_the_fields_say_which_player_is_slow_and_which_sees_the_target() -> None:
@@ -146,6 +164,7 @@ def _help(*args: str) -> str:
     return " ".join(done.stdout.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "names"),
     [

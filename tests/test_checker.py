@@ -18,6 +18,7 @@ def test_checker_passes_for_every_player_count(n: int) -> None:
     assert report.passes > 0  # the random agent passes sometimes (R11)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [

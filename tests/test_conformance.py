@@ -80,6 +80,7 @@ def _same(a: PlayedGame, b: PlayedGame) -> bool:
     return a.record == b.record and a.state == b.state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "seat"),
     [(name, 0) for name in sorted(SLOW)] + [(name, seat) for name in CHEAP for seat in range(N)],
@@ -91,6 +92,7 @@ def test_plays_by_the_rules_in_a_seat_among_random_agents(name: str, seat: int) 
     assert report.rounds >= games * Rules.standard(N).regular_rounds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_plays_by_the_rules_against_itself(name: str) -> None:
     # Three players: the giver scores 2 a pawn (R16).
@@ -109,6 +111,7 @@ VARIANT = Rules.standard(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CHEAP)
 def test_plays_by_the_rules_of_a_variant(name: str) -> None:
     report = check_games(VARIANT, games=1, seed=300, agents=_at(name, 1))
@@ -128,6 +131,7 @@ def test_plays_by_the_rules_on_a_small_board(name: str) -> None:
     assert report.games == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_pickles_and_the_copy_plays_the_same_game(name: str) -> None:
     agent = PLAYERS[name]()
@@ -138,6 +142,7 @@ def test_pickles_and_the_copy_plays_the_same_game(name: str) -> None:
     assert _same(play_game(_lineup(copy), seed=500), played)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_plays_the_same_game_twice_from_the_same_seed(name: str) -> None:
     agent = PLAYERS[name]()

@@ -44,6 +44,7 @@ def _param(page: Path) -> object:
     return pytest.param(page, id=str(page.relative_to(ROOT)), marks=marks)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [_param(p) for p in PAGES if snippets(p)])
 def test_the_pages_python_snippets_run(
     page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

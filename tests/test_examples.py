@@ -23,6 +23,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_main_command_plays_a_game_and_prints_the_result() -> None:
     done = run("-m", "huescues")
     assert done.returncode == 0, done.stderr

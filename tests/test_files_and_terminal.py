@@ -29,6 +29,7 @@ def small_results(tmp_path_factory: pytest.TempPathFactory) -> TournamentResults
     return run_tournament(["random", "naming"], games=8, workers=1, out=out)
 
 
+@pytest.mark.slow
 def test_the_report_is_not_squeezed_into_80_columns_in_a_pipe(
     small_results: TournamentResults,
     capsys: pytest.CaptureFixture[str],
@@ -62,6 +63,7 @@ def test_the_schedule_is_the_one_written_before_it_was_made_lazily() -> None:
         ]
 
 
+@pytest.mark.slow
 def test_a_huge_tournament_starts_at_once_in_little_memory() -> None:
     # --games 100000000 used to build the whole schedule (1.1 GB) before the first game.
     class Started(Exception):

@@ -189,6 +189,7 @@ def test_attested_refuses_words_known_only_from_vectors_or_disagreeing_names() -
         assert attested(clue), clue
 
 
+@pytest.mark.slow
 def test_every_word_of_the_vocabulary_is_attested() -> None:
     words = clue_vocabulary()
     assert len(words) > 2000
@@ -240,8 +241,9 @@ def test_second_clues_are_phrases_people_use_and_true_of_the_target() -> None:
     # alone, puts at least TRUE_SHARE of its best frame's pawns in the target's frame.
     import dataclasses
 
-    from huescues.agents import EmbeddingGuesser, Player
-    from huescues.agents._players import TRUE_SHARE, _models  # the giver's own listeners
+    from huescues.agents import EmbeddingGuesser, Player, Readings
+    from huescues.agents._giver import TRUE_SHARE  # private: the giver's own share
+    from huescues.agents._models import models_of  # the giver's own listeners
     from huescues.agents._vocabulary import frame_table  # the readings the giver aims with
     from huescues.engine import Phase, new_game
 
@@ -252,7 +254,9 @@ def test_second_clues_are_phrases_people_use_and_true_of_the_target() -> None:
     assert any(len(c.split()) == 2 and not attested(c) for c in said)
 
     giver = default.giver
-    words, frame = frame_table(_models(giver.model), Board.standard(), giver.words)
+    words, frame = frame_table(
+        Readings.shared(), models_of(giver.model), Board.standard(), giver.words
+    )
     index = {w: i for i, w in reversed(list(enumerate(words)))}
     peaks = frame.reshape(len(words), -1).max(axis=1)
     state = new_game(4, seed=1)

@@ -78,6 +78,7 @@ def _expected(text: str) -> tuple[dict[str, Any], tuple[Any, ...]]:
     return game, actions
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(
     actions=st.lists(st.one_of(_ACTION, _ACTION, _ACTION, _NOT_ACTION), max_size=12),

@@ -12,12 +12,37 @@ import numpy as np
 import pytest
 
 from huescues import Board, GameState, Phase, Rules, new_game
-from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, Player, clue_vocabulary
+from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, Player, Readings, clue_vocabulary
+from huescues.agents._readings import Kind  # the readings' kinds of value: private, tested here
 from huescues.engine import Action
 from huescues.language import MeanColourModel
 
 BOARD = Board.from_rgb(np.random.default_rng(3).integers(0, 256, (4, 6, 3)))
 RULES = Rules.standard(3)
+
+
+class Memo:
+    """One kind of value (a board's reading, say) in a fresh :class:`Readings`, as players
+    keep theirs: at most ``kept`` values for one tuple of models."""
+
+    def __init__(self, *, per_models: int) -> None:
+        self.readings = Readings()
+        self.kind: Kind[object] = Kind("a test's value", per_models)
+
+    def get(self, models: tuple[object, ...], key: object, make: object) -> object:
+        return self.readings.get(models, self.kind, key, make)  # type: ignore[arg-type]
+
+    def cached(self, models: tuple[object, ...], key: object) -> object:
+        return self.readings.cached(models, self.kind, key)
+
+    def cached_many(self, models: tuple[object, ...], keys: list[object]) -> list[object]:
+        return self.readings.cached_many(models, self.kind, keys)
+
+    def clear(self) -> None:
+        self.readings.clear()
+
+    def __len__(self) -> int:
+        return len(self.readings)
 
 
 def fit(i: int) -> MeanColourModel:
@@ -77,9 +102,8 @@ def test_dropped_models_and_what_players_read_from_them_are_freed() -> None:
 
 
 def test_a_reading_is_made_once_per_model_and_never_served_to_another() -> None:
-    from huescues.agents._memo import ModelMemo  # the players' private memo: tested here
 
-    memo: ModelMemo[str] = ModelMemo(per_models=2)
+    memo = Memo(per_models=2)
     made: list[str] = []
 
     def make(label: str) -> str:
@@ -101,9 +125,8 @@ def test_a_reading_is_made_once_per_model_and_never_served_to_another() -> None:
 
 
 def test_a_model_keeps_its_latest_boards_and_an_ensemble_goes_with_any_of_its_models() -> None:
-    from huescues.agents._memo import ModelMemo  # the players' private memo: tested here
 
-    memo: ModelMemo[int] = ModelMemo(per_models=2)
+    memo = Memo(per_models=2)
     a, b = fit(1), fit(2)
     for board in range(3):
         memo.get((a,), board, lambda board=board: board)
@@ -130,10 +153,10 @@ class Unreferenced:
         self.alive.pop()
 
 
+@pytest.mark.slow
 def test_models_that_cannot_be_weakly_referenced_are_kept_only_a_few_at_a_time() -> None:
-    from huescues.agents._memo import ModelMemo  # the players' private memo: tested here
 
-    memo: ModelMemo[int] = ModelMemo(per_models=2)
+    memo = Memo(per_models=2)
     alive: list[int] = []
     for i in range(20):
         memo.get((Unreferenced(alive),), "board", lambda i=i: i)
@@ -151,12 +174,10 @@ def test_threads_hammering_one_memo_make_each_value_once_for_its_own_models() ->
     import time
     from collections import Counter
 
-    from huescues.agents._memo import ModelMemo
-
     models = [fit(i) for i in range(4)]
     groups = [(models[0],), (models[1],), (models[2], models[3]), (models[3], models[2])]
     keys = range(6)
-    memo: ModelMemo[tuple[tuple[int, ...], int]] = ModelMemo(per_models=len(keys))
+    memo = Memo(per_models=len(keys))
     made: Counter[tuple[tuple[int, ...], int]] = Counter()
     made_lock = threading.Lock()
     wrong: list[object] = []
@@ -199,9 +220,7 @@ def test_threads_hammering_one_memo_make_each_value_once_for_its_own_models() ->
 def test_a_value_whose_making_failed_is_made_by_the_next_thread_that_asks() -> None:
     import threading
 
-    from huescues.agents._memo import ModelMemo
-
-    memo: ModelMemo[str] = ModelMemo(per_models=2)
+    memo = Memo(per_models=2)
     model = fit(0)
     started, go_on = threading.Event(), threading.Event()
 

@@ -262,6 +262,7 @@ def test_fit_checks_its_arguments() -> None:
         NamingModel.fit(sources=[])
 
 
+@pytest.mark.slow
 def test_fit_reads_one_name_as_one_source_and_one_name_to_exclude() -> None:
     # A string's letters were taken for sources ("unknown naming sources ['c', 'k', ...]") and
     # for names to exclude (so "teal" held out the names "t", "e", "a" and "l").

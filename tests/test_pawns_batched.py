@@ -1,16 +1,17 @@
-"""Pawns placed for many games at once (EmbeddingGuesser.prepare_pawns, kept in PAWNS): each is
-the pawn place_pawn places alone, whatever the batch, the order and what the memo held before."""
+"""Pawns placed for many games at once (ModelGuesser.place_pawns): each is the pawn place_pawn
+places alone, whatever the batch, the order and what the readings held before."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from huescues import Cell, PlacePawn, View
-from huescues.agents import EmbeddingGuesser, _players, default_agent, naming_agent
+from huescues import View
+from huescues.agents import ModelGuesser, Readings, default_agent, naming_agent
 from huescues.agents._points import expected_points, expected_points_many
 from huescues.engine import Rules
 from recorded_views import guesser_views
@@ -45,6 +46,7 @@ def _views() -> list[View]:
     return guesser_views((3, 4, 5))
 
 
+@pytest.mark.slow
 def test_pawns_placed_together_are_the_pawns_placed_one_by_one() -> None:
     played = _views()
     assert {len(v.clues) for v in played} == {1, 2}
@@ -59,69 +61,33 @@ def test_pawns_placed_together_are_the_pawns_placed_one_by_one() -> None:
     guessers = [
         default_agent().guesser,
         naming_agent().guesser,
-        EmbeddingGuesser(use_pawns=False),
-        EmbeddingGuesser(model="naming", pawn_spread=1.5, pawn_floor=0.2),
+        ModelGuesser(use_pawns=False),
+        ModelGuesser(model="naming", pawn_spread=1.5, pawn_floor=0.2),
     ]
+    rngs = [np.random.default_rng(i) for i in range(len(views))]
     for guesser in guessers:
-        assert isinstance(guesser, EmbeddingGuesser)
-        _players.PAWNS.clear()
-        _players._LATEST_PAWNS.clear()
+        assert isinstance(guesser, ModelGuesser)
         alone = [guesser.place_pawn(v, RNG) for v in views]
-        assert len(_players.PAWNS) == 0  # place_pawn alone keeps no pawn
         order = [int(i) for i in RNG.permutation(len(views))]
         for size in (2, 9, 64):
-            _players.PAWNS.clear()
-            _players._LATEST_PAWNS.clear()
-            for start in range(0, len(order), size):
-                part = order[start : start + size]
-                guesser.prepare_pawns([views[i] for i in part])
-                for i in part:
-                    assert guesser.place_pawn(views[i], RNG) == alone[i]
-            assert len(_players.PAWNS) > 0
+            # What the readings held before changes no pawn: a fresh store, or the shared one.
+            fresh = dataclasses.replace(guesser, store=Readings())
+            for placer in (fresh, guesser):
+                for start in range(0, len(order), size):
+                    part = order[start : start + size]
+                    placed = placer.place_pawns([views[i] for i in part], [rngs[i] for i in part])
+                    assert placed == [alone[i] for i in part]
 
 
-def test_a_kept_pawn_is_only_the_pawn_of_the_guesser_and_view_it_was_placed_for() -> None:
+def test_a_batch_of_one_guesser_places_only_its_own_pawns() -> None:
     views = [v for v in _views() if len(v.pawns) >= 2]
-    reads_pawns = EmbeddingGuesser()
-    ignores_pawns = EmbeddingGuesser(use_pawns=False)
-    _players.PAWNS.clear()
-    _players._LATEST_PAWNS.clear()
+    rngs = [np.random.default_rng(0)] * len(views)
+    reads_pawns = ModelGuesser()
+    ignores_pawns = ModelGuesser(use_pawns=False)
     want = [ignores_pawns.place_pawn(v, RNG) for v in views]
-    reads_pawns.prepare_pawns(views)
-    assert [ignores_pawns.place_pawn(v, RNG) for v in views] == want
+    reads = reads_pawns.place_pawns(views, rngs)
+    assert reads != want  # the pawns change its pawns
+    assert ignores_pawns.place_pawns(views, rngs) == want
     # Another seat's view of the same round: its own pawns are not the others'.
     moved = [v._replace(seat=(v.seat + 1) % 4) for v in views]
-    _players.PAWNS.clear()
-    _players._LATEST_PAWNS.clear()
-    want = [reads_pawns.place_pawn(v, RNG) for v in moved]
-    reads_pawns.prepare_pawns(views)
-    assert [reads_pawns.place_pawn(v, RNG) for v in moved] == want
-
-
-def test_a_pawn_placed_just_now_is_taken_only_by_its_guesser_or_an_equal_one() -> None:
-    views = [v for v in _views() if v.clues][::4]
-    placer, twin = default_agent().guesser, default_agent().guesser
-    assert isinstance(placer, EmbeddingGuesser) and isinstance(twin, EmbeddingGuesser)
-    other = dataclasses.replace(placer, pawn_spread=1.5)
-    model = _players.resolve_model("naming")
-    by_object, its_equal = EmbeddingGuesser(model=model), EmbeddingGuesser(model=model)
-    for guesser, takers, not_takers in [
-        (placer, [placer, twin], [other]),
-        (by_object, [by_object], [its_equal]),  # a model not named: only the guesser itself
-    ]:
-        _players.PAWNS.clear()
-        _players._LATEST_PAWNS.clear()
-        want = {id(g): [g.place_pawn(v, RNG) for v in views] for g in [*takers, *not_takers]}
-        guesser.prepare_pawns(views)
-        assert len(_players._LATEST_PAWNS) == len(views)
-        for g in [*takers, *not_takers]:
-            assert [g.place_pawn(v, RNG) for v in views] == want[id(g)]
-        # A wrong pawn in its place shows who takes it.
-        wrong = PlacePawn(Cell(0, 0))
-        for ids, (g, named, view, _) in list(_players._LATEST_PAWNS.items()):
-            _players._LATEST_PAWNS[ids] = (g, named, view, wrong)
-        for g in takers:
-            assert {g.place_pawn(v, RNG) for v in views} == {wrong}
-        for g in not_takers:
-            assert [g.place_pawn(v, RNG) for v in views] == want[id(g)]
-    _players._LATEST_PAWNS.clear()
+    assert reads_pawns.place_pawns(moved, rngs) == [reads_pawns.place_pawn(v, RNG) for v in moved]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from huescues import Board, Cell, ChooseTarget, GiveClue, RoundResult, new_game
-from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, resolve_model
+from huescues.agents import EmbeddingClueGiver, EmbeddingGuesser, Readings, resolve_model
 
 # the pragmatic reading's maths is private: tested here
 from huescues.agents._speaker import log_pragmatic, speaker_reading
@@ -16,7 +16,7 @@ BOARD = Board.standard()
 
 
 def test_the_pragmatic_reading_is_a_distribution_and_none_for_words_never_chosen() -> None:
-    speaker = speaker_reading([resolve_model("naming")], BOARD)
+    speaker = speaker_reading(Readings(), [resolve_model("naming")], BOARD)
     log_l1 = log_pragmatic(speaker, "Lemon ")
     assert log_l1 is not None and log_l1.shape == (BOARD.size,)
     assert np.isclose(np.exp(log_l1).sum(), 1.0)

@@ -188,6 +188,7 @@ def test_parse_square_finds_a_name_in_any_chatter(
     assert parse_square(sep.join([*before, f"**{name}**", *after]), board) == cell
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     boards,
@@ -457,6 +458,7 @@ def test_lab_to_srgb_inverts_srgb_to_lab_in_gamut(srgb: np.ndarray) -> None:
     assert np.all(np.abs(clipped - srgb) <= INVERSE_TOLERANCE)  # clipping leaves them be
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(any_lab)
 def test_lab_to_srgb_keeps_the_shape_and_clips_only_when_asked(lab: np.ndarray) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from openskill.models import PlackettLuce as OpenSkill
 
 from huescues.tournament._ratings import MU, SIGMA, PlackettLuce
@@ -28,6 +29,7 @@ def _openskill_game(
         )
 
 
+@pytest.mark.slow
 def test_ratings_are_openskills() -> None:
     """3,000 games of 2 to 10 seats among five entrants (some in several seats of a game), with
     many ties (scores drawn from a few values): every rating after every game equal to

@@ -11,14 +11,15 @@ import pytest
 
 from huescues.agents import (
     DEFAULT_GIVER_MODELS,
+    Readings,
+    _scores,  # private: a reading's arrays from scores, tested here
     _store,  # private: the readings' files and their keys, tested here
     _vocabulary,  # private: the readings kept in memory, tested here
     clue_vocabulary,
     readings_cache_dir,
     resolve_model,
 )
-from huescues.agents._memo import ModelMemo  # private: a fresh memo, as in a new process
-from huescues.agents._vocabulary import BoardReading, board_reading, read_board  # private
+from huescues.agents._vocabulary import BoardReading, read_board  # private
 from huescues.engine import STANDARD_BOARD_ID, Board
 from huescues.language import (
     BlendedModel,
@@ -30,6 +31,21 @@ from huescues.language import (
     model_cache_key,
 )
 
+#: The readings the tests read into: a new one is as in a new process.
+STORE = [Readings()]
+
+
+def board_reading(
+    model: object, board: Board, words: tuple[str, ...] | None = None
+) -> BoardReading:
+    """:func:`~huescues.agents._vocabulary.board_reading` into :data:`STORE`."""
+    return _vocabulary.board_reading(STORE[0], model, board, words)  # type: ignore[arg-type]
+
+
+def _new_process() -> None:
+    STORE[0] = Readings()
+
+
 #: A small board of random colours: readings of it are quick.
 SMALL = Board.from_rgb(np.random.default_rng(11).integers(0, 256, (6, 9, 3)))
 
@@ -37,7 +53,7 @@ SMALL = Board.from_rgb(np.random.default_rng(11).integers(0, 256, (6, 9, 3)))
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """As in a new process, with its own cache folder; returns the folder."""
-    monkeypatch.setattr(_vocabulary, "READINGS", ModelMemo(per_models=8))
+    _new_process()
     monkeypatch.setenv("HUESCUES_CACHE_DIR", str(tmp_path))
     return tmp_path
 
@@ -121,21 +137,20 @@ def test_a_changed_board_or_model_does_not_use_the_shipped_file(
     assert made == [STANDARD_BOARD_ID]
     # A changed model (its data or code: a new fingerprint) is not read from it either.
     monkeypatch.setattr(_store, "model_cache_key", lambda m: "naming@0000")
-    monkeypatch.setattr(_vocabulary, "READINGS", ModelMemo(per_models=8))
+    _new_process()
     board_reading(naming, std)
     assert made == [STANDARD_BOARD_ID, STANDARD_BOARD_ID]
 
 
 def test_changed_reading_code_makes_the_files_stale(monkeypatch: pytest.MonkeyPatch) -> None:
     key = _store.readings_key(resolve_model("naming"), Board.standard(), clue_vocabulary())
-    original = _vocabulary.from_scores
+    original = _scores.from_scores
 
     def changed(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         log_belief, frame = original(scores)
         return log_belief, frame * np.float32(0.999)
 
-    monkeypatch.setattr(_vocabulary, "from_scores", changed)
-    monkeypatch.setattr(_store, "_code_fingerprint", _store._code_fingerprint.__wrapped__)
+    monkeypatch.setattr(_scores, "from_scores", changed)
     new = _store.readings_key(resolve_model("naming"), Board.standard(), clue_vocabulary())
     assert key is not None and new is not None and new["code"] != key["code"]
     assert _store.load(_store.shipped_path(Board.standard(), new), new) is None
@@ -160,12 +175,13 @@ def test_other_boards_are_kept_on_disk_and_read_back_exactly(
     first = board_reading(model, SMALL)
     files = list(fresh.glob("readings/*.bin"))
     assert made == [SMALL.id] and len(files) == 1
-    monkeypatch.setattr(_vocabulary, "READINGS", ModelMemo(per_models=8))  # a new process
+    _new_process()  # a new process
     again = board_reading(model, SMALL)
     assert made == [SMALL.id]
     assert _same(first, again)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "flip", "empty"])
 def test_a_damaged_cache_file_is_ignored_and_rewritten(
     fresh: Path, monkeypatch: pytest.MonkeyPatch, damage: str
@@ -183,7 +199,7 @@ def test_a_damaged_cache_file_is_ignored_and_rewritten(
             "empty": b"",
         }[damage]
     )
-    monkeypatch.setattr(_vocabulary, "READINGS", ModelMemo(per_models=8))
+    _new_process()
     again = board_reading(model, SMALL)
     assert made == [SMALL.id, SMALL.id] and _same(good, again)
     assert path.read_bytes() == raw  # rewritten whole

@@ -151,6 +151,7 @@ def test_replays_of_one_seed_under_other_rules_boards_and_decks_start_from_their
             assert GameRecord.of(final).replay(board=b, deck=d) == final
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     n=st.integers(3, 10),

@@ -207,6 +207,7 @@ def test_moved_names_say_where_they_are_now(package: str, name: str, now: str) -
         module.nonsense  # noqa: B018
 
 
+@pytest.mark.slow
 def test_the_engine_and_the_language_models_do_not_import_drawing() -> None:
     code = (
         "import sys, huescues, huescues.engine, huescues.language, huescues.agents\n"

@@ -381,6 +381,7 @@ def test_csv_files_have_headers(tmp_path: Path) -> None:
     assert read("unfinished.csv")[0]["seats"] == "A B C"
 
 
+@pytest.mark.slow
 def test_png_is_written(tmp_path: Path) -> None:
     report = Report.from_games(three_games(), n_boot=100)
     report.plot(tmp_path / "report.png")
@@ -479,6 +480,7 @@ def results(draw: st.DrawFn) -> list[dict[str, Any]]:
     return games
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(results(), st.integers(0, 2**16))
 def test_the_report_round_trips_through_its_plain_data_and_json(

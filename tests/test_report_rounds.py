@@ -9,6 +9,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,7 @@ def _outcome(task: tuple[int, tuple[str, ...], list[str]], count: Any) -> str:
     return repr(found._replace(cross=sorted(found.cross.items())))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(results(), st.integers(0, 1000))
 def test_the_lines_this_library_writes_are_counted_at_once_the_same(
@@ -67,6 +69,7 @@ _FIELDS = (
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(
     results(),
@@ -108,6 +111,7 @@ def test_odd_rounds_give_the_same_numbers_or_the_same_error(
     assert _outcome(task, count_lines) == _outcome(task, count_games)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     results(),
@@ -136,6 +140,7 @@ def test_pawns_that_are_not_pawns_give_the_same_numbers_or_the_same_error(
 _PAWNS = re.compile(r'"pawns":\[(.*?)\],"points"')
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(results(), st.integers(0, 999), st.sampled_from(["[]", "7", '[{"x":1}]']))
 def test_a_second_rounds_key_counts_as_json_reads_it(

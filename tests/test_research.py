@@ -208,7 +208,7 @@ def test_a_guesser_a_seat_and_a_model_agree_on_the_same_reading(tmp_path: Path) 
     assert by_guesser.log_likelihood.mean == pytest.approx(by_model.log_likelihood.mean)
     assert by_guesser.per_clue == by_seat.per_clue
     assert by_guesser.per_clue[0].model_square == by_model.per_clue[0].model_square
-    assert by_guesser.player.startswith("EmbeddingGuesser")
+    assert by_guesser.player.startswith("ModelGuesser")  # EmbeddingGuesser, by its honest name
 
 
 def test_a_model_that_predicts_the_picks_beats_the_mean_colour_baseline(tmp_path: Path) -> None:

@@ -126,6 +126,7 @@ def test_render_ansi() -> None:
     assert isinstance(text, str) and "to guess" in text
 
 
+@pytest.mark.slow
 def test_default_giver_plays() -> None:
     env = GuessingEnv(3, board=BOARD)
     env.reset(seed=2)

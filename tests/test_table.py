@@ -84,6 +84,7 @@ FAULTY = [
 ]
 
 
+@pytest.mark.slow
 def test_a_tournament_gives_the_golden_bytes(tmp_path: Path) -> None:
     # Made before the table existed: `huescues tournament --games 60 --entrants default naming
     # random --seed 19 --workers 1`.

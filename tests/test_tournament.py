@@ -567,7 +567,8 @@ def test_checked_load_on_workers_finds_the_same_games_and_the_same_errors(
     # issue 23 item 6: the lines are checked in chunks on worker processes; the games, their
     # offsets and the first error (with its line number) are those of the one-process reading,
     # and a schedule check of an earlier line still comes before a replay error of a later one.
-    from huescues.tournament import _chunks_pool, _results
+    from huescues.tournament import _chunks_pool
+    from huescues.tournament import _results_file as _results
 
     out = tmp_path / "r.jsonl"
     run_tournament(["random"], games=30, players=(3,), workers=1, out=out)
@@ -688,7 +689,8 @@ def test_a_resume_checks_every_saved_game_against_the_schedule_on_the_workers(
 ) -> None:
     # issue 23 item 6: the schedule check of a resume runs where each line is checked (on the
     # workers), and names the game and what differs, as it did in the parent; the file is kept.
-    from huescues.tournament import _chunks_pool, _results
+    from huescues.tournament import _chunks_pool
+    from huescues.tournament import _results_file as _results
 
     entrants = ["random", "random2=huescues.agents:RandomAgent"]
     out = tmp_path / "r.jsonl"
@@ -748,7 +750,7 @@ def test_a_resumes_check_unpickled_again_in_a_worker_is_the_one_made_there() -> 
 def test_a_resumes_check_refuses_other_rules_after_the_tournaments_own(tmp_path: Path) -> None:
     # The check remembers the last rules object it found equal (a file's lines share one):
     # a game with other rules, or none, is still refused after it.
-    from huescues.tournament._results import ResultsFileError
+    from huescues.tournament import ResultsFileError
     from huescues.tournament._saved import SavedGameCheck
 
     out = tmp_path / "r.jsonl"

@@ -60,6 +60,7 @@ def test_r14_the_reveal_waits_until_every_person_dismisses_it(tmp_path: Path) ->
             _next(ws, "state", until=lambda m: m["phase"] != "choose_target")
 
 
+@pytest.mark.slow
 def test_r14_a_person_cannot_act_during_the_reveal_and_its_time_ends_it(tmp_path: Path) -> None:
     app = _app(tmp_path, PATIENT)
     with TestClient(app) as client:
@@ -88,6 +89,7 @@ def test_a_dead_link_is_told_the_table_is_gone_and_closed(tmp_path: Path) -> Non
         assert closed.value.code == GONE_CLOSE_CODE
 
 
+@pytest.mark.slow
 def test_an_expired_table_is_gone(tmp_path: Path) -> None:
     app = _app(tmp_path, TableSettings(bot_delay=0, reveal_pause=0, idle_timeout=0.05))
     with TestClient(app) as client:
@@ -164,6 +166,7 @@ def test_r19_house_rule_named_colours_in_the_live_check_and_the_clue(tmp_path: P
                     assert _next(ws, "check")["ok"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("house", "named"),
     [

@@ -164,6 +164,7 @@ ROUTES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("method", "path"), ROUTES)
 def test_every_response_carries_the_security_headers(method: str, path: str, db: Path) -> None:
     with TestClient(create_app(db)) as client:

@@ -265,6 +265,7 @@ def test_a_lone_surrogate_in_an_answer_or_a_resume_is_refused(
     assert count(db, "responses") == 0 and count(db, "participants") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", ENDPOINTS)
 @pytest.mark.parametrize(
     "body",
@@ -288,6 +289,7 @@ def test_control_characters_in_a_visitors_clues_are_refused(hostile: TestClient,
         StudyConfig(clues=("sky", "\udcff"))  # a command line of bad UTF-8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("fields", "status"),
     [
@@ -330,6 +332,7 @@ def test_a_participant_of_the_right_shape_that_does_not_exist_is_not_found(
     assert count(db, "responses") == 0 and count(db, "participants") == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", ENDPOINTS)
 @pytest.mark.parametrize(
     "body",

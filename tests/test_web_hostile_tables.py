@@ -31,6 +31,7 @@ def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
         return conn.execute(sql).fetchall()
 
 
+@pytest.mark.slow
 def test_abandoned_tables_expire_and_free_their_place(tmp_path: Path) -> None:
     """Defect 1: tables whose people all left count against max_tables until they expire; then
     a new person can create one, and the expired game is marked so no restart rebuilds it.
@@ -52,6 +53,7 @@ def test_abandoned_tables_expire_and_free_their_place(tmp_path: Path) -> None:
     assert abandoned == 3
 
 
+@pytest.mark.slow
 def test_a_table_someone_is_connected_to_does_not_expire(tmp_path: Path) -> None:
     settings = TableSettings(bot_delay=0, reveal_pause=0, max_tables=1, idle_timeout=0.3)
     with TestClient(create_app(tmp_path / "t.sqlite", tables=settings)) as client:
@@ -129,6 +131,7 @@ def test_the_creator_cannot_choose_the_seed(tmp_path: Path) -> None:
         assert _create(client, {"seats": SEATS, "seed": 7}).status_code == 200
 
 
+@pytest.mark.slow
 def test_no_message_before_the_end_carries_the_seed(tmp_path: Path) -> None:
     """Defect 3: the drawn seed reaches no client before the game ends; the finished record
     carries it, so the game replays."""

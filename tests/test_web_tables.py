@@ -125,6 +125,7 @@ def test_a_table_needs_3_to_10_seats_and_a_person(tmp_path: Path) -> None:
     assert isinstance(tokens[0], str) and len(tokens[0]) >= 24  # unguessable
 
 
+@pytest.mark.slow
 def test_guesser_connection_never_receives_the_card_or_target_before_the_reveal(
     tmp_path: Path,
 ) -> None:

@@ -1,5 +1,5 @@
 """A griffe extension for the API pages: parameters whose names start with ``_`` are the
-library's own (``GameState.apply``'s ``_run``, which only the replay passes), so the pages leave
+library's own (none is left in the public API; this keeps one from showing), so the pages leave
 them out of the signatures, as the ``!^_`` filter leaves out private members."""
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """Players: the Agent protocol, the random agent, players built on colour-term models, and the
 one table that asks them for decisions."""
 
-from ._attested import GIVER_EVIDENCE, attested
+from huescues.language import GIVER_EVIDENCE, attested
+from huescues.public import name_public_objects as _name_public_objects
+
+from ._abilities import Abilities, abilities, missing_decisions
 from ._catalogue import (
     CATALOGUE,
     ROLES,
@@ -12,30 +15,28 @@ from ._catalogue import (
 )
 from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS, RANDOM_CLUE_WORDS_ES, random_clue_words
-from ._evaluate import AgentEvaluation, PairResult, evaluate
-from ._lockstep import joins_batches, run_together
-from ._loop import GameLoop, PlayedGame, play_game
-from ._players import (
-    DEFAULT_GIVER_MODELS,
-    DEFAULT_GUESSER_MODELS,
+from ._defaults import (
     DEFAULT_PAIR_FROM,
-    EmbeddingClueGiver,
-    EmbeddingGuesser,
-    ModelClueGiver,
-    ModelGuesser,
-    OracleGuesser,
-    Player,
     combined_agent,
     default_agent,
     embedding_agent,
     naming_agent,
     oracle_agent,
-    resolve_model,
+    random_agent,
     spanish_default_agent,
 )
+from ._evaluate import AgentEvaluation, PairResult, evaluate
+from ._giver import EmbeddingClueGiver, ModelClueGiver
+from ._guesser import EmbeddingGuesser, ModelGuesser
+from ._languages import clue_vocabulary, player_languages
+from ._lockstep import joins_batches, run_together
+from ._loop import GameLoop, PlayedGame, play_game
+from ._models import DEFAULT_GIVER_MODELS, DEFAULT_GUESSER_MODELS, resolve_model
+from ._player import OracleGuesser, Player
 from ._points import expected_points
 from ._protocol import Agent, ClueGiver, Guesser
 from ._random import RandomAgent
+from ._readings import Readings
 from ._store import readings_cache_dir
 from ._table import (
     FAULT_KINDS,
@@ -56,7 +57,6 @@ from ._table import (
     sees_target,
 )
 from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_target, prompt_for
-from ._vocabulary import clue_vocabulary
 
 __all__ = [
     "CATALOGUE",
@@ -69,6 +69,7 @@ __all__ = [
     "RANDOM_CLUE_WORDS",
     "RANDOM_CLUE_WORDS_ES",
     "ROLES",
+    "Abilities",
     "Agent",
     "AgentEvaluation",
     "CatalogueEntry",
@@ -87,12 +88,14 @@ __all__ = [
     "PlayedGame",
     "Player",
     "RandomAgent",
+    "Readings",
     "SignalTimer",
     "Table",
     "TextAgent",
     "TextFailure",
     "ThreadTimer",
     "Timer",
+    "abilities",
     "attested",
     "catalogue_entry",
     "catalogue_help",
@@ -110,14 +113,17 @@ __all__ = [
     "expected_points",
     "fallback_generator",
     "joins_batches",
+    "missing_decisions",
     "naming_agent",
     "oracle_agent",
     "parse_clue",
     "parse_square",
     "parse_target",
     "play_game",
+    "player_languages",
     "prepare",
     "prompt_for",
+    "random_agent",
     "random_clue_words",
     "readings_cache_dir",
     "resolve_model",
@@ -127,7 +133,5 @@ __all__ = [
     "top_squares",
 ]
 
-# Public objects name the public module they are used from (as httpx's do), not a private one.
-for _obj in map(globals().__getitem__, __all__):
-    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
-        _obj.__module__ = __name__
+# Public objects name this package as their module, not a private one.
+_name_public_objects(globals())

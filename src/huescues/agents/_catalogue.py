@@ -5,21 +5,22 @@ is one entry; a front end that offers a subset chooses it by the entries' fields
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from ._players import (
+from ._defaults import (
     combined_agent,
     default_agent,
     embedding_agent,
     naming_agent,
     oracle_agent,
-    spanish_default_agent,
+    random_agent,
 )
+from ._languages import player_languages
 from ._protocol import Agent
-from ._random import RandomAgent
 
 __all__ = [
     "CATALOGUE",
@@ -40,27 +41,27 @@ ROLES: tuple[Role, ...] = ("giver", "guesser")
 class CatalogueEntry:
     """One player of the catalogue.
 
-    ``factory`` takes no arguments and returns a player (an :class:`~huescues.agents.Agent`)
-    for one seat: every player it makes is frozen and keeps no game state, so tables, games and
-    seats share nothing through it (the readings it caches are keyed by model and board).
-    ``roles`` are the roles it plays; ``slow`` marks a player that takes long enough over a
-    game (about half a second or more, with its readings cached) that tests play it in few
-    games; ``sees_target`` marks the oracle, which is shown the target (an upper bound, never a
-    fair entrant nor offered by default); ``description`` is one line for help texts.
+    ``factory`` takes the language of the player's clues (``factory()`` is the English player,
+    ``factory(language="es")`` the Spanish one) and returns a player (an
+    :class:`~huescues.agents.Agent`) for one seat: every player it makes is frozen and keeps no
+    game state, so tables, games and seats share nothing through it (what it reads is kept in
+    the process's :class:`~huescues.agents.Readings`, by model and board). ``roles`` are the
+    roles it plays; ``slow`` marks a player that takes long enough over a game (about half a
+    second or more, with its readings cached) that tests play it in few games;
+    ``sees_target`` marks the oracle, which is shown the target (an upper bound, never a fair
+    entrant nor offered by default); ``description`` is one line for help texts.
 
-    ``factory`` makes the English player. ``other_languages`` makes the same player for clues
-    in another language, as (language code, factory) pairs (``(("es", spanish_default_agent),)``);
-    a player with
-    none speaks only English (:attr:`languages`).
+    ``speaks``: the languages the factory takes, or ``None`` for every language whose pack
+    has a ``players.json`` (a language added as a pack is spoken with no change here).
     """
 
     name: str
-    factory: Callable[[], Agent]
+    factory: Callable[..., Agent]
     description: str
     roles: tuple[Role, ...] = ROLES
     slow: bool = False
     sees_target: bool = False
-    other_languages: tuple[tuple[str, Callable[[], Agent]], ...] = ()
+    speaks: tuple[str, ...] | None = ("en",)
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.strip() or " " in self.name:
@@ -77,25 +78,30 @@ class CatalogueEntry:
 
     @property
     def languages(self) -> tuple[str, ...]:
-        """The languages the player gives and reads clues in: English, then
-        ``other_languages``'s."""
-        return ("en", *(code for code, _ in self.other_languages))
+        """The languages the player gives and reads clues in, English first."""
+        codes = player_languages() if self.speaks is None else self.speaks
+        return ("en", *(c for c in codes if c != "en"))
+
+    @property
+    def other_languages(self) -> tuple[tuple[str, Callable[[], Agent]], ...]:
+        """The player for clues in each language but English, as (language code, factory)
+        pairs: kept from before the factories took a language."""
+        return tuple((code, self.factory_for(code)) for code in self.languages[1:])
 
     def factory_for(self, language: str = "en") -> Callable[[], Agent]:
-        """The factory of the player for clues in ``language``; a ValueError when it does not
-        speak it."""
-        if language == "en":
-            return self.factory
-        for code, factory in self.other_languages:
-            if code == language:
-                return factory
-        raise ValueError(
-            f"the {self.name} player speaks only {', '.join(self.languages)}, not {language!r}"
-        )
+        """A factory of no arguments for the player of clues in ``language``; a ValueError when
+        it does not speak it."""
+        if language not in self.languages:
+            raise ValueError(
+                f"the {self.name} player speaks only {', '.join(self.languages)}, not {language!r}"
+            )
+        return self.factory if language == "en" else functools.partial(self.factory, language)
 
     def path_for(self, language: str = "en") -> str:
-        """:attr:`path` of :meth:`factory_for` ``language``."""
-        return _path(self.factory_for(language))
+        """:attr:`path`: a worker builds the player for another language by giving the factory
+        the language (:meth:`build`)."""
+        self.factory_for(language)
+        return self.path
 
     def build(self, language: str = "en") -> Agent:
         """A player from the factory (for clues in ``language``: a ValueError when the player
@@ -103,7 +109,7 @@ class CatalogueEntry:
         return self.factory_for(language)()
 
 
-def _path(factory: Callable[[], Agent]) -> str:
+def _path(factory: Callable[..., Agent]) -> str:
     return f"{factory.__module__}:{factory.__qualname__}"
 
 
@@ -119,7 +125,7 @@ CATALOGUE: Mapping[str, CatalogueEntry] = _entries(
         "the library's best player, on default_model() with ensembles of listeners, a pragmatic "
         "guesser and two-word second clues; speaks Spanish too (one-word second clues)",
         slow=True,
-        other_languages=(("es", spanish_default_agent),),
+        speaks=None,
     ),
     CatalogueEntry(
         "naming",
@@ -128,9 +134,9 @@ CATALOGUE: Mapping[str, CatalogueEntry] = _entries(
     ),
     CatalogueEntry(
         "random",
-        RandomAgent,
+        random_agent,
         "a baseline, with random targets, clue words and squares; speaks Spanish too",
-        other_languages=(("es", RandomAgent),),
+        speaks=None,
     ),
     CatalogueEntry(
         "embedding",

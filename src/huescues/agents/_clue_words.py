@@ -8,8 +8,9 @@ banned list, R19) should still check its clue with :func:`huescues.validate_clue
 
 from __future__ import annotations
 
-import functools
 from importlib import resources
+
+from huescues.engine import available_languages
 
 __all__ = ["RANDOM_CLUE_WORDS", "RANDOM_CLUE_WORDS_ES", "random_clue_words"]
 
@@ -34,8 +35,11 @@ RANDOM_CLUE_WORDS: tuple[str, ...] = _pack_words("en")
 RANDOM_CLUE_WORDS_ES: tuple[str, ...] = _pack_words("es")
 
 
-@functools.cache
+#: Every pack's random words, read when this module is imported (a small file a language).
+_BY_LANGUAGE = {code: _pack_words(code) for code in available_languages()}
+
+
 def random_clue_words(language: str = "en") -> tuple[str, ...]:
     """The random agent's words for clues in ``language``: its pack's list, or the English one
     in a language whose pack has none."""
-    return _pack_words(language) or RANDOM_CLUE_WORDS
+    return _BY_LANGUAGE.get(language) or RANDOM_CLUE_WORDS

@@ -12,7 +12,7 @@ from huescues.engine import Board, Rules
 from huescues.stats import Estimate, ratio_interval, resample
 
 from ._loop import play_game
-from ._players import Player
+from ._player import Player
 from ._protocol import ClueGiver, Guesser
 
 __all__ = ["AgentEvaluation", "PairResult", "evaluate"]

@@ -4,7 +4,6 @@ and an optional pragmatic step (Rational Speech Acts)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -37,11 +36,11 @@ def pawn_log_likelihood(
     return out
 
 
-@functools.lru_cache(maxsize=4096)
 def _pawn_term(
     row: int, col: int, shape: tuple[int, int], spread: float, floor: float
 ) -> FloatArray:
-    """One pawn's term of :func:`pawn_log_likelihood` (kept: pawns stand on few squares)."""
+    """One pawn's term of :func:`pawn_log_likelihood` (the guessers keep every square's,
+    :func:`~huescues.agents._belief.pawn_terms`)."""
     rows, cols = shape
     r = np.arange(rows)[:, None]
     c = np.arange(cols)[None, :]

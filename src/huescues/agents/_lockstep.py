@@ -1,13 +1,14 @@
 """Many tables played together: each game steps as :meth:`Table.run` steps it, but where
-several games wait on the same kind of decision that an agent can prepare for many games at
-once (its optional ``prepare_second_clues(views)`` or ``prepare_pawns(views)``), the agent does
-that work for all of them before each game's decision is asked, one by one, as usual.
+several games wait on the same kind of decision that an agent can make for many games at once
+(its ``place_pawns(views, rngs)`` or ``give_second_clues(views, rngs)``, see
+:func:`~huescues.agents.abilities`), the agent is asked once for all of them, and each game's
+action is applied through its own table's guard, as any decision is (:meth:`Table.step_with`).
 
 This is the one loop besides :meth:`Table.run` that steps games, and it steps many: the
-tournament's workers play their batch of games through it. Every decision is still asked of
-its seat's agent alone, guarded by its table, with the seat's generator, so the games, their
-faults and their results are those that :meth:`Table.run` plays game by game; an agent
-without the methods (every third-party agent) is simply asked game by game.
+tournament's workers play their batch of games through it. A batch decision is each game's
+decision with the game's generator, so the games, their faults and their results are those
+that :meth:`Table.run` plays game by game; an agent without batch decisions (most third-party
+agents) is simply asked game by game.
 """
 
 from __future__ import annotations
@@ -15,24 +16,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from huescues.engine import GameState, Phase, View
+from huescues.engine import Action, GameState, Phase, View
 
+from ._abilities import Abilities, BatchDecision, abilities
+from ._readings import Same
 from ._table import DecisionTimeout, Table
 
-__all__ = ["BATCH_HOOK", "PAWN_HOOK", "joins_batches", "run_together"]
+__all__ = ["joins_batches", "run_together"]
 
-#: The optional agent method a lockstep run calls with the views of many games waiting on a
-#: second clue (R11): work done at once for all of them; it decides nothing.
-BATCH_HOOK = "prepare_second_clues"
-#: The same for many games waiting on a pawn (R10, R12).
-PAWN_HOOK = "prepare_pawns"
-
-#: The hook of each phase that has one.
-_HOOKS = {
-    Phase.SECOND_CLUE: BATCH_HOOK,
-    Phase.FIRST_GUESS: PAWN_HOOK,
-    Phase.SECOND_GUESS: PAWN_HOOK,
+#: The kinds of decision made for many games at once: pawns (R10, R12) and second clues (R11).
+_KINDS = {
+    Phase.SECOND_CLUE: "second clue",
+    Phase.FIRST_GUESS: "pawn",
+    Phase.SECOND_GUESS: "pawn",
 }
+
+#: Per seat: its bot's abilities and its group (agents equal in value decide alike).
+_Seat = tuple[Abilities, int]
 
 
 def run_together(tables: Sequence[Table]) -> Iterator[tuple[int, BaseException | None]]:
@@ -40,19 +40,19 @@ def run_together(tables: Sequence[Table]) -> Iterator[tuple[int, BaseException |
     ``(position, error)`` as each stops (its game over, or a person's decision pending), with
     the exception its run raised, if any.
 
-    At each round's second clue and at each pawn, the games whose bot has the phase's hook
-    (:data:`BATCH_HOOK`, :data:`PAWN_HOOK`) are grouped by agent (agents equal in value decide
-    alike) and the hook is called once per group, under the first table's guard (its time
-    limit), before the games' decisions are asked one by one. A hook that fails or runs out of
-    time is ignored: the decisions are then made from scratch, as they would be anyway."""
-    # Per table, once: each seat's phases with a hook and its group (the agent's, by value).
+    At each round's second clue and at each pawn, the games whose bot decides them for many
+    games at once are grouped by agent (agents equal in value decide alike), and each group's
+    agent is asked once, under the first table's guard (its time limit), for every game's
+    action, which each table then applies through its guard (:meth:`Table.step_with`). A batch
+    that fails or runs out of time changes nothing (the games' generators are put back as they
+    were): its games are then asked one by one, as they would be anyway."""
     groups: dict[object, int] = {}
     seats = [_seats(table, groups) for table in tables]
-    untils = [_waits_for_batch(table, hooks) for table, hooks in zip(tables, seats, strict=True)]
+    untils = [_waits_for_batch(table, s) for table, s in zip(tables, seats, strict=True)]
     live = list(range(len(tables)))
-    # The games waiting, by hook. Each pass steps the games of the hook most of them wait on,
-    # and the others wait on: games fall out of step (a pass skips the second guesses), and
-    # those at a second clue would otherwise be asked in ever smaller batches.
+    # The games waiting, by kind of decision. Each pass steps the games of the kind most of
+    # them wait on, and the others wait on: games fall out of step (a pass skips the second
+    # guesses), and those at a second clue would otherwise be asked in ever smaller batches.
     waiting: dict[str, list[int]] = {}
     while live or waiting:
         for i in live:
@@ -63,18 +63,22 @@ def run_together(tables: Sequence[Table]) -> Iterator[tuple[int, BaseException |
                 yield i, e
                 continue
             if untils[i](state):
-                waiting.setdefault(_HOOKS[state.phase], []).append(i)
+                waiting.setdefault(_KINDS[state.phase], []).append(i)
             else:
                 yield i, None
         if not waiting:
             break
-        hook = max(waiting, key=lambda h: len(waiting[h]))
-        now = waiting.pop(hook)
-        _prepare_together(tables, seats, hook, now)
+        kind = max(waiting, key=lambda k: len(waiting[k]))
+        now = waiting.pop(kind)
+        decided = _decide_together(tables, seats, now)
         live = []
         for i in now:
             try:
-                tables[i].step()
+                action = decided.get(i)
+                if action is None:
+                    tables[i].step()
+                else:
+                    tables[i].step_with(action)
             except Exception as e:
                 yield i, e
                 continue
@@ -82,76 +86,110 @@ def run_together(tables: Sequence[Table]) -> Iterator[tuple[int, BaseException |
 
 
 def joins_batches(table: Table) -> bool:
-    """Whether any of ``table``'s bots has a hook (:data:`BATCH_HOOK`, :data:`PAWN_HOOK`): only
-    then is its game worth playing together with others (a runner plays the rest one by one,
-    each started as it is played, so that a killed run has finished every game but the one in
-    play)."""
-    return any(hooks for hooks, _ in _seats(table, {}))
-
-
-#: Per seat: the phases whose decision its bot can prepare in a batch, and its group.
-_Seat = tuple[frozenset[Phase], int]
+    """Whether any of ``table``'s bots decides for many games at once (``place_pawns``,
+    ``give_second_clues``): only then is its game worth playing together with others (a runner
+    plays the rest one by one, each started as it is played, so that a killed run has finished
+    every game but the one in play)."""
+    return any(found.batches for found, _ in _seats(table, {}))
 
 
 def _seats(table: Table, groups: dict[object, int]) -> list[_Seat]:
     """Each seat's :data:`_Seat`; ``groups`` numbers the agents equal in value (across
-    tables), so that a pause groups its games by a number, not by hashing agents."""
+    tables), so that a pause groups its games by a number, not by hashing agents. A table
+    that asks its bots its own way (an overridden :meth:`Table.decide`, :meth:`Table.turn` or
+    :meth:`Table.view`) or whose guard abandons decisions (a thread cannot be stopped, and a
+    batch holds many games' generators) is not played in batches."""
+    plain = not table.overrides_decisions and (table.guard is None or not table.guard.abandons)
     out: list[_Seat] = []
     for agent in table.agents:
-        phases = frozenset(p for p, hook in _HOOKS.items() if callable(getattr(agent, hook, None)))
-        if agent is None or not phases:
-            out.append((frozenset(), -1))
+        found = abilities(agent)
+        if not plain or not found.batches:
+            out.append((found, -1))
             continue
         try:
             key: object = (type(agent), agent)
             hash(key)
-        except TypeError:  # an agent that is not hashable: its own group
-            key = id(agent)
-        out.append((phases, groups.setdefault(key, len(groups))))
+        except TypeError:  # an agent that is not hashable: the group of that one object
+            key = Same(agent)
+        out.append((found, groups.setdefault(key, len(groups))))
     return out
 
 
 def _waits_for_batch(table: Table, seats: list[_Seat]) -> Callable[[GameState], bool]:
-    """Whether a state waits on a decision from a bot that can prepare it in a batch."""
+    """Whether a state waits on a decision from a bot that can make it for many games."""
 
     def until(state: GameState) -> bool:
         seat = state.current_player
-        return seat is not None and state.phase in seats[seat][0] and seat not in table.retired
+        if seat is None or seat in table.retired:
+            return False
+        found, group = seats[seat]
+        return group >= 0 and found.batch(state.phase) is not None
 
     return until
 
 
-def _prepare_together(
-    tables: Sequence[Table], seats: Sequence[list[_Seat]], hook: str, waiting: list[int]
-) -> None:
-    """Call ``hook`` for the games ``waiting`` on it, once per group of equal agents."""
-    groups: dict[int, list[tuple[int, View]]] = {}
+def _decide_together(
+    tables: Sequence[Table], seats: Sequence[list[_Seat]], waiting: list[int]
+) -> dict[int, Action]:
+    """The actions of the games ``waiting`` that their groups' agents decided together, by
+    position (a group of one game is asked as usual, by its table)."""
+    groups: dict[int, list[int]] = {}
     for i in waiting:
-        table = tables[i]
-        state = table.state
+        state = tables[i].state
         assert state is not None and state.current_player is not None
-        seat = state.current_player
-        groups.setdefault(seats[i][seat][1], []).append((i, table.view(state, seat)))
+        groups.setdefault(seats[i][state.current_player][1], []).append(i)
+    out: dict[int, Action] = {}
     for members in groups.values():
         if len(members) >= 2:
-            _call_hook(tables[members[0][0]], hook, [view for _, view in members])
+            out.update(_batch(tables, seats, members))
+    return out
 
 
-def _call_hook(table: Table, name: str, views: list[View]) -> None:
-    """The hook ``name`` of the agent of ``table``'s pending seat, for ``views``, under the
-    table's guard; what it raises (or a timeout) is ignored."""
+def _batch(
+    tables: Sequence[Table], seats: Sequence[list[_Seat]], members: list[int]
+) -> dict[int, Action]:
+    """One group's batch decision, under its first table's guard; nothing when it fails."""
+    first = tables[members[0]]
+    state = first.state
+    assert state is not None and state.current_player is not None
+    decide = seats[members[0]][state.current_player][0].batch(state.phase)
+    assert decide is not None
+    views: list[View] = []
+    rngs = []
+    for i in members:
+        table = tables[i]
+        now = table.state
+        assert now is not None and now.current_player is not None
+        views.append(table.view(now, now.current_player))
+        rngs.append(table.generator(now, now.current_player))
+    # As they are, to be put back if the batch fails after drawing from some.
+    before = [rng.bit_generator.state for rng in rngs]
+    try:
+        actions = _guarded(first, decide, views, rngs)
+        if isinstance(actions, list) and len(actions) == len(members):
+            return dict(zip(members, actions, strict=True))
+    except (Exception, DecisionTimeout):
+        pass  # the decisions are made one by one
+    for rng, was in zip(rngs, before, strict=True):
+        rng.bit_generator.state = was
+    return {}
+
+
+def _guarded(
+    table: Table,
+    decide: BatchDecision,
+    views: list[View],
+    rngs: list[Any],
+) -> list[Action]:
+    """``decide(views, rngs)`` under ``table``'s guard (its time limit), if it has one."""
     state = table.state
     assert state is not None and state.current_player is not None
-    hook: Callable[[list[View]], object] = getattr(table.agents[state.current_player], name)
 
     def work(_state: GameState, _seat: int) -> Any:
-        hook(views)
-        return None
+        return decide(views, rngs)
 
-    try:
-        if table.guard is None:
-            work(state, state.current_player)
-        else:
-            table.guard.call(work, state, state.current_player)
-    except (Exception, DecisionTimeout):
-        pass  # the decisions are made without it
+    if table.guard is None:
+        out: list[Action] = work(state, state.current_player)
+        return out
+    decided, _ = table.guard.call(work, state, state.current_player)
+    return decided  # type: ignore[return-value]

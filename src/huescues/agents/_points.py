@@ -2,17 +2,46 @@
 
 from __future__ import annotations
 
-import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Rules
 
-__all__ = ["expected_points", "expected_points_many", "frame_probability"]
+from ._readings import Kind, Readings
+
+__all__ = [
+    "RingKernel",
+    "expected_points",
+    "expected_points_many",
+    "frame_probability",
+    "kept_kernel",
+    "ring_kernel",
+    "ring_sums",
+]
 
 FloatArray = NDArray[np.float64]
+
+
+class RingKernel(NamedTuple):
+    """What :func:`ring_sums` slides over a board of one size for one table of weights by
+    distance (R15's points, or R16's frame): the weights and their shifts in the sums' order,
+    and for one board the gather that makes the same sums at once."""
+
+    weights: tuple[int, ...]
+    #: Every non-zero shift: (weight, first row, first column) of the shifted board.
+    offsets: tuple[tuple[float, int, int], ...]
+    #: The flat indices of every shift into the padded boards of each weight (a row a shift).
+    gather: NDArray[np.intp]
+    #: The distinct non-zero weights, shape ``(k, 1, 1)``: one padded board for each.
+    scales: FloatArray
+
+
+#: Each board size's kernel for each table of points (the players keep theirs: the gather is
+#: a hundred microseconds to make, a decision's few to use).
+KERNELS: Kind[RingKernel] = Kind("a board's ring kernel", 16)
 
 
 def expected_points(belief: FloatArray, rules: Rules) -> FloatArray:
@@ -22,30 +51,47 @@ def expected_points(belief: FloatArray, rules: Rules) -> FloatArray:
     Squares off the board do not exist (R5): the sum runs over the board only, so a pawn at the
     edge gets nothing for targets beyond it.
     """
-    return _ring_sums(belief, rules.points_by_distance)
+    return ring_sums(
+        belief, ring_kernel(belief.shape[-2], belief.shape[-1], rules.points_by_distance)
+    )
 
 
 def expected_points_many(beliefs: FloatArray, rules: Rules) -> FloatArray:
     """:func:`expected_points` of each board of ``beliefs`` (shape ``(n, rows, cols)``), bit
     for bit (the same products added in the same order)."""
-    return _ring_sums(beliefs, rules.points_by_distance)
+    return ring_sums(
+        beliefs, ring_kernel(beliefs.shape[-2], beliefs.shape[-1], rules.points_by_distance)
+    )
 
 
 def frame_probability(belief: FloatArray) -> FloatArray:
     """For every square, the probability that a pawn there lands inside the frame (distance at
     most 1 from the target, R16) when the target is distributed as ``belief``."""
-    return _ring_sums(belief, (1, 1))
+    return ring_sums(belief, _kernel_of(belief, (1, 1)))
 
 
-def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
-    """sum over targets t of weights[d(s, t)] * belief[t], with d the Chebyshev distance (R5);
-    the last two axes are the board, any leading axes are a batch."""
+def kept_kernel(readings: Readings, shape: tuple[int, int], weights: tuple[int, ...]) -> RingKernel:
+    """:func:`ring_kernel` of a board's ``shape`` and ``weights``, kept in ``readings``."""
+    rows, cols = shape
+    return readings.get((), KERNELS, (shape, weights), lambda: ring_kernel(rows, cols, weights))
+
+
+def _kernel_of(belief: FloatArray, weights: tuple[int, ...]) -> RingKernel:
+    """:func:`ring_kernel` of ``belief``'s board (its last two axes)."""
+    return ring_kernel(belief.shape[-2], belief.shape[-1], weights)
+
+
+def ring_sums(belief: FloatArray, kernel: RingKernel) -> FloatArray:
+    """sum over targets t of weights[d(s, t)] * belief[t], with d the Chebyshev distance (R5)
+    and the weights ``kernel``'s (made for this board size); the last two axes are the board,
+    any leading axes are a batch."""
     *lead, rows, cols = belief.shape
+    weights = kernel.weights
     reach = len(weights) - 1
     if not lead:
         # One board (every decision): the same sums in the same order, as one gather from the
         # padded board times each weight (w * b is the same product before the gather as after).
-        index, scales = _shifts(rows, cols, weights)
+        index, scales = kernel.gather, kernel.scales
         padded = np.zeros((len(scales), rows + 2 * reach, cols + 2 * reach))
         padded[:, reach : reach + rows, reach : reach + cols] = belief
         padded *= scales
@@ -68,7 +114,7 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
     scaled = {w: flat * w for w in sorted({float(w) for w in weights if w})}
     out = np.zeros(n * height * width)
     run = out[start:stop]
-    for k, (w, r0, c0) in enumerate(_offsets(weights)):
+    for k, (w, r0, c0) in enumerate(kernel.offsets):
         shift = (r0 - reach) * width + (c0 - reach)
         part = scaled[w][start + shift : stop + shift]
         if k == 0:
@@ -79,38 +125,25 @@ def _ring_sums(belief: FloatArray, weights: tuple[int, ...]) -> FloatArray:
     return np.ascontiguousarray(boards).reshape(belief.shape)
 
 
-@functools.cache
-def _offsets(weights: tuple[int, ...]) -> tuple[tuple[float, int, int], ...]:
-    """Every non-zero shift of :func:`_ring_sums`'s loop, in its order: (weight, first row,
-    first column) of the shifted board in the padded one."""
+def ring_kernel(rows: int, cols: int, weights: tuple[int, ...]) -> RingKernel:
+    """The :class:`RingKernel` of a ``rows`` x ``cols`` board for ``weights`` by distance:
+    every non-zero shift in the sums' order, and for one board the distinct non-zero weights and
+    the flat indices into their padded boards of every shift (in the loop's order, one row per
+    shift), each into the board of its weight."""
     reach = len(weights) - 1
-    return tuple(
+    offsets = tuple(
         (float(weights[max(abs(dr), abs(dc))]), reach + dr, reach + dc)
         for dr in range(-reach, reach + 1)
         for dc in range(-reach, reach + 1)
         if weights[max(abs(dr), abs(dc))]
     )
-
-
-@functools.cache
-def _shifts(rows: int, cols: int, weights: tuple[int, ...]) -> tuple[NDArray[np.intp], FloatArray]:
-    """For :func:`_ring_sums` on one board: the distinct non-zero weights (shape ``(k, 1, 1)``,
-    one padded board for each) and the flat indices into those boards of every non-zero shift
-    (in the loop's order, one row per shift), each into the board of its weight."""
-    reach = len(weights) - 1
     width = cols + 2 * reach
     size = (rows + 2 * reach) * width
     base = (np.arange(rows)[:, None] * width + np.arange(cols)[None, :]).ravel()
     distinct = sorted({float(w) for w in weights if w})
-    offsets = []
-    for dr in range(-reach, reach + 1):
-        for dc in range(-reach, reach + 1):
-            w = weights[max(abs(dr), abs(dc))]
-            if w:
-                board = distinct.index(float(w))
-                offsets.append(board * size + (reach + dr) * width + reach + dc)
-    index = np.array(offsets, dtype=np.intp)[:, None] + base[None, :]
+    shifts = [distinct.index(w) * size + r0 * width + c0 for w, r0, c0 in offsets]
+    index = np.array(shifts, dtype=np.intp)[:, None] + base[None, :]
     index.flags.writeable = False
     scales = np.array(distinct)[:, None, None]
     scales.flags.writeable = False
-    return index, scales
+    return RingKernel(weights, offsets, index, scales)

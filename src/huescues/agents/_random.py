@@ -8,8 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from huescues.engine import (
-    Board,
-    Cell,
     ChooseTarget,
     GiveClue,
     IllegalClue,
@@ -75,27 +73,23 @@ class RandomAgent:
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """A random empty square (R13): uniform, by drawing squares until one is empty."""
-        board = view.board
-        last_board, cells, moves = _LAST_BOARD[0]
-        if last_board is not board:
-            cells, moves = board.cells(), _pawn_moves(board)
-            _LAST_BOARD[0] = (board, cells, moves)
+        moves = view.board.pawn_moves()
         occupied = view.occupied
-        n = len(cells)
+        n = len(moves)
         if len(occupied) >= n:
             raise RuntimeError("no empty square is left on the board (R13)")
         bits = rng.bit_generator
         if type(bits) is _PCG64:
             raw = bits.random_raw  # rng.random() is (raw >> 11) * 2**-53: the same numbers
             while True:
-                i = int((raw() >> 11) * _UNIT * n)
-                if cells[i] not in occupied:
-                    return moves[i]
+                move = moves[int((raw() >> 11) * _UNIT * n)]
+                if move.cell not in occupied:
+                    return move
         random = rng.random
         while True:
-            i = int(random() * n)
-            if cells[i] not in occupied:
-                return moves[i]
+            move = moves[int(random() * n)]
+            if move.cell not in occupied:
+                return move
 
     def _clue(
         self, view: View, rng: np.random.Generator, n_words: int, *, second: bool
@@ -136,26 +130,3 @@ def _uniform(rng: np.random.Generator) -> Callable[[], float]:
         raw = bits.random_raw
         return lambda: (raw() >> 11) * _UNIT
     return rng.random
-
-
-#: The board of the last pawn placed, its squares and its pawn moves: most games use one board.
-#: Safe from threads without a lock: the one item is read and replaced whole (each an atomic
-#: list operation), so a thread always sees a board with its own squares and moves.
-_LAST_BOARD: list[tuple[Board | None, tuple[Cell, ...], tuple[PlacePawn, ...]]] = [(None, (), ())]
-
-#: Pawn moves by board size; a few sizes at most are kept. Safe from threads without a lock:
-#: each step is one atomic dict operation, and two threads that race make equal moves.
-_MOVES: dict[tuple[int, int], tuple[PlacePawn, ...]] = {}
-
-
-def _pawn_moves(board: Board) -> tuple[PlacePawn, ...]:
-    """A pawn move for every square of the board, in ``board.cells()`` order, made once per
-    size: the random agent is the engine benchmark's player, and building a frozen action costs
-    about as much as choosing it."""
-    key = (board.rows, board.cols)
-    moves = _MOVES.get(key)
-    if moves is None:
-        if len(_MOVES) >= 16:
-            _MOVES.clear()
-        moves = _MOVES[key] = tuple(PlacePawn(cell) for cell in board.cells())
-    return moves

@@ -1,7 +1,7 @@
 """What a clue says about the target once you know why a giver chose it: the pragmatic listener
 of Rational Speech Acts, L1(t | w) ∝ P(t) S1(w | t).
 
-The imagined clue giver is :class:`~huescues.agents.EmbeddingClueGiver` on some listener
+The imagined clue giver is :class:`~huescues.agents.ModelClueGiver` on some listener
 models: it takes the word with the most expected pawns in the target's frame, so
 S1(w | t) ∝ exp(alpha * frame(w, t)) over its vocabulary. It also picks the target: the card
 square its best word reaches best, so a square is chosen when the card's three other squares
@@ -18,8 +18,8 @@ from numpy.typing import NDArray
 from huescues.engine import Board
 from huescues.language import ColourTermModel
 
-from ._memo import ModelMemo
-from ._vocabulary import BOARDS_KEPT, frame_table
+from ._readings import Kind, Readings
+from ._vocabulary import BOARDS_KEPT, frame_table, words_key
 
 __all__ = ["SpeakerReading", "log_pragmatic", "speaker_reading"]
 
@@ -44,24 +44,34 @@ class SpeakerReading:
     log_prior: FloatArray
 
 
-#: Imagined givers per tuple of listener models, kept while the models live, keyed by board id
-#: and vocabulary.
-SPEAKERS: ModelMemo[SpeakerReading] = ModelMemo(per_models=BOARDS_KEPT)
+#: Imagined givers per tuple of listener models, keyed by board id and vocabulary.
+SPEAKERS: Kind[SpeakerReading] = Kind("an imagined giver", BOARDS_KEPT)
 
 
 def speaker_reading(
-    models: list[ColourTermModel], board: Board, words: tuple[str, ...] | None = None
+    readings: Readings,
+    models: list[ColourTermModel],
+    board: Board,
+    words: tuple[str, ...] | None = None,
 ) -> SpeakerReading:
     """The clue giver built on ``models`` (and ``words``, the shipped vocabulary by default),
-    read on ``board``; made once while the models live."""
-    return SPEAKERS.get(models, (board.id, words), lambda: _imagine(models, board, words))
+    read on ``board``; made once, kept in ``readings``."""
+    return readings.get(
+        models,
+        SPEAKERS,
+        (board.id, words_key(words)),
+        lambda: _imagine(readings, models, board, words),
+    )
 
 
 def _imagine(
-    models: list[ColourTermModel], board: Board, words: tuple[str, ...] | None
+    readings: Readings,
+    models: list[ColourTermModel],
+    board: Board,
+    words: tuple[str, ...] | None,
 ) -> SpeakerReading:
     """The imagined giver on ``board`` (the work :func:`speaker_reading` keeps)."""
-    vocabulary, frame3 = frame_table(models, board, words)
+    vocabulary, frame3 = frame_table(readings, models, board, words)
     frame = frame3.reshape(len(vocabulary), -1)
     log_norm = np.zeros(frame.shape[1])
     top = frame.max(axis=0).astype(np.float64)

@@ -13,7 +13,6 @@ from a file are the same as from a fresh reading.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -29,6 +28,8 @@ from numpy.typing import NDArray
 
 from huescues.engine import Board
 from huescues.language import model_cache_key
+
+from . import _scores
 
 __all__ = [
     "CACHE_DIR_ENV",
@@ -75,22 +76,19 @@ def words_hash(words: tuple[str, ...]) -> str:
     return hashlib.sha256("\n".join(words).encode()).hexdigest()[:24]
 
 
-@functools.cache
 def _code_fingerprint() -> str:
     """What the code that turns scores into readings does, so that a change to it makes every
     kept file stale: the readings the agents' code makes from fixed scores and the frame
     probabilities this module recomputes from them (a check by behaviour: a rewrite that
-    changes no number keeps the files), with :data:`FORMAT` for the file's layout."""
-    # Imported here: the reading code imports this module.
-    from ._vocabulary import from_scores
-
+    changes no number keeps the files), with :data:`FORMAT` for the file's layout. Made for
+    each reading kept or looked for (a fraction of a millisecond: once per model and board)."""
     digest = hashlib.sha256(str(FORMAT).encode())
     # Scores like a model's: peaked, flat and floored words, on a board with edges and a middle.
     w, r, c = np.indices((6, 5, 7), dtype=np.float64)
     scale = np.array([1.0, 10.0, 100.0, 0.0, 1.0, 0.3])[:, None, None]
     scores = -scale * ((3 * w + 5 * r + 7 * c) % 11 + r * c / 9)
     scores[5] = np.maximum(scores[5], -0.5)
-    log_belief, frame = from_scores(scores)
+    log_belief, frame = _scores.from_scores(scores)
     for array in (log_belief, frame, frame_of(log_belief, (5, 7))):
         digest.update(np.ascontiguousarray(array).tobytes())
     return digest.hexdigest()[:12]

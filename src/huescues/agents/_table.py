@@ -43,6 +43,7 @@ from huescues.engine import (
     seat_generators,
 )
 
+from ._abilities import abilities, missing_decisions
 from ._protocol import Agent
 from ._random import RandomAgent
 
@@ -65,8 +66,6 @@ __all__ = [
     "sees_target",
 ]
 
-#: An agent's decisions (the Agent protocol).
-_DECISIONS = ("choose_target", "give_clue", "give_second_clue", "place_pawn")
 _ACTIONS = (ChooseTarget, GiveClue, Pass, PlacePawn)
 #: The move a faulty decision is replaced by: the random agent's.
 _FALLBACK = RandomAgent()
@@ -98,8 +97,9 @@ def decide(agent: Agent, view: View, rng: np.random.Generator) -> Action:
 def prepare(agent: object, board: Board, rules: Rules) -> None:
     """Let ``agent`` do its one-time work for a game on ``board`` under ``rules`` (load models,
     read its vocabulary on the board) before its first decision, if it has a ``prepare``
-    method. Runners call it outside any decision time limit."""
-    method = getattr(agent, "prepare", None)
+    method (:func:`~huescues.agents.abilities`). Runners call it outside any decision time
+    limit."""
+    method = abilities(agent).prepare
     if method is not None:
         method(board, rules)
 
@@ -107,7 +107,7 @@ def prepare(agent: object, board: Board, rules: Rules) -> None:
 def sees_target(agent: object) -> bool:
     """Whether ``agent`` declares ``sees_target``: it is then shown the target in every view, as
     an oracle (an upper bound, never a fair player)."""
-    return bool(getattr(agent, "sees_target", False))
+    return abilities(agent).sees_target
 
 
 def cut_message(text: str) -> str:
@@ -331,7 +331,7 @@ class Table:
         self.agents: list[Agent | None] = list(agents)
         for seat, agent in enumerate(self.agents):
             # Checked once here, so that a wrong object is named now, not deep in a game.
-            missing = [m for m in _DECISIONS if not callable(getattr(agent, m, None))]
+            missing = missing_decisions(agent)
             if agent is not None and missing:
                 raise TypeError(
                     f"seat {seat} has no agent: {agent!r:.60} lacks {', '.join(missing)} "
@@ -356,10 +356,18 @@ class Table:
         self.last_active = time.monotonic()
         #: Seats whose bot is no longer asked: (kind, message) of the fault each decision is.
         self.retired: dict[int, tuple[str, str]] = {}
-        self._sees_target = [sees_target(a) for a in self.agents]
+        #: What each seat's bot can do besides its decisions (read once: a table per game).
+        self._abilities = [abilities(a) for a in self.agents]
+        self._sees_target = [found.sees_target for found in self._abilities]
         # Most games show every agent its own view as it is: then decide() skips the view hook.
         self._plain_views = not any(self._sees_target) and type(self).view is Table.view
         self._asks_persons = type(self).decide is not Table.decide
+        cls = type(self)
+        #: Whether this table asks its bots its own way (a runner that overrides
+        #: :meth:`view`, :meth:`decide` or :meth:`turn`): then it is not played in batches.
+        self.overrides_decisions = not (
+            cls.view is Table.view and cls.decide is Table.decide and cls.turn is Table.turn
+        )
 
     # -- setting up ------------------------------------------------------------------------
     def start(self, *, rules: Rules | None = None, board: Board | None = None) -> GameState:
@@ -373,14 +381,15 @@ class Table:
         """Prepare every bot for the game of ``state`` (before any decision). At a guarded
         table a bot that fails to prepare is retired: each of its decisions is a fault."""
         board, rules = state.board, state.rules
-        for seat, agent in enumerate(self.agents):
-            if agent is None or seat in self.retired:
+        for seat, found in enumerate(self._abilities):
+            prepare_bot = found.prepare
+            if prepare_bot is None or seat in self.retired:
                 continue
             if self.guard is None:
-                prepare(agent, board, rules)
+                prepare_bot(board, rules)
                 continue
             try:
-                prepare(agent, board, rules)
+                prepare_bot(board, rules)
             except Exception as e:
                 self.retire(seat, f"the agent could not be prepared: {error_text(e)}")
 
@@ -453,6 +462,27 @@ class Table:
         assert self.state is not None
         return self.turn(self.state, pending.seat)
 
+    def step_with(self, action: Action) -> GameState:
+        """Apply ``action`` as the pending bot's decision, made elsewhere (a batch decision for
+        many games at once, :func:`~huescues.agents.run_together`), as :meth:`step` applies
+        the one it asks for: guarded, an action that is not a legal one is a fault and the
+        random agent's move is played instead; unguarded, it raises the engine's
+        :class:`~huescues.IllegalAction`."""
+        pending = self.pending()
+        if pending is None:
+            raise ValueError("the game is over: no decision is pending")
+        if pending.person:
+            raise ValueError(f"seat {pending.seat} is a person's: their action is pending")
+        state, seat = self.state, pending.seat
+        assert state is not None
+        if self.guard is None:
+            after = self._applied(state, seat, action)
+        elif seat in self.retired:
+            after = self._faulted(state, seat, self._fault(state, seat, *self.retired[seat]))
+        else:
+            after = self._settled(state, seat, self._checked(state, seat, action, 0.0))
+        return self._moved(after)
+
     # -- the hooks -------------------------------------------------------------------------
     def view(self, state: GameState, seat: int) -> View:
         """What ``seat``'s agent is shown: its view (R8), with the target for an agent that
@@ -485,36 +515,53 @@ class Table:
         move played instead."""
         self.state = state
         if self.guard is None:
-            action = self.decide(state, seat)
-            try:
-                after = state.apply(action, seat=seat)
-            except IllegalAction as e:
-                agent = type(self.agents[seat]).__name__
-                e.add_note(f"played by seat {seat} ({agent}) in phase {state.phase.value}")
-                raise
+            after = self._applied(state, seat, self.decide(state, seat))
         else:
-            fault, after_or_none = self._attempt(state, seat)
-            if fault is None:
-                assert after_or_none is not None
-                after = after_or_none
-            else:
-                self.faults.append(fault)
-                move = decide(_FALLBACK, state.view(seat), self.generator(state, seat, True))
-                after = state.apply(move, seat=seat)
+            after = self._settled(state, seat, self._attempt(state, seat))
+        return self._moved(after)
+
+    def _moved(self, after: GameState) -> GameState:
+        """``after`` kept as the table's state, the decision just applied."""
         self.state = after
         self.last_active = time.monotonic()
         return after
+
+    def _settled(
+        self, state: GameState, seat: int, attempt: tuple[Fault | None, GameState | None]
+    ) -> GameState:
+        """The state after a guarded decision's ``attempt``: its own, or (a fault) the random
+        agent's move's, the fault recorded."""
+        fault, after = attempt
+        if fault is None:
+            assert after is not None
+            return after
+        return self._faulted(state, seat, fault)
+
+    def _applied(self, state: GameState, seat: int, action: Action) -> GameState:
+        """``action`` applied unguarded: an illegal one raises, with the seat and agent named."""
+        try:
+            return state.apply(action, seat=seat)
+        except IllegalAction as e:
+            agent = type(self.agents[seat]).__name__
+            e.add_note(f"played by seat {seat} ({agent}) in phase {state.phase.value}")
+            raise
+
+    def _faulted(self, state: GameState, seat: int, fault: Fault) -> GameState:
+        """``fault`` recorded, and the random agent's move played in its place."""
+        self.faults.append(fault)
+        move = decide(_FALLBACK, state.view(seat), self.generator(state, seat, True))
+        return state.apply(move, seat=seat)
+
+    @staticmethod
+    def _fault(state: GameState, seat: int, kind: str, message: str) -> Fault:
+        return Fault(seat, kind, cut_message(message), state.round, state.phase.value)
 
     def _attempt(self, state: GameState, seat: int) -> tuple[Fault | None, GameState | None]:
         """The state after the bot's guarded decision, or the fault it made."""
         guard = self.guard
         assert guard is not None
-
-        def fault(kind: str, message: str) -> tuple[Fault, None]:
-            return Fault(seat, kind, cut_message(message), state.round, state.phase.value), None
-
         if seat in self.retired:
-            return fault(*self.retired[seat])
+            return self._fault(state, seat, *self.retired[seat]), None
         limit = guard.limit
         try:
             action, took = guard.call(self.decide, state, seat)
@@ -525,19 +572,29 @@ class Table:
                 # with one of its own, and its bot is not asked again.
                 self.rngs[seat] = fallback_generator(self.seed, seat, len(state.actions))
                 self.retire(seat, f"{message} earlier: not asked again", "timeout")
-            return fault("timeout", message)
+            return self._fault(state, seat, "timeout", message), None
         except Exception as e:
-            return fault("exception", error_text(e))
+            return self._fault(state, seat, "exception", error_text(e)), None
+        return self._checked(state, seat, action, took)
+
+    def _checked(
+        self, state: GameState, seat: int, action: object, took: float
+    ) -> tuple[Fault | None, GameState | None]:
+        """The state after a bot's ``action`` that took ``took`` seconds, or the fault it is:
+        past the guard's limit, not an action, or one the rules refuse."""
+        assert self.guard is not None
+        limit = self.guard.limit
         if took > limit:
-            return fault("timeout", f"no decision within {limit:g} s")
+            return self._fault(state, seat, "timeout", f"no decision within {limit:g} s"), None
         if not isinstance(action, _ACTIONS):
-            return fault("illegal", f"not an action: {action!r}")
+            return self._fault(state, seat, "illegal", f"not an action: {action!r}"), None
         try:
             return None, state.apply(action, seat=seat)
         except IllegalAction as e:
-            return fault("illegal", str(e))
+            return self._fault(state, seat, "illegal", str(e)), None
         except Exception as e:
-            return fault("illegal", f"{action} refused: {type(e).__name__}: {e}")
+            message = f"{action} refused: {type(e).__name__}: {e}"
+            return self._fault(state, seat, "illegal", message), None
 
     # -- playing ---------------------------------------------------------------------------
     def run(

@@ -11,7 +11,6 @@ retried with the reason appended, then replaced by a fallback agent's move, and 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -162,9 +161,8 @@ def parse_target(reply: str, card: Sequence[Cell]) -> int:
     )
 
 
-@functools.cache
-def _default_rules() -> Rules:
-    return Rules.standard(4)
+#: The rules of a reply read without a game's (the standard ones).
+_STANDARD_RULES = Rules.standard(4)
 
 
 def parse_clue(
@@ -187,7 +185,7 @@ def parse_clue(
     """
     if not isinstance(reply, str):
         raise TypeError(f"a reply is text, not {type(reply).__name__}")
-    r = rules if rules is not None else _default_rules()
+    r = rules if rules is not None else _STANDARD_RULES
     max_words = r.second_clue_words if second else r.first_clue_words
     text = _extract_clue(reply, max_words)
     if not text:
@@ -238,9 +236,9 @@ def _extract_clue(reply: str, max_words: int) -> str:
 # -- the prompt ------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=16)
 def _board_text(board: Board) -> str:
-    """The board as one line per row: ``A1 #rrggbb A2 #rrggbb ...`` (made once per board)."""
+    """The board as one line per row: ``A1 #rrggbb A2 #rrggbb ...`` (a millisecond: nothing
+    beside a model's answer)."""
     rgb = np.round(np.asarray(board.srgb) * 255.0).astype(int)
     lines = []
     for r in range(board.rows):

@@ -1,57 +1,31 @@
 """The clue givers' vocabulary and what a model makes of it on a board, computed once per
-(model, board) and kept while the model lives."""
+(model, board) and kept in the players' :class:`~huescues.agents.Readings`."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from importlib import resources
 
 import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Board
-from huescues.language import LANGUAGES, ColourTermModel, TranslatedModel, with_capabilities
+from huescues.language import ColourTermModel, TranslatedModel, with_capabilities
 
-from ._memo import ModelMemo, words_key
-from ._points import frame_probability
+from . import _scores
+from ._languages import clue_vocabulary
+from ._readings import Kind, Readings, Same
 from ._store import cache_path, encode, load, readings_cache_dir, readings_key, save, shipped_path
 
-__all__ = ["BoardReading", "board_reading", "clue_vocabulary", "frame_table", "model_language"]
-
-#: Words whose frame probabilities are computed together.
-_CHUNK = 256
+__all__ = [
+    "BoardReading",
+    "board_reading",
+    "clue_vocabulary",
+    "frame_table",
+    "model_language",
+    "words_key",
+]
 
 FloatArray = NDArray[np.float64]
-
-
-def clue_vocabulary(language: str = "en") -> tuple[str, ...]:
-    """The shipped vocabulary of the clue givers in ``language``. English (the default): 3,395
-    common English words people use in colour names, most used first (made by
-    ``scripts/make_clue_vocabulary.py``). Spanish (``"es"``): 774 common Spanish words, each the
-    Spanish reading's translation of one of the English words, in their order (made by
-    ``scripts/make_clue_vocabulary_es.py``, docs/languages.md). Another language is a
-    ValueError."""
-    # One tuple per language however it is asked for (the memos key readings by its id).
-    return _clue_vocabulary(language)
-
-
-@functools.cache
-def _clue_vocabulary(language: str) -> tuple[str, ...]:
-    if language not in LANGUAGES:
-        raise ValueError(
-            f"unknown language {language!r}: the givers speak {', '.join(map(repr, LANGUAGES))}"
-        )
-    data = resources.files("huescues.data")
-    if language == "es":
-        lines = data.joinpath(SPANISH_VOCABULARY).read_text(encoding="utf-8").splitlines()
-        return tuple(line.split("\t")[0] for line in lines[1:] if line)
-    return tuple(data.joinpath("clue_vocabulary.txt").read_text().split())
-
-
-#: The Spanish givers' vocabulary, relative to the package's data folder: the Spanish word,
-#: the English word it translates, the translation's confidence and the word's frequency.
-SPANISH_VOCABULARY = "languages/es/clue_vocabulary.tsv"
 
 
 def model_language(model: object) -> str:
@@ -78,20 +52,29 @@ class BoardReading:
 #: vocabulary on the standard board is 14 MB.
 BOARDS_KEPT = 8
 
-#: Readings per model, kept while the model lives, keyed by board id and vocabulary.
-READINGS: ModelMemo[BoardReading] = ModelMemo(per_models=BOARDS_KEPT)
-#: Averaged frame probabilities of ensembles of listener models, likewise (with the vocabulary
-#: they are for, which keeps its id a safe key).
-ENSEMBLE_FRAMES: ModelMemo[tuple[tuple[str, ...], NDArray[np.float32]]] = ModelMemo(
-    per_models=BOARDS_KEPT
+#: Readings per model, keyed by board id and vocabulary.
+READINGS: Kind[BoardReading] = Kind("a vocabulary read on a board", BOARDS_KEPT)
+#: Averaged frame probabilities of ensembles of listener models, likewise.
+ENSEMBLE_FRAMES: Kind[tuple[tuple[str, ...], NDArray[np.float32]]] = Kind(
+    "an ensemble's frame table", BOARDS_KEPT
 )
 
 
+def words_key(words: tuple[str, ...] | None) -> Same | None:
+    """A player's vocabulary as part of a key: ``None`` for the models' shipped one, else the
+    tuple itself compared by identity (hashing thousands of words at every decision would
+    cost more than the decision)."""
+    return None if words is None else Same(words)
+
+
 def board_reading(
-    model: ColourTermModel, board: Board, words: tuple[str, ...] | None = None
+    readings: Readings,
+    model: ColourTermModel,
+    board: Board,
+    words: tuple[str, ...] | None = None,
 ) -> BoardReading:
-    """The vocabulary (the shipped one by default) read by ``model`` on ``board``; made once
-    while the model lives.
+    """The vocabulary (the shipped one by default) read by ``model`` on ``board``; made once,
+    kept in ``readings``.
 
     For a model with a stable name (the shipped ones, :func:`~huescues.language.model_cache_key`)
     the reading is taken from the package for the standard board and the shipped vocabulary,
@@ -101,10 +84,13 @@ def board_reading(
 
     The shipped vocabulary is the one of the model's language (:func:`model_language`): a
     Spanish model's is the Spanish one."""
-    words = clue_vocabulary(model_language(model)) if words is None else words
-    # The reading holds ``words``, so their id is a safe key (words_key).
-    return READINGS.get(
-        (model,), (board.id, words_key(words)), lambda: _kept_reading(model, board, words)
+    return readings.get(
+        (model,),
+        READINGS,
+        (board.id, words_key(words)),
+        lambda: _kept_reading(
+            model, board, clue_vocabulary(model_language(model)) if words is None else words
+        ),
     )
 
 
@@ -133,41 +119,26 @@ def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> 
     """The vocabulary read by ``model`` on ``board`` (the work :func:`board_reading` keeps)."""
     many = with_capabilities(model).score_many
     scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
-    log_belief, frame = from_scores(scores)
+    log_belief, frame = _scores.from_scores(scores)
     return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)
 
 
-def from_scores(scores: FloatArray) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """A reading's arrays from a model's scores, shape (words, rows, cols): the log beliefs
-    (normalised over the squares) and the frame probabilities, both float32."""
-    flat = scores.reshape(len(scores), -1)
-    log_belief = flat - _logsumexp(flat, axis=1)[:, None]
-    # Frame probabilities in chunks, kept as float32: a few MB per board, not a hundred.
-    frame = np.empty(scores.shape, dtype=np.float32)
-    for start in range(0, len(scores), _CHUNK):
-        part = np.exp(log_belief[start : start + _CHUNK]).reshape(-1, *scores.shape[1:])
-        frame[start : start + _CHUNK] = frame_probability(part)
-    return log_belief.reshape(scores.shape).astype(np.float32), frame
-
-
 def frame_table(
-    models: list[ColourTermModel], board: Board, words: tuple[str, ...] | None = None
+    readings: Readings,
+    models: list[ColourTermModel],
+    board: Board,
+    words: tuple[str, ...] | None = None,
 ) -> tuple[tuple[str, ...], NDArray[np.float32]]:
     """The vocabulary and, for each word and square, the chance that a pawn placed by the
-    literal listener lands in the square's frame, averaged over ``models``; made once while
-    the models live."""
-    readings = [board_reading(m, board, words) for m in models]
-    if len(readings) == 1:
-        return readings[0].words, readings[0].frame
-    words = readings[0].words
-    return ENSEMBLE_FRAMES.get(
+    literal listener lands in the square's frame, averaged over ``models``; made once, kept in
+    ``readings``."""
+    read = [board_reading(readings, m, board, words) for m in models]
+    if len(read) == 1:
+        return read[0].words, read[0].frame
+    vocabulary = read[0].words
+    return readings.get(
         models,
+        ENSEMBLE_FRAMES,
         (board.id, words_key(words)),
-        lambda: (words, np.mean([r.frame for r in readings], axis=0, dtype=np.float32)),
+        lambda: (vocabulary, np.mean([r.frame for r in read], axis=0, dtype=np.float32)),
     )
-
-
-def _logsumexp(a: FloatArray, axis: int) -> FloatArray:
-    m = a.max(axis=axis, keepdims=True)
-    out: FloatArray = (m + np.log(np.exp(a - m).sum(axis=axis, keepdims=True))).squeeze(axis)
-    return out

@@ -13,6 +13,8 @@ and winners.
     True
 """
 
+from huescues.public import name_public_objects as _name_public_objects
+
 from ._action_space import PASS, TARGETS, ActionSpace
 from ._games import PHASES, FinishedGame, GameBatch
 from ._naming import NamingGiver, naming_ranking
@@ -35,6 +37,5 @@ __all__ = [
     "random_batch_games",
 ]
 
-for _obj in map(globals().__getitem__, __all__):
-    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
-        _obj.__module__ = __name__
+# Public objects name this package as their module, not a private one.
+_name_public_objects(globals())

@@ -3,6 +3,8 @@
 A thin layer over colour-science, imported lazily so that ``import huescues`` stays fast.
 """
 
+from huescues.public import name_public_objects as _name_public_objects
+
 from ._convert import delta_e_2000, lab_to_srgb, srgb_to_lab
 from ._grid import hue_lightness_palette
 from ._munsell import WCS_BOARD_ID, munsell_to_srgb, wcs_palette, wcs_specifications
@@ -24,7 +26,5 @@ __all__ = [
     "wcs_specifications",
 ]
 
-# Public objects name the public module they are used from (as httpx's do), not a private one.
-for _obj in map(globals().__getitem__, __all__):
-    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
-        _obj.__module__ = __name__
+# Public objects name this package as their module, not a private one.
+_name_public_objects(globals())

@@ -4,6 +4,8 @@ The engine does not draw: pictures of a board are in :mod:`huescues.render`."""
 
 from typing import TYPE_CHECKING
 
+from huescues.public import name_public_objects as _name_public_objects
+
 from ._actions import (
     Action,
     ChooseTarget,
@@ -121,10 +123,8 @@ __all__ = [
     "validate_clue",
 ]
 
-# Public objects name the public module they are used from (as httpx's do), not a private one.
-for _obj in map(globals().__getitem__, __all__):
-    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
-        _obj.__module__ = __name__
+# Public objects name this package as their module, not a private one.
+_name_public_objects(globals())
 
 #: Names the engine no longer has, and where they are now.
 _MOVED = {"render_board": "huescues.render.render_board"}

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from ._cell import Cell
+from ._cell import Cell, all_cells
 from ._errors import InvalidTarget
 from ._ints import as_int
 
@@ -94,6 +94,13 @@ def _pawn(text: str) -> PlacePawn:
     hundred squares, a results file the same few hundred over and over); actions are frozen,
     so one may be shared. A name that is not a square raises each time (errors are not kept)."""
     return PlacePawn(Cell.parse(text, rows=_MAX_ROWS, cols=_MAX_COLS))
+
+
+@functools.cache
+def pawn_moves(rows: int, cols: int) -> tuple[PlacePawn, ...]:
+    """A pawn on every square of a ``rows`` x ``cols`` board, row by row (made once per size:
+    building a frozen action costs about as much as the random agent's choosing it)."""
+    return tuple(PlacePawn(cell) for cell in all_cells(rows, cols))
 
 
 # Records read from a results file repeat the same few targets and the vocabulary's clues:

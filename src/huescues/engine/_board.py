@@ -13,6 +13,7 @@ from typing import Any, Self, SupportsIndex
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._actions import PlacePawn, pawn_moves
 from ._cell import ROW_LETTERS, STANDARD_COLS, STANDARD_ROWS, Cell, all_cells
 from ._csv import safe_row, unescape_cell
 
@@ -51,6 +52,7 @@ class Board:
     #: Number of columns (numbers).
     cols: int = field(init=False)
     _cells: tuple[Cell, ...] = field(init=False, repr=False)
+    _pawn_moves: tuple[PlacePawn, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         shape = self.srgb.shape
@@ -59,6 +61,8 @@ class Board:
         object.__setattr__(self, "rows", int(shape[0]))
         object.__setattr__(self, "cols", int(shape[1]))
         object.__setattr__(self, "_cells", all_cells(self.rows, self.cols))
+        # One tuple per board size, shared (actions are frozen): a pickle of a board holds it.
+        object.__setattr__(self, "_pawn_moves", pawn_moves(self.rows, self.cols))
 
     @classmethod
     def standard(cls) -> Board:
@@ -199,6 +203,11 @@ class Board:
     def cells(self) -> tuple[Cell, ...]:
         """Every square, row by row: ``cells()[i]`` is square ``i`` of the flattened board."""
         return self._cells
+
+    def pawn_moves(self) -> tuple[PlacePawn, ...]:
+        """A pawn on every square, in :meth:`cells` order (R10: one action per square, made
+        once per board size)."""
+        return self._pawn_moves
 
     def __contains__(self, cell: object) -> bool:
         return isinstance(cell, Cell) and 0 <= cell.row < self.rows and 0 <= cell.col < self.cols

@@ -7,7 +7,7 @@ import enum
 import functools
 import json
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -391,20 +391,13 @@ class GameState(NamedTuple):
         )  # fmt: skip
 
     # -- playing -------------------------------------------------------------------------------
-    def apply(
-        self, action: Action, *, seat: int | None = None, _run: list[Any] | None = None
-    ) -> GameState:
+    def apply(self, action: Action, *, seat: int | None = None) -> GameState:
         """The state after ``action`` by the current player.
 
         Raises a subclass of :class:`IllegalAction` saying what is wrong, and why, when the
         rules refuse it (also when ``seat`` is given and it is not that seat's turn); this state
         is unchanged either way.
         """
-        # (``_run``, the library's own, for :func:`replay` only, and left out of the API pages:
-        # ``[iterator, None]`` over the actions after this one. The pawns that follow a pawn
-        # are placed in the same call, by the same rules: one state made for a run of pawns
-        # instead of one each. The first action after them is left in ``_run[1]`` for the
-        # replay to apply next.)
         phase = self.phase
         if phase is _GAME_OVER:
             raise GameOver(f"{action} refused: the game is over (R24-R26)")
@@ -415,57 +408,7 @@ class GameState(NamedTuple):
             )
         kind = type(action)
         if kind is PlacePawn and (phase is _FIRST_GUESS or phase is _SECOND_GUESS):
-            # The hot path of every game, inline: one tuple unpack and one tuple build.
-            (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns, occupied,
-             scores, given, history, tiebreaks, result, log) = self  # fmt: skip
-            board = setup.board
-            while True:
-                cell = action.cell  # type: ignore[union-attr]
-                if type(cell) is not Cell:
-                    raise TypeError(
-                        f"PlacePawn takes a Cell, such as Cell.parse('F12'), not {cell!r}"
-                    )
-                if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
-                    raise OffBoard(
-                        f"pawn on {cell} refused: the board has rows "
-                        f"A-{ROW_LETTERS[board.rows - 1]} and columns 1-{board.cols} (R1)"
-                    )
-                after = occupied | {cell}  # one hash of the square: its check and the new set
-                if len(after) == len(occupied):
-                    owner = next(s for s, c in pawns if c == cell)
-                    raise OccupiedSquare(
-                        f"pawn on {cell} refused: the square already holds seat {owner}'s pawn "
-                        "(R13)"
-                    )
-                assert seat is not None  # a guessing phase always has a player to act
-                pawns = (*pawns, (seat, cell))
-                occupied = after
-                log = (action, log)
-                turn += 1
-                if turn < len(guessers):
-                    if phase is _SECOND_GUESS and setup.rules.second_guess_order == "reverse":
-                        seat = guessers[-1 - turn]  # R12: counter-clockwise from the giver's right
-                    else:
-                        seat = guessers[turn]
-                elif phase is _FIRST_GUESS:
-                    phase, seat, turn = _SECOND_CLUE, giver, 0
-                    break
-                else:
-                    return self._end_round(pawns, log)
-                if _run is None:
-                    break
-                # A replay's next action, if it is a pawn: placed here, by the same rules;
-                # another is left for the replay to apply next.
-                following = next(_run[0], None)
-                if type(following) is not PlacePawn:
-                    _run[1] = following
-                    break
-                action = following
-            return _new(
-                GameState,
-                (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns,
-                 occupied, scores, given, history, tiebreaks, result, log),
-            )  # fmt: skip
+            return _place_pawns(self, action)  # type: ignore[arg-type]
         if kind is GiveClue and (phase is _FIRST_CLUE or phase is _SECOND_CLUE):
             return self._clue(action)  # type: ignore[arg-type]
         if kind is ChooseTarget and phase is _CHOOSE_TARGET:
@@ -623,6 +566,69 @@ class GameState(NamedTuple):
     ) -> GameState:
         """The inverse of :meth:`to_json`, checked as :meth:`from_dict` says."""
         return cls.from_dict(load_json(text, "a game state"), board=board, deck=deck)
+
+
+def _place_pawns(
+    state: GameState,
+    action: PlacePawn,
+    following: Iterator[Action] | None = None,
+    left: list[Action | None] | None = None,
+) -> GameState:
+    """The state after a pawn (R10, R12, R13) in a guessing phase, and, in a replay (an iterator
+    of the actions ``following`` it, and ``left`` to hand back the first of them that is not a
+    pawn, for the replay to apply next), after every pawn that comes next in the same round,
+    placed in the same call by the same rules: one state made for a run of pawns instead of
+    one each.
+
+    The engine's fast path, one tuple unpacked and one built per call; ``_state_plain`` is the
+    plain version it is tested against (``tests/test_engine_fast.py``)."""
+    (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns, occupied,
+     scores, given, history, tiebreaks, result, log) = state  # fmt: skip
+    board = setup.board
+    while True:
+        cell = action.cell
+        if type(cell) is not Cell:
+            raise TypeError(f"PlacePawn takes a Cell, such as Cell.parse('F12'), not {cell!r}")
+        if not (0 <= cell.row < board.rows and 0 <= cell.col < board.cols):
+            raise OffBoard(
+                f"pawn on {cell} refused: the board has rows "
+                f"A-{ROW_LETTERS[board.rows - 1]} and columns 1-{board.cols} (R1)"
+            )
+        after = occupied | {cell}  # one hash of the square: its check and the new set
+        if len(after) == len(occupied):
+            owner = next(s for s, c in pawns if c == cell)
+            raise OccupiedSquare(
+                f"pawn on {cell} refused: the square already holds seat {owner}'s pawn (R13)"
+            )
+        assert seat is not None  # a guessing phase always has a player to act
+        pawns = (*pawns, (seat, cell))
+        occupied = after
+        log = (action, log)
+        turn += 1
+        if turn < len(guessers):
+            if phase is _SECOND_GUESS and setup.rules.second_guess_order == "reverse":
+                seat = guessers[-1 - turn]  # R12: counter-clockwise from the giver's right
+            else:
+                seat = guessers[turn]
+        elif phase is _FIRST_GUESS:
+            phase, seat, turn = _SECOND_CLUE, giver, 0
+            break
+        else:
+            return state._end_round(pawns, log)
+        if following is None or left is None:
+            break
+        # A replay's next action, if it is a pawn: placed here, by the same rules; another is
+        # handed back for the replay to apply next.
+        nxt = next(following, None)
+        if type(nxt) is not PlacePawn:
+            left[0] = nxt
+            break
+        action = nxt
+    return _new(
+        GameState,
+        (setup, phase, seat, rnd, giver, guessers, turn, card, target, clues, pawns, occupied,
+         scores, given, history, tiebreaks, result, log),
+    )  # fmt: skip
 
 
 #: The fields of a saved state (:meth:`GameState.to_dict`).
@@ -801,33 +807,49 @@ def _start_round(
 ) -> GameState:
     """Draw the next card and seat the clue giver and guessers (R6, R7, R10, R25), or end the
     game (R24, R26)."""
-    rules = setup.rules
-    n = rules.n_players
-    giver = (last_giver + 1) % n  # R6: the role passes clockwise
-    if round < setup.regular_rounds:
-        guessers = setup.guessers_by_giver[giver]
+    if round < setup.regular_rounds:  # (next_seats' first case, inline: every round asks)
+        giver = (last_giver + 1) % setup.rules.n_players  # R6: the role passes clockwise
+        seats: tuple[int, tuple[int, ...]] | Result = (giver, setup.guessers_by_giver[giver])
     else:
-        top = max(scores)
-        tied = {s for s in range(n) if scores[s] == top}
-        if len(tied) == 1 or len(tied) == n or tiebreak_rounds >= rules.max_tiebreak_rounds:
-            winners = tuple(sorted(tied))
-            return _new(
-                GameState,
-                (setup, _GAME_OVER, None, round, last_giver, (), 0, (), None, (), (), _EMPTY,
-                 scores, clues_given, history, tiebreak_rounds,
-                 Result(winners, scores, tiebreak_rounds), log),
-            )  # fmt: skip
-        # R25: a player who is not tied gives the clue, clockwise from after the last giver,
-        # and only the tied players guess, clockwise from the giver's left.
-        while giver in tied:
-            giver = (giver + 1) % n
-        guessers = tuple((giver + k) % n for k in range(1, n) if (giver + k) % n in tied)
+        seats = next_seats(setup, round, last_giver, scores, tiebreak_rounds)
+    if isinstance(seats, Result):
+        return _new(
+            GameState,
+            (setup, _GAME_OVER, None, round, last_giver, (), 0, (), None, (), (), _EMPTY,
+             scores, clues_given, history, tiebreak_rounds, seats, log),
+        )  # fmt: skip
+    giver, guessers = seats
     card = setup.deck.cards[setup.order[round]]
     return _new(
         GameState,
         (setup, _CHOOSE_TARGET, giver, round, giver, guessers, 0, card, None, (), (), _EMPTY,
          scores, clues_given, history, tiebreak_rounds, None, log),
     )  # fmt: skip
+
+
+def next_seats(
+    setup: GameSetup,
+    round: int,
+    last_giver: int,
+    scores: tuple[int, ...],
+    tiebreak_rounds: int,
+) -> tuple[int, tuple[int, ...]] | Result:
+    """The clue giver and guessers of round ``round`` (R6, R7, R10, R25), or the game's result
+    when it is over (R24, R26)."""
+    rules = setup.rules
+    n = rules.n_players
+    giver = (last_giver + 1) % n  # R6: the role passes clockwise
+    if round < setup.regular_rounds:
+        return giver, setup.guessers_by_giver[giver]
+    top = max(scores)
+    tied = {s for s in range(n) if scores[s] == top}
+    if len(tied) == 1 or len(tied) == n or tiebreak_rounds >= rules.max_tiebreak_rounds:
+        return Result(tuple(sorted(tied)), scores, tiebreak_rounds)
+    # R25: a player who is not tied gives the clue, clockwise from after the last giver, and
+    # only the tied players guess, clockwise from the giver's left.
+    while giver in tied:
+        giver = (giver + 1) % n
+    return giver, tuple((giver + k) % n for k in range(1, n) if (giver + k) % n in tied)
 
 
 #: The new game the last replay started from: a tournament's games come in blocks that share a
@@ -859,13 +881,16 @@ def replay(
     else:
         state = new_game(rules.n_players, seed=seed, rules=rules, board=board, deck=deck)
         _last_start = (rules, seed, board, deck, state)
-    # Runs of pawns are placed in one call each (see GameState.apply's ``_run``).
+    # Runs of pawns are placed in one call each (_place_pawns).
     following = iter(actions)
-    run: list[Any] = [following, None]
-    for action in following:
-        state = state.apply(action, _run=run)
-        after = run[1]
-        if after is not None:  # the action after a run of pawns
-            run[1] = None
-            state = state.apply(after, _run=run)
+    left: list[Action | None] = [None]
+    for first in following:
+        action: Action | None = first
+        while action is not None:
+            phase = state.phase
+            if type(action) is PlacePawn and (phase is _FIRST_GUESS or phase is _SECOND_GUESS):
+                state = _place_pawns(state, action, following, left)
+                action, left[0] = left[0], None
+            else:
+                state, action = state.apply(action), None
     return state

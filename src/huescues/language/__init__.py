@@ -2,6 +2,9 @@
 
 from typing import TYPE_CHECKING
 
+from huescues.public import name_public_objects as _name_public_objects
+
+from ._attested import GIVER_EVIDENCE, attested
 from ._baselines import FlatModel, MeanColourModel, NearestNameModel
 from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
 from ._combined import CombinedModel, combined_model
@@ -9,6 +12,7 @@ from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._listen import listen, reads_in_context
+from ._named import MODEL_NAMES, named_model
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
@@ -21,8 +25,10 @@ from ._wordpiece import WordPieceEncoder
 __all__ = [
     "BASIC_TERMS",
     "FLAT_LOG_DENSITY",
+    "GIVER_EVIDENCE",
     "KNOWLEDGE_SOURCES",
     "LANGUAGES",
+    "MODEL_NAMES",
     "N_FOLDS",
     "OBJECT_BLEND_WEIGHT",
     "TONE_SPREAD",
@@ -48,6 +54,7 @@ __all__ = [
     "Translation",
     "WordPieceEncoder",
     "as_lab",
+    "attested",
     "c3",
     "colornames",
     "combined_model",
@@ -57,6 +64,7 @@ __all__ = [
     "listen",
     "model_cache_key",
     "name_key",
+    "named_model",
     "normalise_name",
     "reads_in_context",
     "spanish_table",
@@ -87,7 +95,5 @@ if not TYPE_CHECKING:  # hidden from type checkers, so that they still flag unkn
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# Public objects name the public module they are used from (as httpx's do), not a private one.
-for _obj in map(globals().__getitem__, __all__):
-    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
-        _obj.__module__ = __name__
+# Public objects name this package as their module, not a private one.
+_name_public_objects(globals())

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._embedding import (
+from ._embedding_arrays import (
     BRANCHES,
     DEFAULT_PARAMS,
     FORMAT_VERSION,

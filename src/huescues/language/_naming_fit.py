@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ._naming import (
+from ._naming_arrays import (
     SOURCES,
     FittedArrays,
     ModifierForm,

@@ -5,6 +5,8 @@ matplotlib, an optional extra (``pip install 'huescues[plot]'``), imported only 
 drawn; the terminal text needs nothing.
 """
 
+from huescues.public import name_public_objects as _name_public_objects
+
 from ._board_png import render_board
 from ._board_text import board_text, colour_wanted
 from ._clue_png import render_clue
@@ -12,7 +14,5 @@ from ._figure import new_figure
 
 __all__ = ["board_text", "colour_wanted", "new_figure", "render_board", "render_clue"]
 
-# Public objects name the public module they are used from (as httpx's do), not a private one.
-for _obj in map(globals().__getitem__, __all__):
-    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
-        _obj.__module__ = __name__
+# Public objects name this package as their module, not a private one.
+_name_public_objects(globals())

@@ -3,9 +3,11 @@ local worker processes or a Dask cluster, with results streamed to a JSON-lines 
 killed run resumes from (``docs/tournaments.md``), and the report that says who is better, with
 confidence (``docs/reports.md``)."""
 
+from huescues.public import name_public_objects as _name_public_objects
 from huescues.stats import Estimate
 
 from ._entrants import BUILTIN_ENTRANTS, Entrant, embedding_agent, entrant
+from ._game_result import EntrantFault, GameResult
 from ._ratings import PlackettLuce
 from ._report import (
     CrossPlay,
@@ -15,7 +17,8 @@ from ._report import (
     Report,
     UnfinishedGame,
 )
-from ._results import ResultsFileError, TournamentResults
+from ._results import TournamentResults
+from ._results_file import ResultsFileError
 from ._schedule import GameSpec
 from ._tournament import Tournament, run_tournament
 
@@ -23,9 +26,11 @@ __all__ = [
     "BUILTIN_ENTRANTS",
     "CrossPlay",
     "Entrant",
+    "EntrantFault",
     "EntrantStats",
     "Estimate",
     "FaultCount",
+    "GameResult",
     "GameSpec",
     "PairedComparison",
     "PlackettLuce",
@@ -39,7 +44,5 @@ __all__ = [
     "run_tournament",
 ]
 
-# Public objects name the public module they are used from (as httpx's do), not a private one.
-for _obj in map(globals().__getitem__, __all__):
-    if getattr(_obj, "__qualname__", "") and _obj.__module__.startswith(f"{__name__}._"):
-        _obj.__module__ = __name__
+# Public objects name this package as their module, not a private one.
+_name_public_objects(globals())

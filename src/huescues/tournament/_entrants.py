@@ -4,7 +4,6 @@ entrants are the players of :data:`huescues.agents.CATALOGUE`."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import re
 from collections.abc import Callable
@@ -18,7 +17,6 @@ __all__ = [
     "build_agent",
     "embedding_agent",
     "entrant",
-    "in_language",
 ]
 
 #: Entrants by name: every player of the catalogue, by its factory's ``module:callable`` path.
@@ -81,17 +79,6 @@ def entrant(spec: str) -> Entrant:
     return result
 
 
-@functools.cache
-def in_language(e: Entrant, language: str) -> Entrant:
-    """``e`` playing in ``language``: a built-in entrant named by its catalogue name that speaks
-    the language gets that language's factory; any other entrant is ``e`` as it is (an
-    English-only player keeps giving English clues)."""
-    found = CATALOGUE.get(e.factory)
-    if language == "en" or found is None or language not in found.languages:
-        return e
-    return Entrant(e.name, found.path_for(language))
-
-
 def load_factory(factory: str) -> Callable[[], Agent]:
     """The callable a factory string names, imported (once per process)."""
     path = _factory_path(factory)
@@ -113,7 +100,13 @@ def load_factory(factory: str) -> Callable[[], Agent]:
     return fn
 
 
-def build_agent(factory: str) -> Agent:
+def build_agent(factory: str, language: str = "en") -> Agent:
     """A fresh agent from a factory string (one per seat and game, so that no state is shared
-    between games and results do not depend on which worker played what before)."""
+    between games and results do not depend on which worker played what before), for clues in
+    ``language``: a built-in entrant named by its catalogue name that speaks the language is
+    built for it (:meth:`~huescues.agents.CatalogueEntry.build`); any other entrant is built as
+    it is (an English-only player keeps giving English clues, which the game's rules judge)."""
+    found = CATALOGUE.get(factory)
+    if found is not None and language in found.languages:
+        return found.build(language)
     return load_factory(factory)()

@@ -5,7 +5,6 @@ fault is recorded), and a game that cannot go on is recorded as unfinished, neve
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -20,15 +19,16 @@ from huescues.agents import (
     Timer,
     error_text,
     joins_batches,
+    missing_decisions,
     run_together,
 )
-from huescues.engine import Board, GameRecord, GameState, InvalidRules, Rules
+from huescues.engine import Board, InvalidRules, Rules
 
 from ._entrants import build_agent
+from ._game_result import EntrantFault, GameResult
 from ._schedule import GameSpec
 
 __all__ = [
-    "FORMAT",
     "ChunkTask",
     "init_worker",
     "iter_chunk",
@@ -39,11 +39,6 @@ __all__ = [
     "stream_chunk_in_worker",
 ]
 
-#: The version of a results line; bumped when the line's meaning changes.
-FORMAT = 1
-
-#: What an agent decides (its methods).
-_DECISIONS = ("choose_target", "give_clue", "give_second_clue", "place_pawn")
 #: What a seat whose agent could not be built holds: never asked (the seat is retired).
 _STAND_IN = RandomAgent()
 
@@ -81,15 +76,15 @@ class _GuardedGame(Table):
     seed's). Agents are built and prepared before the first decision, outside the clock: a
     failure there makes every decision of that seat a fault."""
 
-    def __init__(self, spec: GameSpec, timer: Timer) -> None:
+    def __init__(self, spec: GameSpec, timer: Timer, language: str) -> None:
         agents: list[Agent] = []
         broken: dict[int, str] = {}
         for seat, factory in enumerate(spec.factories):
             try:
-                agent = build_agent(factory)
+                agent = build_agent(factory, language)
                 # (None would be a person's seat, waited for; anything else that lacks a
                 # decision would end the game unfinished, with no fault.)
-                missing = [m for m in _DECISIONS if not callable(getattr(agent, m, None))]
+                missing = missing_decisions(agent)
                 if agent is None or missing:
                     raise TypeError(
                         f"{factory} returned {agent!r:.60}, not an agent (it lacks "
@@ -106,8 +101,8 @@ class _GuardedGame(Table):
         self.spec = spec
 
 
-def play_spec(spec: GameSpec, *, rules: Rules, board: Board | None, timer: Timer) -> dict[str, Any]:
-    """Play one scheduled game and return its results line (a dict)."""
+def play_spec(spec: GameSpec, *, rules: Rules, board: Board | None, timer: Timer) -> GameResult:
+    """Play one scheduled game and return its result."""
     return next(play_specs([spec], rules=lambda n: rules, board=board, timer=timer))[1]
 
 
@@ -117,8 +112,8 @@ def play_specs(
     rules: Callable[[int], Rules],
     board: Board | None,
     timer: Timer,
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Play scheduled games and yield each ``(index, results line)`` as its game ends: one by
+) -> Iterator[tuple[int, GameResult]]:
+    """Play scheduled games and yield each ``(index, result)`` as its game ends: one by
     one, except the games with a bot that decides for many games at once
     (:func:`~huescues.agents.joins_batches`), played together at the end
     (:func:`~huescues.agents.run_together`: the same games as one by one). ``rules``: the
@@ -126,13 +121,14 @@ def play_specs(
     started: list[_GuardedGame] = []
     for spec in specs:
         try:
-            table = _GuardedGame(spec, timer)
+            game_rules = rules(spec.n_players)
+            table = _GuardedGame(spec, timer, game_rules.language)
         except Exception as e:  # an agent whose attributes cannot even be read
-            yield spec.index, _line(spec, None, error_text(e), [], board)
+            yield spec.index, GameResult.of(spec, None, error_text(e), [], board)
             continue
         together = joins_batches(table)
         try:
-            state = table.start(rules=rules(spec.n_players), board=board)
+            state = table.start(rules=game_rules, board=board)
             if not together:
                 table.run(state)
         except Exception as e:
@@ -148,57 +144,10 @@ def play_specs(
         yield table.spec.index, _finished(table, text, board)
 
 
-def _finished(table: _GuardedGame, error: str | None, board: Board | None) -> dict[str, Any]:
+def _finished(table: _GuardedGame, error: str | None, board: Board | None) -> GameResult:
     spec = table.spec
-    faults = [{**f.to_dict(), "entrant": spec.seats[f.seat]} for f in table.faults]
-    return _line(spec, table.state, error, faults, board)
-
-
-def _line(
-    spec: GameSpec,
-    state: GameState | None,
-    error: str | None,
-    faults: list[dict[str, Any]],
-    board: Board | None,
-) -> dict[str, Any]:
-    n = spec.n_players
-    finished = error is None and state is not None and state.result is not None
-    if state is None:
-        scores: list[int] = [0] * n
-        winners: list[int] = []
-        tiebreaks = 0
-        rounds: list[dict[str, Any]] = []
-        record: dict[str, Any] | None = None
-        board_id = board.id if board is not None else Board.standard().id
-    else:
-        scores = list(state.scores)
-        winners = list(state.result.winners) if state.result is not None else []
-        tiebreaks = state.tiebreak_rounds
-        rounds = [r.to_dict() for r in state.history]
-        record = GameRecord.of(state).to_dict()
-        board_id = state.board.id
-    return {
-        "format": FORMAT,
-        "game": spec.index,
-        "seed": spec.seed,
-        "n_players": n,
-        "board_id": board_id,
-        "seats": list(spec.seats),
-        "status": "finished" if finished else "unfinished",
-        "error": None if finished else (error or "the game did not end"),
-        "scores": scores,
-        "winners": winners,
-        "tiebreak_rounds": tiebreaks,
-        "rounds": rounds,
-        "faults": faults,
-        "record": record,
-    }
-
-
-def dumps(line: Mapping[str, Any]) -> str:
-    """A results line as the file holds it (sorted keys, no spaces, so that equal results are
-    equal bytes)."""
-    return json.dumps(line, sort_keys=True, separators=(",", ":"))
+    faults = [EntrantFault(spec.seats[f.seat], f) for f in table.faults]
+    return GameResult.of(spec, table.state, error, faults, board)
 
 
 _WORKER_READY = False
@@ -233,8 +182,8 @@ def iter_chunk(task: ChunkTask, *, prepare: bool = True) -> Iterator[tuple[int, 
         return rules_by_n[n]
 
     with SignalTimer(task.decision_time_limit) as timer:
-        for index, line in play_specs(task.specs, rules=rules, board=task.board, timer=timer):
-            yield index, dumps(line)
+        for index, result in play_specs(task.specs, rules=rules, board=task.board, timer=timer):
+            yield index, result.to_line()
 
 
 def play_chunk(task: ChunkTask, *, prepare: bool = True) -> list[tuple[int, str]]:

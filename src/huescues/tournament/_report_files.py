@@ -17,12 +17,12 @@ from typing import Any
 from huescues.engine import safe_row
 from huescues.stats import Estimate
 
-from ._report import (
+from ._report_tables import (
     CrossPlay,
     EntrantStats,
     FaultCount,
     PairedComparison,
-    Report,
+    ReportTables,
     UnfinishedGame,
 )
 
@@ -56,7 +56,7 @@ def read_games(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 # -- plain data --------------------------------------------------------------------------------
 
 
-def report_to_dict(report: Report) -> dict[str, Any]:
+def report_to_dict(report: ReportTables) -> dict[str, Any]:
     """Plain JSON-ready data (``None`` where a statistic has no data).
 
     ``timeouts`` and ``depends_on_machine_speed`` are there for the reader; they follow from
@@ -79,11 +79,11 @@ def report_to_dict(report: Report) -> dict[str, Any]:
     }
 
 
-def report_from_dict(data: Mapping[str, Any]) -> Report:
+def report_from_dict(data: Mapping[str, Any]) -> ReportTables:
     """The inverse of :func:`report_to_dict`."""
     if data.get("format") != REPORT_FORMAT:
         raise ValueError(f"report format {data.get('format')!r} is not {REPORT_FORMAT}")
-    return Report(
+    return ReportTables(
         entrants=tuple(_entrant_from_dict(r) for r in data["entrants"]),
         crossplay=tuple(_crossplay_from_dict(r) for r in data["crossplay"]),
         paired=tuple(_paired_from_dict(r) for r in data["paired"]),
@@ -186,7 +186,7 @@ def _unfinished_from_dict(data: Mapping[str, Any]) -> UnfinishedGame:
 # -- files -------------------------------------------------------------------------------------
 
 
-def write_json(report: Report, path: str | os.PathLike[str] | None = None) -> str:
+def write_json(report: ReportTables, path: str | os.PathLike[str] | None = None) -> str:
     """The report as JSON text (indented, keys in a fixed order); also written to ``path``."""
     text = json.dumps(report_to_dict(report), indent=2, allow_nan=False) + "\n"
     if path is not None:
@@ -194,7 +194,7 @@ def write_json(report: Report, path: str | os.PathLike[str] | None = None) -> st
     return text
 
 
-def write_csv(report: Report, directory: str | os.PathLike[str]) -> list[Path]:
+def write_csv(report: ReportTables, directory: str | os.PathLike[str]) -> list[Path]:
     """Write one CSV per table into ``directory`` (made if missing); return the paths.
 
     ``entrants.csv``, ``crossplay.csv``, ``paired.csv``, ``faults.csv`` and ``unfinished.csv``;

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._report import Report
+from ._report_tables import ReportTables
+from ._report_words import LEGEND, verdict, who_is_who
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -19,7 +20,7 @@ __all__ = ["plot_report", "print_report"]
 _WIDE = 200
 
 
-def print_report(report: Report, console: Console | None = None) -> None:
+def print_report(report: ReportTables, console: Console | None = None) -> None:
     """Print the report as tables with ``rich`` (to ``console``, or a new one on stdout)."""
     from rich.console import Console
     from rich.table import Table
@@ -29,7 +30,6 @@ def print_report(report: Report, console: Console | None = None) -> None:
         if not console.is_terminal:
             # A file or a pipe has no width: 80 columns would wrap the rows and cut the headers.
             console = Console(width=max(console.width, _WIDE))
-    from ._report_words import LEGEND, verdict, who_is_who
 
     # The answer first, in words; the tables below are its evidence.
     # soft_wrap: a line stays one line in a file or a pipe, for grep and for scripts.
@@ -126,7 +126,7 @@ def print_report(report: Report, console: Console | None = None) -> None:
         console.print(f"  {line}", highlight=False, soft_wrap=True)
 
 
-def plot_report(report: Report, path: str | os.PathLike[str], *, dpi: int = 120) -> None:
+def plot_report(report: ReportTables, path: str | os.PathLike[str], *, dpi: int = 120) -> None:
     """Draw points per game with their CIs, and the cross-play heat map, to a PNG file.
 
     Needs matplotlib: ``pip install 'huescues[plot]'``.

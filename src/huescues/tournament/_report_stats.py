@@ -22,16 +22,16 @@ from huescues.stats import Estimate, ratio_interval, resample
 
 from ._chunks_pool import map_in_order
 from ._ratings import PlackettLuce
-from ._report import (
+from ._report_games import Counted, check_game, count_games, strip_record
+from ._report_rounds import count_lines
+from ._report_tables import (
     CrossPlay,
     EntrantStats,
     FaultCount,
     PairedComparison,
-    Report,
+    ReportTables,
     UnfinishedGame,
 )
-from ._report_games import Counted, check_game, count_games, strip_record
-from ._report_rounds import count_lines
 
 __all__ = ["LINES_CHUNK", "compute_report", "compute_report_lines", "compute_report_ordered"]
 
@@ -45,8 +45,8 @@ def compute_report(
     entrants: Sequence[str] | None = None,
     seed: int = 0,
     n_boot: int = 2000,
-) -> Report:
-    """The report of ``games`` (see :meth:`Report.from_games`)."""
+) -> ReportTables:
+    """The report of ``games`` (see :meth:`~huescues.tournament.Report.from_games`)."""
     _check_options(seed, n_boot)
     for i, g in enumerate(games):
         check_game(i, g)
@@ -63,7 +63,7 @@ def compute_report_ordered(
     entrants: Sequence[str],
     seed: int = 0,
     n_boot: int = 2000,
-) -> Report:
+) -> ReportTables:
     """The report of games that come in game order, in one pass that keeps no game: what
     grows is a few numbers per block (for the bootstrap) and the unfinished games' entries."""
     _check_options(seed, n_boot)
@@ -83,7 +83,7 @@ def compute_report_lines(
     seed: int = 0,
     n_boot: int = 2000,
     parts: Iterable[tuple[int, Sequence[str]]] | None = None,
-) -> Report:
+) -> ReportTables:
     """:func:`compute_report_ordered` of results lines in game order, each parsed without its
     ``record``, in chunks of :data:`LINES_CHUNK` on every core (``_chunks_pool``). ``parts``,
     if given, are those chunks, ``(first game, lines)``, as small to send as the lines of a
@@ -114,7 +114,9 @@ def _chunks(
         yield first, chunk
 
 
-def _report(chunks: Iterable[Counted], names: Sequence[str], seed: int, n_boot: int) -> Report:
+def _report(
+    chunks: Iterable[Counted], names: Sequence[str], seed: int, n_boot: int
+) -> ReportTables:
     names = list(names)
     tally = _Tally(names)
     ratings = PlackettLuce(names)
@@ -134,7 +136,7 @@ def _report(chunks: Iterable[Counted], names: Sequence[str], seed: int, n_boot: 
     workers = None if draws >= _DRAWS_FOR_WORKERS else 1
     found = list(map_in_order(_estimate_job, jobs, workers=workers))
     estimates = dict(zip((job[3] for job in jobs), found, strict=True))
-    return Report(
+    return ReportTables(
         entrants=tuple(tally.entrant_stats(e, ratings.ratings[e], estimates) for e in names),
         crossplay=tally.crossplay(rank),
         paired=tuple(_paired(a, b, v, estimates) for a, b, v in pairs),

@@ -3,12 +3,9 @@ is, and what the tables' columns mean."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from huescues.stats import Estimate
 
-if TYPE_CHECKING:
-    from huescues.stats import Estimate
-
-    from ._report import Report
+from ._report_tables import ReportTables
 
 __all__ = ["LEGEND", "verdict", "who_is_who"]
 
@@ -26,7 +23,7 @@ LEGEND: tuple[str, ...] = (
 )
 
 
-def _difference(report: Report, a: str, b: str) -> Estimate | None:
+def _difference(report: ReportTables, a: str, b: str) -> Estimate | None:
     """``a``'s points a game minus ``b``'s, over the blocks both played (``None``: never met)."""
     from huescues.stats import Estimate
 
@@ -49,7 +46,7 @@ def _interval(d: Estimate) -> str:
     return f"95% interval [{d.low:+.2f}, {d.high:+.2f}]"
 
 
-def verdict(report: Report) -> str:
+def verdict(report: ReportTables) -> str:
     """One line: the entrant that beats every other in the paired comparisons (each interval
     above zero), by how much; or "no clear winner" and the closest comparison of the leader."""
     names = [r.entrant for r in report.ranking()]
@@ -85,7 +82,7 @@ def verdict(report: Report) -> str:
     return "No clear winner: " + "; ".join(unclear) + "."
 
 
-def who_is_who(report: Report) -> tuple[str, ...]:
+def who_is_who(report: ReportTables) -> tuple[str, ...]:
     """One line per entrant that is a catalogue player, saying what it is (its description)."""
     from huescues.agents import CATALOGUE
 

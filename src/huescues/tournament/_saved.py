@@ -10,7 +10,7 @@ from typing import Any
 
 from ._entrants import Entrant
 from ._play import rules_for
-from ._results import ResultsFileError
+from ._results_file import ResultsFileError
 from ._schedule import Schedule, make_schedule
 
 __all__ = ["SavedGameCheck"]

@@ -22,7 +22,14 @@ from numpy.typing import NDArray
 from huescues.engine import Board
 
 from ._chunks_pool import map_in_order
-from ._results import LazyLines, ResultsFileError, _order, check_scores, header, iter_array
+from ._results_file import (
+    LazyLines,
+    ResultsFileError,
+    check_scores,
+    header,
+    in_game_order,
+    iter_array,
+)
 
 __all__ = [
     "SHARD_GAMES",
@@ -163,7 +170,7 @@ class ShardLines(LazyLines):
         for game, number, row, _ in scan_shards(directory, board=board) if check else ():
             index.append(game)
             where.append(place[number] << 32 | row)
-        ordered = _order(np.array(index, dtype=np.int64), np.array(where, dtype=np.int64))
+        ordered = in_game_order(np.array(index, dtype=np.int64), np.array(where, dtype=np.int64))
         return cls(parts, ordered >> 32, ordered & 0xFFFFFFFF)
 
     def _lines(self, shard: int) -> list[str]:

@@ -1,11 +1,14 @@
 """Clues a person would give: words whose colour the library knows from evidence, not only
-from word vectors, and two-word clues that people use or that read together as one colour."""
+from word vectors, and two-word clues that people use or that read together as one colour. The
+players' clue givers say only these (``huescues.agents.attested`` is this one)."""
 
 from __future__ import annotations
 
 import functools
 
-from huescues.language import NamingModel, ObjectColourModel, name_key, xkcd_names
+from ._data import xkcd_names
+from ._naming import NamingModel, name_key
+from ._objects import ObjectColourModel
 
 __all__ = ["GIVER_EVIDENCE", "attested"]
 

@@ -1,0 +1,125 @@
+"""The players' side of each language pack, as data: the clue givers' vocabulary and the default
+player's listener models (``data/languages/CODE/players.json``). Adding a language is adding
+its pack (and the language layer's reading of it, :func:`~huescues.language.named_model`): no
+player code names a language.
+
+The packs are read when this module is imported (two small files a language), so that each
+vocabulary is one tuple for the whole process."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["PlayersPack", "clue_vocabulary", "names_in", "player_languages", "players_pack"]
+
+_FILE = "players.json"
+
+#: A listener model of a player, by name, or an ensemble of them.
+Names = str | tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersPack:
+    """What the players need in one language: the givers' vocabulary (most used first), and the
+    default player's listener models by name (:data:`~huescues.language.MODEL_NAMES`, read in
+    this language: :func:`names_in`) and how many of its best words its second clue pairs."""
+
+    code: str
+    vocabulary: tuple[str, ...]
+    giver_models: tuple[str, ...]
+    guesser_models: tuple[str, ...]
+    speakers: tuple[Names, ...]
+    pair_from: int
+
+
+def names_in(names: Names, language: str) -> Names:
+    """Model names as a player in ``language`` gives them: the names themselves in English,
+    ``"NAME-CODE"`` otherwise (``"naming-es"``: the naming data reading Spanish)."""
+    if language == "en":
+        return names
+    if isinstance(names, str):
+        return f"{names}-{language}"
+    return tuple(f"{n}-{language}" for n in names)
+
+
+def _names(value: Any, where: str) -> Names:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(n, str) for n in value):
+        return tuple(value)
+    raise ValueError(f"{where}: a model's name or a list of names, not {value!r}")
+
+
+def _vocabulary(path: str) -> tuple[str, ...]:
+    """The words of a vocabulary file of the package's data folder: a ``.tsv`` file's first
+    column under its header, or the words of any other file."""
+    text = resources.files("huescues").joinpath("data", *path.split("/")).read_text("utf-8")
+    if path.endswith(".tsv"):
+        return tuple(line.split("\t")[0] for line in text.splitlines()[1:] if line)
+    return tuple(text.split())
+
+
+def _read(code: str, raw: str) -> PlayersPack:
+    data = json.loads(raw)
+    player = data["default_player"]
+    where = f"data/languages/{code}/{_FILE}"
+    giver, guesser = _names(player["giver_models"], where), _names(player["guesser_models"], where)
+    return PlayersPack(
+        code=code,
+        vocabulary=_vocabulary(str(data["vocabulary"])),
+        giver_models=(giver,) if isinstance(giver, str) else giver,
+        guesser_models=(guesser,) if isinstance(guesser, str) else guesser,
+        speakers=tuple(_names(s, where) for s in player["speakers"]),
+        pair_from=int(player["pair_from"]),
+    )
+
+
+def _packs() -> Mapping[str, PlayersPack]:
+    root = resources.files("huescues").joinpath("data", "languages")
+    found = {}
+    for folder in sorted(root.iterdir(), key=lambda f: f.name):
+        pack = folder.joinpath(_FILE)
+        if folder.is_dir() and pack.is_file():
+            found[folder.name] = _read(folder.name, pack.read_text(encoding="utf-8"))
+    return MappingProxyType(found)
+
+
+#: Every players' pack that ships, by language code.
+PACKS = _packs()
+
+
+def player_languages() -> tuple[str, ...]:
+    """The languages the players speak: those whose pack has a ``players.json``, sorted."""
+    return tuple(PACKS)
+
+
+def players_pack(language: str) -> PlayersPack:
+    """The players' pack of ``language``; a ValueError names the languages otherwise."""
+    pack = PACKS.get(language)
+    if pack is None:
+        raise ValueError(
+            f"unknown language {language!r}: the players speak "
+            f"{', '.join(map(repr, player_languages()))}"
+        )
+    return pack
+
+
+def clue_vocabulary(language: str = "en") -> tuple[str, ...]:
+    """The shipped vocabulary of the clue givers in ``language``, one tuple per language.
+    English (the default): 3,395 common English words people use in colour names, most used
+    first (made by ``scripts/make_clue_vocabulary.py``). Spanish (``"es"``): 774 common Spanish
+    words, each the Spanish reading's translation of one of the English words, in their order
+    (made by ``scripts/make_clue_vocabulary_es.py``, docs/languages.md). Another language is a
+    ValueError."""
+    pack = PACKS.get(language)
+    if pack is None:
+        raise ValueError(
+            f"unknown language {language!r}: the givers speak "
+            f"{', '.join(map(repr, player_languages()))}"
+        )
+    return pack.vocabulary

@@ -1,0 +1,111 @@
+"""The built-in players decide as they did when the goldens were recorded (issue 33's starting
+commit, 0283ce4, before the players' house was rebuilt): 200 default-vs-naming games in English
+and 200 in Spanish, every decision of every game (the results file's bytes, whose records hold
+every action), and the report made from them.
+
+The golden files keep the results file's SHA-256, each line's (to name the first game that
+differs) and a few lines in full (to show how), and the report's JSON in full. Record them again
+only when a change of decisions is meant: ``python tests/test_golden_players.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from huescues.tournament import TournamentResults, run_tournament
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+#: Each golden run: the tournament's settings (3, 4 and 6 players in turn, so that the second
+#: clues and the pawns are decided with few and many guessers).
+RUNS: dict[str, dict[str, Any]] = {
+    "players-en-200": {
+        "entrants": ["default", "naming"],
+        "games": 200,
+        "players": [3, 4, 6],
+        "seed": 33,
+        "rules": {},
+    },
+    "players-es-200": {
+        "entrants": ["default", "naming"],
+        "games": 200,
+        "players": [3, 4, 6],
+        "seed": 34,
+        "rules": {"language": "es"},
+    },
+}
+#: The games kept in full in a golden file.
+FULL_LINES = (0, 1, 99, 199)
+#: The report's settings (its bootstrap's seed and draws).
+REPORT = {"seed": 5, "n_boot": 200}
+
+
+def _play(name: str, out: Path) -> TournamentResults:
+    run = RUNS[name]
+    return run_tournament(
+        run["entrants"],
+        games=run["games"],
+        players=run["players"],
+        seed=run["seed"],
+        rules=run["rules"],
+        # A loaded machine must not turn a slow decision into a fault (a random move).
+        decision_time_limit=120.0,
+        workers=1,
+        out=out,
+    )
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _record(name: str, out: Path) -> dict[str, Any]:
+    """What the golden file of ``name`` holds, from a fresh run written to ``out``."""
+    results = _play(name, out)
+    data = out.read_bytes()
+    lines = data.decode("utf-8").splitlines()
+    return {
+        "made_by": "python tests/test_golden_players.py (at commit 0283ce4)",
+        "run": RUNS[name],
+        "results_sha256": _digest(data),
+        "line_sha256": [_digest(line.encode())[:16] for line in lines],
+        "lines": {str(i): lines[i] for i in FULL_LINES},
+        "report": results.report(**REPORT).to_json(),
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(RUNS))
+def test_the_players_decide_as_the_goldens_say(name: str, tmp_path: Path) -> None:
+    golden = json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
+    assert golden["run"] == RUNS[name]
+    now = _record(name, tmp_path / "results.jsonl")
+    if now["results_sha256"] != golden["results_sha256"]:
+        differ = [
+            i
+            for i, (a, b) in enumerate(zip(now["line_sha256"], golden["line_sha256"], strict=True))
+            if a != b
+        ]
+        for i in differ:
+            if str(i) in golden["lines"]:
+                assert now["lines"][str(i)] == golden["lines"][str(i)]
+        pytest.fail(f"{len(differ)} games differ from the golden ones, the first game {differ[:1]}")
+    assert now["lines"] == golden["lines"]
+    assert now["report"] == golden["report"]
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    for name in sys.argv[1:] or RUNS:
+        with tempfile.TemporaryDirectory() as tmp:
+            made = _record(name, Path(tmp) / "results.jsonl")
+        path = GOLDEN / f"{name}.json"
+        path.write_text(json.dumps(made, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {path} ({path.stat().st_size:,} bytes)")
