@@ -219,6 +219,15 @@ def test_the_web_page_reads_its_bots_and_bounds_from_the_server(tmp_path: Path) 
             "reveal_seconds": 60.0,
             "max_reveal_seconds": 600.0,
         },
+        # The table's settings (issue 31): who is away after how long, the turn timer, the board.
+        "options": {
+            "away_seconds": 45,
+            "turn_seconds": 0,
+            "board": "standard",
+            "waiting_room": False,
+            "boards": ["standard", "retail"],
+            "max_seconds": 600,
+        },
     }
 
 
