@@ -43,7 +43,7 @@ import platform
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -288,33 +288,78 @@ class Rating:
     source: str
 
 
+def _rated_in_another_language(path: Path) -> bool:
+    """``authors-NAME-LL.tsv`` rates words of language LL as its speakers picture them (the
+    Spanish pack's build reads ``*-es.tsv``); English's knowledge takes only its own (no
+    suffix, or ``-en``): a Spanish "pan" is bread, not a pan."""
+    suffix = re.search(r"-([a-z]{2})$", path.stem)
+    return suffix is not None and suffix.group(1) != "en"
+
+
+def _rating_file(path: Path, source: str) -> Iterator[tuple[str, Rating]]:
+    """A protocol file's ratings, word by word (their file and line in ``origin``)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = lines[0].split("\t")
+    if head[1:12] != list(BASIC_TERMS) or head[12:] != ["light", "vivid", "shared"]:
+        raise ValueError(f"{path}: the header is not the protocol's")
+    for n, line in enumerate(lines[1:], start=2):
+        parts = line.split("\t")
+        if len(parts) != 15:
+            continue
+        v = np.array([float(x) for x in parts[1:]])
+        colours = v[:11]
+        tone = np.array(
+            [LIGHT_SCALE[0] + LIGHT_SCALE[1] * v[11], VIVID_SCALE[0] + VIVID_SCALE[1] * v[12]]
+        )
+        q = colours / colours.sum() if colours.sum() > 0 else None
+        yield parts[0], Rating(q, tone, float(v[13]), f"{path.name}:{n}", source)
+
+
+def combine_raters(first: Rating, second: Rating) -> Rating:
+    """Two raters' ratings of one word as one: the mean where they agree (the same top colour
+    and a Spearman correlation of at least 0.5 over the 11 colours); where they disagree the
+    reading is broad, its ``shared`` cut to the lower of the two times how far they agree (a
+    word one rater gives no colour keeps the other's colours at half the lower ``shared``)."""
+    origin = f"{first.origin}+{second.origin}"
+    tone = (first.tone + second.tone) / 2.0
+    if first.q is None and second.q is None:
+        return Rating(None, tone, (first.shared + second.shared) / 2.0, origin, first.source)
+    if first.q is None or second.q is None:
+        q = first.q if first.q is not None else second.q
+        return Rating(q, tone, min(first.shared, second.shared) / 2.0, origin, first.source)
+    q = (first.q + second.q) / 2.0
+    rho = float(stats.spearmanr(first.q, second.q).statistic)
+    rho = 0.0 if np.isnan(rho) else rho
+    agree = rho >= 0.5 and int(np.argmax(first.q)) == int(np.argmax(second.q))
+    if agree:
+        shared = (first.shared + second.shared) / 2.0
+    else:
+        shared = min(first.shared, second.shared) * max(rho, 0.0)
+    return Rating(q, tone, shared, origin, first.source)
+
+
 def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     """Every ``authors-*.tsv`` of ``folder`` (the first rating of a word wins; files in name
-    order); ``drop``: words whose ratings are left out, with their other forms (plurals,
-    singulars: the model reads a form of a known word as that word)."""
+    order), combined with the second rater's (``second-rater.tsv``, :func:`combine_raters`);
+    ``drop``: words whose ratings are left out, with their other forms (plurals, singulars:
+    the model reads a form of a known word as that word)."""
     dropped = {name_key(w) for w in drop}
     dropped |= {f for w in list(dropped) for f in _forms(w)}
     out: dict[str, Rating] = {}
     for path in sorted(folder.glob("authors-*.tsv")):
+        if _rated_in_another_language(path):
+            continue
         source = "culture" if "culture" in path.stem else "authors"
-        lines = path.read_text(encoding="utf-8").splitlines()
-        head = lines[0].split("\t")
-        if head[1:12] != list(BASIC_TERMS) or head[12:] != ["light", "vivid", "shared"]:
-            raise ValueError(f"{path}: the header is not the protocol's")
-        for n, line in enumerate(lines[1:], start=2):
-            parts = line.split("\t")
-            if len(parts) != 15:
-                continue
-            key = name_key(parts[0])
-            if not key or key in out or key in dropped:
-                continue
-            v = np.array([float(x) for x in parts[1:]])
-            colours = v[:11]
-            tone = np.array(
-                [LIGHT_SCALE[0] + LIGHT_SCALE[1] * v[11], VIVID_SCALE[0] + VIVID_SCALE[1] * v[12]]
-            )
-            q = colours / colours.sum() if colours.sum() > 0 else None
-            out[key] = Rating(q, tone, float(v[13]), f"{path.name}:{n}", source)
+        for word, rating in _rating_file(path, source):
+            key = name_key(word)
+            if key and key not in out and key not in dropped:
+                out[key] = rating
+    second = folder / "second-rater.tsv"
+    if second.exists():
+        for word, rating in _rating_file(second, "authors"):
+            key = name_key(word)
+            if key in out:
+                out[key] = combine_raters(out[key], rating)
     return out
 
 

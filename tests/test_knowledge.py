@@ -286,3 +286,65 @@ def test_second_clues_are_phrases_people_use_and_true_of_the_target() -> None:
             }[state.phase](view, rng)
         state = state.apply(action)
     assert seconds > 0
+
+
+def _build_script() -> object:
+    import importlib.util
+    import sys
+
+    path = ROOT / "scripts" / "build_object_colours.py"
+    spec = importlib.util.spec_from_file_location("build_object_colours", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_two_raters_who_agree_are_averaged_and_who_disagree_give_a_broad_reading() -> None:
+    # Issue 34: a word rated by two raters is read from both; where they disagree (another top
+    # colour) the reading is broad (its shared cut), never sharper than either rater's.
+    build = _build_script()
+    rating = build.Rating  # type: ignore[attr-defined]
+    combine = build.combine_raters  # type: ignore[attr-defined]
+    tone = np.array([50.0, 40.0])
+    yellow = np.zeros(11)
+    yellow[BASIC_TERMS.index("yellow")] = 0.8
+    yellow[BASIC_TERMS.index("green")] = 0.2
+    greenish = yellow.copy()
+    greenish[BASIC_TERMS.index("green")] = 0.4
+    greenish /= greenish.sum()
+    blue = np.zeros(11)
+    blue[BASIC_TERMS.index("blue")] = 1.0
+    a = rating(yellow, tone, 5.0, "a.tsv:2", "authors")
+    agreeing = combine(a, rating(greenish, tone + 10, 4.0, "b.tsv:7", "authors"))
+    assert agreeing.shared == pytest.approx(4.5)
+    np.testing.assert_allclose(agreeing.q, (yellow + greenish) / 2)
+    np.testing.assert_allclose(agreeing.tone, tone + 5)
+    assert agreeing.origin == "a.tsv:2+b.tsv:7"
+    apart = combine(a, rating(blue, tone, 4.0, "b.tsv:9", "authors"))
+    assert apart.shared < 4.0
+    none = combine(a, rating(None, tone, 0.0, "b.tsv:3", "authors"))
+    assert none.shared == 0.0 and none.q is not None
+
+
+def test_ratings_in_another_language_stay_out_of_english_knowledge() -> None:
+    # authors-NAME-es.tsv is Spanish rated as Spanish (a Spanish "pan" is bread): the English
+    # build leaves it to the Spanish pack.
+    build = _build_script()
+    other = build._rated_in_another_language  # type: ignore[attr-defined]
+    assert other(Path("authors-extra-es.tsv"))
+    assert not other(Path("authors-extra-en.tsv"))
+    assert not other(Path("authors-batch-1.tsv")) and not other(Path("authors-culture.tsv"))
+    english: set[str] = set()
+    for path in RATINGS.glob("authors-*.tsv"):
+        if not other(path):
+            english |= {line.split("\t", 1)[0] for line in path.read_text().splitlines()[1:]}
+    spanish = {
+        line.split("\t", 1)[0]
+        for line in (RATINGS / "authors-extra-es.tsv").read_text().splitlines()[1:]
+    }
+    only_spanish = spanish - english
+    assert len(only_spanish) > 100
+    ratings = build.read_ratings(RATINGS)  # type: ignore[attr-defined]
+    assert not only_spanish & set(ratings)
