@@ -52,6 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import ndimage, stats
 
+from huescues.engine import available_languages
 from huescues.language import c3, colornames, fold_of, name_key, words_of, xkcd_names
 from huescues.language._embedding import static_encoder
 from huescues.language._objects import BASIC_TERMS, DATA_FILE, KNOWLEDGE_SOURCES, TermGrid, _forms
@@ -288,6 +289,13 @@ class Rating:
     source: str
 
 
+def rated_in(path: Path) -> str:
+    """The language a ratings file's words are rated in: ``es`` for ``*-es.tsv`` (a language
+    pack's code after the last hyphen), else English."""
+    code = path.stem.rsplit("-", 1)[-1]
+    return code if code in available_languages() and code != "en" else "en"
+
+
 def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     """Every ``authors-*.tsv`` of ``folder`` (the first rating of a word wins; files in name
     order); ``drop``: words whose ratings are left out, with their other forms (plurals,
@@ -296,6 +304,8 @@ def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     dropped |= {f for w in list(dropped) for f in _forms(w)}
     out: dict[str, Rating] = {}
     for path in sorted(folder.glob("authors-*.tsv")):
+        if rated_in(path) != "en":
+            continue  # words rated as another language's (authors-colours-es.tsv): its pack's
         source = "culture" if "culture" in path.stem else "authors"
         lines = path.read_text(encoding="utf-8").splitlines()
         head = lines[0].split("\t")

@@ -58,7 +58,9 @@ def test_every_spanish_vocabulary_word_passes_the_spanish_rules_and_reads_as_its
     reader = default_model("es")
     for spanish, meant, *_ in rows:
         assert legal_in_spanish(spanish) and legal_in_spanish(spanish, second=True), spanish
-        assert meant in english and reader.translate(spanish).text == meant, spanish
+        read = reader.translate(spanish)
+        # by its English, or as Spanish by the pack's own knowledge (oscuro, dorado)
+        assert meant in english and (read.text == meant or read.own), spanish
     assert {"plátano", "cielo", "limón", "sangre", "océano"} <= set(words)
 
 
