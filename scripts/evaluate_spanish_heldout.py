@@ -13,9 +13,10 @@ a game), per kind of word:
 * **points**: R15's points of a pawn on the most likely square when the target is the square
   nearest the listed colour (3 on it, 2 in the frame, 1 in the ring).
 
-Nothing is fitted to the list. Run: ``python scripts/evaluate_spanish_heldout.py``
-(``--words`` for one line per word, ``--without-pack-knowledge`` to read the Spanish words by
-the translation alone, as before the pack had its own).
+The words are also grouped by whether one of them is rated in ``knowledge/ratings/*-es.tsv``
+(read from the files, so the groups are the same for any tree measured). Nothing is fitted to the
+list. Run: ``python scripts/evaluate_spanish_heldout.py`` (``--words`` for one line per word); a
+tree before the change: ``PYTHONPATH=<tree>/src python scripts/evaluate_spanish_heldout.py``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from huescues import Board, Cell, Rules
 from huescues.agents import default_agent
 from huescues.colour import delta_e_2000
 from huescues.engine import points_map
-from huescues.language import BASIC_TERMS, ObjectColourModel, default_model
+from huescues.language import BASIC_TERMS, ObjectColourModel, default_model, fold
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT / "knowledge" / "spanish" / "heldout.tsv"
@@ -63,6 +64,21 @@ def read_heldout(path: Path = HELDOUT) -> list[Entry]:
             raise ValueError(f"{path}: {spanish!r} has basic term {basic!r}, not one of the 11")
         lab = np.array([float(light), float(a), float(b)])
         out.append(Entry(spanish, kind, basic, lab, issue == "yes"))
+    return out
+
+
+def words(entry: Entry) -> list[str]:
+    return fold(entry.spanish).split()
+
+
+def spanish_rated() -> set[str]:
+    """The words of ``knowledge/ratings/*-es.tsv`` and their plural and feminine forms, folded
+    (read from the files, so that the groups are the same before and after the pack read them)."""
+    out: set[str] = set()
+    for path in sorted((ROOT / "knowledge" / "ratings").glob("*-es.tsv")):
+        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            w = fold(line.split("\t", 1)[0])
+            out |= {w, w + "s", w + "es", w[:-1] + "a" if w.endswith("o") else w}
     return out
 
 
@@ -118,12 +134,15 @@ def main() -> None:
             default_agent("es").guesser.belief(board, [text]), dtype=np.float64
         ).reshape(-1),
     }
+    rated = spanish_rated()
     groups = {
         "colour words": lambda e: e.kind == "colour",
         "object words": lambda e: e.kind == "object",
         "phrases": lambda e: e.kind == "phrase",
         "quoted in the issue": lambda e: e.quoted,
         "not quoted": lambda e: not e.quoted,
+        "a word rated in knowledge/ratings/*-es.tsv": lambda e: bool(rated & set(words(e))),
+        "no word rated there": lambda e: not rated & set(words(e)),
         "all": lambda e: True,
     }
     for name, read in readers.items():
