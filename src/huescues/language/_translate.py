@@ -192,8 +192,9 @@ class TranslatedModel(ColourTermModelBase):
         own = [i for i, t in enumerate(ts) if t.own]
         if own and self.knowledge is not None:
             phrases = [" ".join(ts[i].own) for i in own]
-            got = np.asarray(self.knowledge.score_batch(phrases, lab), dtype=np.float64)
-            if not batch:  # the same numbers as score's, to the last bit
+            if batch:
+                got = np.asarray(self.knowledge.score_batch(phrases, lab), dtype=np.float64)
+            else:  # the same numbers as score's, to the last bit
                 got = np.stack([self.knowledge.score(p, lab) for p in phrases])
             out[own] += self.knowledge_weight * got
         return out
