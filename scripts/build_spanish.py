@@ -94,15 +94,15 @@ def shared_evidence() -> dict[int, float]:
     return {k: round(float(np.median(v)), 3) for k, v in by.items() if v}
 
 
-def build_knowledge() -> None:
-    """``data/languages/es/knowledge.tsv`` from every ``knowledge/ratings/*-es.tsv``."""
+def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
+    """``data/languages/es/knowledge.tsv`` (``out``) from every ``*-es.tsv`` of ``ratings``."""
     from build_object_colours import LIGHT_SCALE, VIVID_SCALE
 
     from huescues.language import BASIC_TERMS
 
     evidence = shared_evidence()
     rows: dict[str, str] = {}
-    files = sorted(RATINGS.glob("*-es.tsv"))
+    files = sorted(ratings.glob("*-es.tsv"))
     for path in files:
         lines = path.read_text(encoding="utf-8").splitlines()
         head = lines[0].split("\t")
@@ -119,14 +119,14 @@ def build_knowledge() -> None:
             q = [x / sum(v[:11]) for x in v[:11]]
             light = LIGHT_SCALE[0] + LIGHT_SCALE[1] * v[11]
             chroma = VIVID_SCALE[0] + VIVID_SCALE[1] * v[12]
-            origin = f"{path.relative_to(ROOT)}:{n}"
+            origin = f"knowledge/ratings/{path.name}:{n}"
             fields = [key, *(f"{x:.3f}" for x in q), f"{light:.1f}", f"{chroma:.1f}"]
             rows[key] = "\t".join([*fields, f"{evidence[int(v[13])]:.3f}", origin])
     head = ["spanish", *BASIC_TERMS, "lightness", "chroma", "evidence", "origin"]
-    KNOWLEDGE.write_text(
+    out.write_text(
         "\n".join(["\t".join(head), *(rows[k] for k in sorted(rows))]) + "\n", encoding="utf-8"
     )
-    print(f"wrote {KNOWLEDGE}: {len(rows)} words from {', '.join(p.name for p in files)}")
+    print(f"wrote {out}: {len(rows)} words from {', '.join(p.name for p in files)}")
     print(f"evidence by shared: {evidence}")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -138,7 +140,6 @@ def test_the_shipped_knowledge_is_built_from_the_spanish_ratings() -> None:
     """knowledge.tsv is in step with knowledge/ratings/*-es.tsv (knowledge/PROTOCOL.md): each
     word points at its rating's line, and every rated word with a colour ships."""
     from importlib import resources
-    from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
     shipped = resources.files("huescues.data").joinpath("languages/es/knowledge.tsv")
@@ -150,3 +151,55 @@ def test_the_shipped_knowledge_is_built_from_the_spanish_ratings() -> None:
             if sum(float(v) for v in values[:11]) > 0:
                 rated.setdefault(fold(word), f"knowledge/ratings/{path.name}:{n}")
     assert {r[0]: r[-1] for r in rows} == rated
+
+
+def _build_spanish() -> object:
+    """scripts/build_spanish.py, loaded from its file (a script, not a module of the package);
+    its own imports of scripts/ (build_object_colours) need the folder on the path."""
+    import importlib.util
+    import sys
+
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    if str(scripts) not in sys.path:
+        sys.path.insert(0, str(scripts))
+    spec = importlib.util.spec_from_file_location("build_spanish", scripts / "build_spanish.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_spanish_ratings_file_dropped_in_is_built_into_the_pack(tmp_path: Path) -> None:
+    """Every ``*-es.tsv`` of the ratings folder joins the pack's knowledge with one command
+    (``build_spanish.py --knowledge``): the first rating of a word wins, files in name order,
+    a word with no colour is left out; the English builds leave such files out."""
+    folder = tmp_path
+    head = "word\tblack\tblue\tbrown\tgray\tgreen\torange\tpink\tpurple\tred\twhite\tyellow"
+    head += "\tlight\tvivid\tshared\n"
+    (folder / "authors-colours-es.tsv").write_text(
+        head + "marfil\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\t1\t5\t1\t5\n", encoding="utf-8"
+    )
+    (folder / "authors-extra-es.tsv").write_text(
+        head
+        + "marfil\t5\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\n"  # rated before: the first wins
+        + "Piña\t0\t0\t1\t0\t1\t0\t0\t0\t0\t0\t5\t4\t4\t4\n"
+        + "idea\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t2\t2\t0\n",  # no colour: nothing to read
+        encoding="utf-8",
+    )
+    (folder / "authors-batch-9.tsv").write_text(
+        head + "ivory\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\t1\t5\t1\t5\n"
+    )
+    build = _build_spanish()
+    out = folder / "knowledge.tsv"
+    build.build_knowledge(folder, out)  # type: ignore[attr-defined]
+    rows = {r.split("\t")[0]: r.split("\t") for r in out.read_text("utf-8").splitlines()[1:]}
+    assert set(rows) == {"marfil", "piña"}
+    assert rows["marfil"][-1] == "knowledge/ratings/authors-colours-es.tsv:2"
+    assert float(rows["marfil"][10]) > 0.8  # white, from the first file
+    assert rows["piña"][-1] == "knowledge/ratings/authors-extra-es.tsv:3"
+    from build_object_colours import rated_in  # type: ignore[import-not-found]
+
+    assert rated_in(folder / "authors-extra-es.tsv") == "es"
+    assert (
+        rated_in(folder / "authors-batch-9.tsv") == rated_in(folder / "authors-culture.tsv") == "en"
+    )
