@@ -150,7 +150,7 @@ def test_play_in_spanish_in_the_terminal_checks_clues_by_the_spanish_rules() -> 
 
     def person(prompt: str) -> str:
         if "target" in prompt:
-            answer = "0"
+            answer = "1"  # the card's squares are numbered 1-4 (R8)
         elif "first clue" in prompt:
             answer = next(firsts)
         elif "second clue" in prompt:
