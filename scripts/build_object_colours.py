@@ -52,6 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import ndimage, stats
 
+from huescues.engine import available_languages
 from huescues.language import c3, colornames, fold_of, name_key, words_of, xkcd_names
 from huescues.language._embedding import static_encoder
 from huescues.language._objects import BASIC_TERMS, DATA_FILE, KNOWLEDGE_SOURCES, TermGrid, _forms
@@ -288,12 +289,11 @@ class Rating:
     source: str
 
 
-def _rated_in_another_language(path: Path) -> bool:
-    """``authors-NAME-LL.tsv`` rates words of language LL as its speakers picture them (the
-    Spanish pack's build reads ``*-es.tsv``); English's knowledge takes only its own (no
-    suffix, or ``-en``): a Spanish "pan" is bread, not a pan."""
-    suffix = re.search(r"-([a-z]{2})$", path.stem)
-    return suffix is not None and suffix.group(1) != "en"
+def rated_in(path: Path) -> str:
+    """The language a ratings file's words are rated in: ``es`` for ``*-es.tsv`` (a language
+    pack's code after the last hyphen), else English."""
+    code = path.stem.rsplit("-", 1)[-1]
+    return code if code in available_languages() and code != "en" else "en"
 
 
 def _rating_file(path: Path, source: str) -> Iterator[tuple[str, Rating]]:
@@ -347,8 +347,8 @@ def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     dropped |= {f for w in list(dropped) for f in _forms(w)}
     out: dict[str, Rating] = {}
     for path in sorted(folder.glob("authors-*.tsv")):
-        if _rated_in_another_language(path):
-            continue
+        if rated_in(path) != "en":
+            continue  # words rated as another language's (authors-colours-es.tsv): its pack's
         source = "culture" if "culture" in path.stem else "authors"
         for word, rating in _rating_file(path, source):
             key = name_key(word)

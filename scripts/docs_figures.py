@@ -446,12 +446,21 @@ def _knowledge_calibration() -> str:
 def _languages_spanish() -> str:
     """docs/languages.md's Spanish picks read in Spanish, with and without the glossary entries of
     the dev words (scripts/evaluate_languages.py's first two tables), and the sentence on them."""
-    from huescues.language import TranslatedModel, default_model, spanish_table
+    from huescues.language import (
+        TranslatedModel,
+        default_model,
+        fold,
+        spanish_knowledge,
+        spanish_table,
+    )
     from huescues.research import agreement_by_language, dev_picks
 
     responses, _ = dev_picks()
     words = sorted({r.extra["shown_word"] for r in responses.rows})
-    held = TranslatedModel(default_model(), spanish_table(without_glossary=words), "es")
+    own = spanish_knowledge().without([fold(w) for w in words])
+    held = TranslatedModel(
+        default_model(), spanish_table(without_glossary=words), "es", knowledge=own
+    )
     plain = agreement_by_language(responses, language="spanish")
     honest = agreement_by_language(responses, {"es": held}, language="spanish")
     shown = dict(honest.overall.players)["shown word"].mean
@@ -460,11 +469,12 @@ def _languages_spanish() -> str:
         [
             plain.table(".3f").rstrip(),
             "",
-            "glossary entries of the dev words left out:",
+            "glossary entries and the pack's own ratings of the dev words left out:",
             "",
             honest.table(".3f").rstrip(),
             "",
-            "With the dev words' glossary entries left out, the Spanish reading scores "
+            "With the dev words' glossary entries and own ratings left out, the Spanish reading "
+            "scores "
             f"{shown:.3f} a pick on the Spanish picks",
             f"(0.200 before this reading, the English clue {english:.3f} with the English model "
             "alone). The kept-back clues have not",
@@ -597,7 +607,14 @@ def _languages_guesser() -> str:
     """docs/languages.md's sentence on the Spanish default player's guesser on the Spanish picks
     (scripts/evaluate_languages.py's last table)."""
     from huescues.agents import EmbeddingGuesser, default_agent
-    from huescues.language import NamingModel, TranslatedModel, default_model, spanish_table
+    from huescues.language import (
+        NamingModel,
+        TranslatedModel,
+        default_model,
+        fold,
+        spanish_knowledge,
+        spanish_table,
+    )
     from huescues.research import HumanResponses, Response, agreement_by_category, dev_picks
 
     responses, _ = dev_picks()
@@ -609,11 +626,12 @@ def _languages_guesser() -> str:
     )
     by_word = HumanResponses(responses.board, spanish, source=responses.source)
     table = spanish_table(without_glossary=words)
-    held = TranslatedModel(default_model(), table, "es")
+    own = spanish_knowledge().without([fold(w) for w in words])
+    held = TranslatedModel(default_model(), table, "es", knowledge=own)
     players = {
         "with": default_agent("es").guesser,
         "without": EmbeddingGuesser(
-            model=(held, TranslatedModel(NamingModel.default(), table, "es"))
+            model=(held, TranslatedModel(NamingModel.default(), table, "es", knowledge=own))
         ),
     }
     report = agreement_by_category(by_word, players).overall
@@ -626,7 +644,8 @@ def _languages_guesser() -> str:
         "the Spanish default\nplayer's guesser (its literal reading outside a game: "
         '`default_model("es")` and the naming model\nthrough the table, averaged) scores '
         f"**{honest.mean:.3f} [{honest.low:.3f}, {honest.high:.3f}]** points a pick with the "
-        "glossary\nentries of the dev words left out, the honest figure "
+        "glossary\nentries (and the pack's own ratings) of the dev words left out, the honest "
+        "figure "
         f"({shipped.mean:.3f} with them, which the glossary was\nwritten knowing; a person "
         f"{person.mean:.3f}, a random square {square.mean:.3f}). The kept-back clues have not "
         "been\nmeasured."

@@ -22,6 +22,8 @@ SEED = 34
 def rated_words() -> list[str]:
     words: set[str] = set()
     for path in sorted((ROOT / "knowledge" / "ratings").glob("authors-*.tsv")):
+        if path.stem.endswith("-es"):
+            continue  # Spanish words rated as Spanish: the Spanish pack's
         for line in path.read_text(encoding="utf-8").splitlines()[1:]:
             if line.strip():
                 words.add(line.split("\t", 1)[0])

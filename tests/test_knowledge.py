@@ -332,13 +332,13 @@ def test_ratings_in_another_language_stay_out_of_english_knowledge() -> None:
     # authors-NAME-es.tsv is Spanish rated as Spanish (a Spanish "pan" is bread): the English
     # build leaves it to the Spanish pack.
     build = _build_script()
-    other = build._rated_in_another_language  # type: ignore[attr-defined]
-    assert other(Path("authors-extra-es.tsv"))
-    assert not other(Path("authors-extra-en.tsv"))
-    assert not other(Path("authors-batch-1.tsv")) and not other(Path("authors-culture.tsv"))
+    rated_in = build.rated_in  # type: ignore[attr-defined]
+    assert rated_in(Path("authors-extra-es.tsv")) == "es"
+    assert rated_in(Path("authors-extra-en.tsv")) == "en"
+    assert rated_in(Path("authors-batch-1.tsv")) == rated_in(Path("authors-culture.tsv")) == "en"
     english: set[str] = set()
     for path in RATINGS.glob("authors-*.tsv"):
-        if not other(path):
+        if rated_in(path) == "en":
             english |= {line.split("\t", 1)[0] for line in path.read_text().splitlines()[1:]}
     spanish = {
         line.split("\t", 1)[0]

@@ -27,7 +27,7 @@ from huescues.engine import (
 )
 
 # the forms of one term are private: checked here against the spelling before packs
-from huescues.engine._clues import _ending_forms
+from huescues.engine._clues import _ending_forms, colour_term_forms
 from huescues.testing import check_games
 
 ES = Rules.standard(4, language="es")
@@ -479,6 +479,110 @@ def test_r19_property_every_form_of_a_spanish_term_refused(found: tuple[str, str
     err = refusal(word, language="es")
     assert err.rule == "R19"
     assert repr(term) in str(err)
+
+
+# --- R19 (d): Spanish compounds that end in a colour term --------------------------------------
+
+#: Compounds of a stem, the joining "i" and a term's form (the r doubled), as Spanish makes them.
+SPANISH_COLOUR_COMPOUNDS = (
+    ("pelirrojo", "rojo"),  # the issue's words first
+    ("ojiverde", "verde"),
+    ("ojiazules", "azul"),
+    ("pelinegra", "negro"),
+    ("barbiblanco", "blanco"),
+    ("pelirrojas", "rojo"),
+    ("petirrojo", "rojo"),  # the robin, as English refuses "redbreast"
+    ("rojiblanco", "blanco"),  # the combining form first: a known miss before (d)
+    ("verdiblanca", "blanco"),
+    ("blanquiazul", "azul"),
+    ("cariblanco", "blanco"),
+    ("boquinegro", "negro"),
+    ("ojigrises", "gris"),
+    ("pelirrosa", "rosa"),
+    ("ojimarrón", "marrón"),
+    ("ojicafés", "café"),
+    ("culiamarilla", "amarillo"),
+    ("alimorado", "morado"),
+    ("colinaranja", "naranja"),
+    ("ojivioleta", "violeta"),
+    ("ojiverdosa", "verde"),  # a derived form after the stem
+)
+
+
+@pytest.mark.parametrize(("word", "term"), SPANISH_COLOUR_COMPOUNDS)
+def test_r19_spanish_compound_ending_in_a_term_refused(word: str, term: str) -> None:
+    """R19 (d): stem + i + a term in any of its forms, in any case, with or without accents."""
+    for spell in SPELLINGS:
+        written = spell(word)
+        err = refusal(written, language="es")
+        assert err.rule == "R19", written
+        assert err.word == written
+        assert f"{written!r} is a compound that ends in the colour term {term!r}" in str(err)
+
+
+def test_r19_spanish_compound_message_names_the_parts() -> None:
+    err = refusal("pelirrojo", language="es")
+    assert str(err).endswith(
+        "'pelirrojo' is a compound that ends in the colour term 'rojo' "
+        "('pel' + 'i' + 'rrojo') (R19)"
+    )
+    err = refusal("peli-rrojo", language="es")  # parts joined, as R19 reads hyphens
+    assert err.rule == "R19"
+    assert "colour term 'rojo'" in str(err)
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "generosa",  # gene + rosa: no joining i
+        "amorosa",
+        "mentirosa",  # menti + rosa: the r is not doubled, so no compound of rosa
+        "suspirosa",
+        "pitufo",
+        "ojiva",
+        "pelirrubio",  # rubio is not a basic term
+        "ojicastaño",
+        "perinola",
+        "caminante",
+        "agridulce",
+    ],
+)
+def test_r19_spanish_words_that_only_end_in_the_letters_allowed(word: str) -> None:
+    assert validate_clue(word, language="es") == (word,)
+
+
+def test_r19_spanish_derived_form_still_refused_as_a_form() -> None:
+    err = refusal("rojizo", language="es")
+    assert "'rojizo' is a form of the colour term 'rojo' (R19)" in str(err)
+
+
+def test_r19_compounds_are_spanish_only() -> None:
+    """English has no rule (d): its compounds start with the term (c), and "redhead" is
+    refused as before."""
+    assert language_pack("en").compounds == ()
+    assert "starts with the colour term 'red'" in str(refusal("redhead"))
+    assert validate_clue("pelirrojo") == ("pelirrojo",)
+
+
+@st.composite
+def spanish_compounds(draw: st.DrawFn) -> tuple[str, str]:
+    """A stem (letters, no i), the joining i and a form of a term, the r doubled."""
+    stem = draw(st.text(alphabet="abcdefghjlmnopqrstuvz", min_size=2, max_size=6))
+    term = draw(st.sampled_from(SPANISH_TERMS))
+    base = draw(st.sampled_from((term, *language_pack("es").derived(term))))
+    form = unaccented(draw(st.sampled_from(_inflections(base))))
+    # the term the message names: the first listed whose form this is (violeta, púrpura...)
+    named = colour_term_forms(language_pack("es").basic_colour_terms, "es")[form]
+    written = "r" + form if form.startswith("r") else form
+    return named, draw(st.sampled_from(SPELLINGS))(stem + "i" + written)
+
+
+@given(spanish_compounds())
+def test_r19_property_any_stem_i_and_a_form_refused(found: tuple[str, str]) -> None:
+    term, word = found
+    err = refusal(word, language="es")
+    assert err.rule == "R19"
+    assert f"{word!r} is a compound that ends in the colour term {term!r}" in str(err)
 
 
 # --- English unchanged ----------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -50,3 +52,154 @@ def test_unknown_words_read_as_they_are() -> None:
     m = default_model("es")
     assert m.translate("Pikachu").text == "pikachu"
     assert m.translate("Pikachu").confidence == 1.0
+
+
+# --- the pack's own knowledge and Spanish order (issue 34) ------------------------------------
+
+
+def _peak(text: str) -> tuple[float, float, float]:
+    """Where the Spanish reading peaks over the standard board's squares (L*, a*, b*)."""
+    from huescues import Board
+
+    lab = Board.standard().lab.reshape(-1, 3)
+    top = lab[int(np.argmax(default_model("es").score(text, lab)))]
+    return float(top[0]), float(top[1]), float(top[2])
+
+
+def test_colour_words_the_pack_rates_read_as_spanish_not_as_a_false_friend() -> None:
+    """The pack's own knowledge comes before the translation table (marfil is not maroon)."""
+    m = default_model("es")
+    for word in ("marfil", "granate", "burdeos", "celeste", "rosa", "tinto"):
+        t = m.translate(word)
+        assert t.own == (fold(word),) and t.text == "" and t.translated == (), word
+    light, _, _ = _peak("marfil")
+    assert light > 75  # ivory, not maroon (L* 25)
+    _, a, _ = _peak("granate")
+    assert a > 30  # red, not granite (grey)
+    light, _, b = _peak("celeste")
+    assert light > 55 and b < -10  # sky blue
+    _, a, _ = _peak("rosa")
+    assert a > 15  # a Spanish speaker's rosa is pink
+
+
+def test_a_form_of_a_rated_word_reads_as_the_word() -> None:
+    m = default_model("es")
+    assert m.translate("Lilas").own == ("lila",)
+    assert m.translate("granates").own == ("granate",)
+    lab = np.array([[40.0, 50.0, 20.0], [80.0, -10.0, -20.0]])
+    assert np.array_equal(m.score("rosas", lab), m.score("rosa", lab))
+
+
+def test_two_words_read_in_english_order_the_modifier_first() -> None:
+    """Spanish puts the adjective after the noun: cielo nocturno is a night sky; 'de' still
+    turns round (cookie monster) and things joined by 'y' keep their order."""
+    m = default_model("es")
+    assert m.translate("cielo nocturno").text == "night sky"
+    assert m.translate("mar profundo").text == "deep sea"
+    assert m.translate("monstruo de las galletas").text == "cookie monster"
+    assert m.translate("epi y blas").text == "epi blas"
+
+
+def test_a_phrase_mixes_its_translation_and_the_packs_knowledge() -> None:
+    """vino tinto: 'vino' by its English, 'tinto' by the pack's Spanish rating (dark red)."""
+    m = default_model("es")
+    t = m.translate("vino tinto")
+    assert t.text == "wine" and t.own == ("tinto",)
+    _, a, _ = _peak("vino tinto")
+    assert a > 15  # red wine, not tarnish
+    assert 0.0 < m.evidence("vino tinto") <= min(m.evidence("tinto"), 1.0)
+
+
+def test_many_texts_read_as_one_at_a_time() -> None:
+    m = default_model("es")
+    texts = ["marfil", "vino tinto", "cielo nocturno", "pikachu", "de la"]
+    lab = np.array([[30.0, 20.0, 10.0], [90.0, 0.0, 10.0], [60.0, -30.0, 30.0]])
+    one = np.stack([m.score(x, lab) for x in texts])
+    assert np.array_equal(m.score_many(texts, lab), one)
+    assert np.allclose(m.score_batch(texts, lab), one, atol=1e-6)
+
+
+def test_the_knowledge_is_in_the_readings_cache_key() -> None:
+    from huescues.language import TranslatedModel, spanish_knowledge, spanish_table
+
+    plain = TranslatedModel(default_model(), spanish_table(), "es")
+    own = default_model("es")
+    assert isinstance(own, TranslatedModel)
+    assert own.knowledge is spanish_knowledge()
+    assert plain.cache_key is not None and "-v1@" in plain.cache_key
+    assert own.cache_key is not None and "-v2@" in own.cache_key
+    fewer = TranslatedModel(
+        default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["lila"])
+    )
+    assert fewer.cache_key != own.cache_key
+    with pytest.raises(ValueError, match="knowledge_weight must be a positive number, not 0"):
+        TranslatedModel(default_model(), {}, "es", knowledge_weight=0.0)
+
+
+def test_the_shipped_knowledge_is_built_from_the_spanish_ratings() -> None:
+    """knowledge.tsv is in step with knowledge/ratings/*-es.tsv (knowledge/PROTOCOL.md): each
+    word points at its rating's line, and every rated word with a colour ships."""
+    from importlib import resources
+
+    root = Path(__file__).resolve().parents[1]
+    shipped = resources.files("huescues.data").joinpath("languages/es/knowledge.tsv")
+    rows = [line.split("\t") for line in shipped.read_text("utf-8").splitlines()[1:]]
+    rated: dict[str, str] = {}
+    for path in sorted((root / "knowledge" / "ratings").glob("*-es.tsv")):
+        for n, line in enumerate(path.read_text("utf-8").splitlines()[1:], start=2):
+            word, *values = line.split("\t")
+            if sum(float(v) for v in values[:11]) > 0:
+                rated.setdefault(fold(word), f"knowledge/ratings/{path.name}:{n}")
+    assert {r[0]: r[-1] for r in rows} == rated
+
+
+def _build_spanish() -> object:
+    """scripts/build_spanish.py, loaded from its file (a script, not a module of the package);
+    its own imports of scripts/ (build_object_colours) need the folder on the path."""
+    import importlib.util
+    import sys
+
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    if str(scripts) not in sys.path:
+        sys.path.insert(0, str(scripts))
+    spec = importlib.util.spec_from_file_location("build_spanish", scripts / "build_spanish.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_spanish_ratings_file_dropped_in_is_built_into_the_pack(tmp_path: Path) -> None:
+    """Every ``*-es.tsv`` of the ratings folder joins the pack's knowledge with one command
+    (``build_spanish.py --knowledge``): the first rating of a word wins, files in name order,
+    a word with no colour is left out; the English builds leave such files out."""
+    folder = tmp_path
+    head = "word\tblack\tblue\tbrown\tgray\tgreen\torange\tpink\tpurple\tred\twhite\tyellow"
+    head += "\tlight\tvivid\tshared\n"
+    (folder / "authors-colours-es.tsv").write_text(
+        head + "marfil\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\t1\t5\t1\t5\n", encoding="utf-8"
+    )
+    (folder / "authors-extra-es.tsv").write_text(
+        head
+        + "marfil\t5\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\n"  # rated before: the first wins
+        + "Piña\t0\t0\t1\t0\t1\t0\t0\t0\t0\t0\t5\t4\t4\t4\n"
+        + "idea\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t2\t2\t0\n",  # no colour: nothing to read
+        encoding="utf-8",
+    )
+    (folder / "authors-batch-9.tsv").write_text(
+        head + "ivory\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\t1\t5\t1\t5\n"
+    )
+    build = _build_spanish()
+    out = folder / "knowledge.tsv"
+    build.build_knowledge(folder, out)  # type: ignore[attr-defined]
+    rows = {r.split("\t")[0]: r.split("\t") for r in out.read_text("utf-8").splitlines()[1:]}
+    assert set(rows) == {"marfil", "piña"}
+    assert rows["marfil"][-1] == "knowledge/ratings/authors-colours-es.tsv:2"
+    assert float(rows["marfil"][10]) > 0.8  # white, from the first file
+    assert rows["piña"][-1] == "knowledge/ratings/authors-extra-es.tsv:3"
+    from build_object_colours import rated_in  # type: ignore[import-not-found]
+
+    assert rated_in(folder / "authors-extra-es.tsv") == "es"
+    assert (
+        rated_in(folder / "authors-batch-9.tsv") == rated_in(folder / "authors-culture.tsv") == "en"
+    )

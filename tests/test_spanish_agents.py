@@ -58,7 +58,9 @@ def test_every_spanish_vocabulary_word_passes_the_spanish_rules_and_reads_as_its
     reader = default_model("es")
     for spanish, meant, *_ in rows:
         assert legal_in_spanish(spanish) and legal_in_spanish(spanish, second=True), spanish
-        assert meant in english and reader.translate(spanish).text == meant, spanish
+        read = reader.translate(spanish)
+        # by its English, or as Spanish by the pack's own knowledge (oscuro, dorado)
+        assert meant in english and (read.text == meant or read.own), spanish
     assert {"plátano", "cielo", "limón", "sangre", "océano"} <= set(words)
 
 
@@ -154,7 +156,7 @@ def test_play_in_spanish_in_the_terminal_checks_clues_by_the_spanish_rules() -> 
         # A refused answer is asked again: a bound keeps a refusal of ours from looping forever.
         assert asked < 500, f"asked {asked} times; the last: {prompt!r}"
         if "target" in prompt:
-            answer = "1"  # the card's squares are numbered 1-4
+            answer = "1"  # the card's squares are numbered 1-4 (R8)
         elif "first clue" in prompt:
             answer = next(firsts)
         elif "second clue" in prompt:

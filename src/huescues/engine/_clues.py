@@ -207,7 +207,7 @@ def _word_fault(
         if cand in pack.position_words:
             return "R20", f"{shown}{where} names a place on the board"
 
-    # R19: colour names, (a) and (b) for every candidate, then (c).
+    # R19: colour names, (a) and (b) for every candidate, then (d) and (c).
     forms = _colour_forms(banned, language)
     for cand, where in candidates:
         found = forms.get(cand)
@@ -219,6 +219,18 @@ def _word_fault(
         if kind == "ending":
             return "R19", f"{shown}{where} is the colour term {term!r} with an ending"
         return "R19", f"{shown}{where} is a form of the colour term {term!r}"
+    # (d): a compound that ends in a form of a term (pelirrojo: pel + i + rrojo).
+    for compound in pack.compounds:
+        for cand, where in candidates:
+            for stem, rest in compound.colour_parts(cand):
+                found = forms.get(rest)
+                if found is not None:
+                    written = cand[len(stem) + len(compound.joiner) :]
+                    return (
+                        "R19",
+                        f"{shown}{where} is a compound that ends in the colour term "
+                        f"{found[0]!r} ({stem!r} + {compound.joiner!r} + {written!r})",
+                    )
     common = pack.common_words()
     stems = _stems(banned, language)
     for cand, where in candidates:

@@ -18,7 +18,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-__all__ = ["DEFAULT_LANGUAGE", "LanguagePack", "Respelling", "available_languages", "language_pack"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "Compound",
+    "LanguagePack",
+    "Respelling",
+    "available_languages",
+    "language_pack",
+]
 
 #: The language of a game whose rules do not say (records made before packs are English).
 DEFAULT_LANGUAGE = "en"
@@ -41,6 +48,36 @@ class Respelling:
             return ()
         stem = self.match.sub(self.stem, term, count=1)
         return tuple(stem + e for e in self.endings)
+
+
+@dataclass(frozen=True, slots=True)
+class Compound:
+    """R19 (d): a compound that ends in a colour term: a stem of at least ``min_stem`` letters,
+    the ``joiner``, then any refused form of a term, its first letter doubled when it is one of
+    ``doubled`` (Spanish: ``pel`` + ``i`` + ``rrojo``, ``oj`` + ``i`` + ``verde``)."""
+
+    joiner: str
+    min_stem: int
+    doubled: frozenset[str]
+
+    def colour_parts(self, word: str) -> tuple[tuple[str, str], ...]:
+        """Every way to read ``word`` (folded) as stem + joiner + rest, as ``(stem, rest)``
+        with the rest spelt as the term's form is spelt alone (``rrojo`` is ``rojo``). A rest
+        that starts with a letter of ``doubled`` written once is not such a compound
+        (``mentirosa`` is no ``rosa``)."""
+        out: list[tuple[str, str]] = []
+        j = len(self.joiner)
+        start = word.find(self.joiner, self.min_stem)
+        while start != -1:
+            stem, rest = word[:start], word[start + j :]
+            if stem.isalpha() and len(rest) > 1:
+                if rest[0] in self.doubled:
+                    if rest[1] == rest[0]:
+                        out.append((stem, rest[1:]))
+                else:
+                    out.append((stem, rest))
+            start = word.find(self.joiner, start + 1)
+        return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +110,9 @@ class LanguagePack:
     min_rest: int
     #: R19 (c): the file, in the pack's folder, of the common words (gzip, one a line, folded).
     common_words_file: str
+    #: R19 (d): how the language makes compounds that end in a colour term (Spanish
+    #: ``pelirrojo``), or ``()`` (English writes ``redhead``, which (c) refuses).
+    compounds: tuple[Compound, ...] = ()
 
     def fold(self, text: str) -> str:
         """``text`` as this pack compares words: lowercase, and folded if the pack says so."""
@@ -147,6 +187,10 @@ def language_pack(code: str) -> LanguagePack:
     derived = tuple(
         (fold(term), tuple(fold(w) for w in words)) for term, words in data["derived_forms"].items()
     )
+    compounds = tuple(
+        Compound(fold(c["joiner"]), int(c["min_stem"]), frozenset(fold(x) for x in c["doubled"]))
+        for c in data.get("compounds", [])
+    )
     common = data["common_words"]
     return LanguagePack(
         code=code,
@@ -161,6 +205,7 @@ def language_pack(code: str) -> LanguagePack:
         relative_words=_words(data, "relative_words"),
         min_rest=int(common["min_rest"]),
         common_words_file=str(common["file"]),
+        compounds=compounds,
     )
 
 

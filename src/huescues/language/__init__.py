@@ -19,7 +19,15 @@ from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
 from ._standard import ModelFactory, standard_models
-from ._translate import LANGUAGES, TranslatedModel, Translation, fold, spanish_table
+from ._translate import (
+    LANGUAGES,
+    OWN_KNOWLEDGE_WEIGHT,
+    TranslatedModel,
+    Translation,
+    fold,
+    spanish_knowledge,
+    spanish_table,
+)
 from ._wordpiece import WordPieceEncoder
 
 __all__ = [
@@ -31,6 +39,7 @@ __all__ = [
     "MODEL_NAMES",
     "N_FOLDS",
     "OBJECT_BLEND_WEIGHT",
+    "OWN_KNOWLEDGE_WEIGHT",
     "TONE_SPREAD",
     "BlendedModel",
     "C3Data",
@@ -67,6 +76,7 @@ __all__ = [
     "named_model",
     "normalise_name",
     "reads_in_context",
+    "spanish_knowledge",
     "spanish_table",
     "standard_models",
     "with_capabilities",

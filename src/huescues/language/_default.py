@@ -15,7 +15,7 @@ from ._capabilities import ColourTermModelBase, model_cache_key, with_capabiliti
 from ._combined import combined_model
 from ._objects import ObjectColourModel
 from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab
-from ._translate import TranslatedModel, check_language, spanish_table
+from ._translate import TranslatedModel, check_language, spanish_knowledge, spanish_table
 
 __all__ = ["OBJECT_BLEND_WEIGHT", "BlendedModel", "default_model", "english_model"]
 
@@ -133,7 +133,7 @@ def default_model(language: str = "en") -> ColourTermModelBase:
 
 @functools.cache
 def _spanish_model() -> TranslatedModel:
-    return TranslatedModel(english_model(), spanish_table(), "es")
+    return TranslatedModel(english_model(), spanish_table(), "es", knowledge=spanish_knowledge())
 
 
 @functools.cache

@@ -10,7 +10,7 @@ from ._default import default_model, english_model
 from ._embedding import EmbeddingModel
 from ._naming import NamingModel
 from ._protocol import ColourTermModel
-from ._translate import TranslatedModel, check_language, spanish_table
+from ._translate import TranslatedModel, check_language, spanish_knowledge, spanish_table
 
 __all__ = ["MODEL_NAMES", "named_model"]
 
@@ -36,4 +36,6 @@ def named_model(name: str, language: str = "en") -> ColourTermModel:
         return _SHIPPED[name]()
     if name == "default":
         return default_model(language)
-    return TranslatedModel(_SHIPPED[name](), spanish_table(), language)
+    return TranslatedModel(
+        _SHIPPED[name](), spanish_table(), language, knowledge=spanish_knowledge()
+    )

@@ -316,6 +316,26 @@ class ObjectColourModel(ColourTermModelBase):
                 settings[name] = value
         return _rebuild(self._arrays(), settings, encoder=self._encoder)
 
+    def with_knowledge(
+        self,
+        words: Sequence[str],
+        q: ArrayLike,
+        *,
+        tone: ArrayLike,
+        evidence: ArrayLike,
+        sources: ArrayLike,
+    ) -> ObjectColourModel:
+        """Other words' knowledge read as this model reads its own (the same colour grid, tone
+        and settings): a language pack's words rated in that language (``spanish_knowledge``).
+        Texts it does not know are carried by the English word vectors, so ask :meth:`knows`."""
+        arrays = self._arrays()
+        arrays["words"] = tuple(name_key(w) for w in words)
+        arrays["q"] = np.asarray(q, dtype=np.float64)
+        arrays["tone"] = np.asarray(tone, dtype=np.float64)
+        arrays["evidence"] = np.asarray(evidence, dtype=np.float64)
+        arrays["sources"] = np.asarray(sources, dtype=np.int64)
+        return _rebuild(arrays, self._settings(), encoder=self._encoder)
+
     def without(self, words: Sequence[str]) -> ObjectColourModel:
         """The same model with ``words`` and their other forms (plurals, singulars) forgotten
         (carried by their vectors instead): for evaluations held out by word."""
