@@ -342,9 +342,10 @@ def test_ratings_in_another_language_stay_out_of_english_knowledge() -> None:
             english |= {line.split("\t", 1)[0] for line in path.read_text().splitlines()[1:]}
     spanish = {
         line.split("\t", 1)[0]
-        for line in (RATINGS / "authors-extra-es.tsv").read_text().splitlines()[1:]
+        for path in RATINGS.glob("authors-*-es.tsv")
+        for line in path.read_text().splitlines()[1:]
     }
     only_spanish = spanish - english
-    assert len(only_spanish) > 100
+    assert len(only_spanish) > 30
     ratings = build.read_ratings(RATINGS)  # type: ignore[attr-defined]
     assert not only_spanish & set(ratings)
