@@ -188,6 +188,7 @@ def view_message(table: WebTable, view: View, *, spectator: bool = False) -> dic
         "started": table.started,
         "timer": timer,
         "series": table.series,
+        "stand_ins": table.stand_in_moves,
         "reveal": None
         if table.reveal is None
         else {

@@ -17,7 +17,15 @@ from collections.abc import Coroutine
 from typing import Any
 
 from huescues.agents import Agent, cut_message, prepare
-from huescues.engine import GameRecord, GameState, IllegalAction
+from huescues.engine import (
+    Action,
+    GameRecord,
+    GameState,
+    GiveClue,
+    IllegalAction,
+    Pass,
+    PlacePawn,
+)
 
 from ._bots import STAND_IN, build_bot
 from ._db import Database
@@ -27,7 +35,7 @@ from ._messages import error, send, store_failure, view_message
 from ._store import TableStore
 from ._table import Reveal, Socket, WebTable
 
-__all__ = ["MAX_RETRY_PAUSE", "TablePlay"]
+__all__ = ["MAX_RETRY_PAUSE", "TablePlay", "spectator_state", "stand_in_move"]
 
 #: The longest pause between two tries of a move that could not be stored, in seconds.
 MAX_RETRY_PAUSE = 5.0
@@ -140,6 +148,8 @@ class TablePlay:
         ):  # fmt: skip
             return False
         game.state = after
+        if stand_in is not None:
+            table.stand_in_moves.append(stand_in_move(state, seat, after.actions[-1]))
         self._after(table, state, after)
         if after.is_terminal and not await self.finish(table):
             return False
@@ -313,6 +323,19 @@ class TablePlay:
             if await self.db.read(self.db.write_problem) is None:
                 table.storage = "ok"
                 await self.broadcast(table)
+
+
+def stand_in_move(state: GameState, seat: int, action: Action) -> dict[str, Any]:
+    """A stand-in's move as the pages mark it: its round, seat, kind and public value (a
+    clue's text, a pawn's square; a target stays the giver's until the reveal, R8)."""
+    value: str | None = None
+    if isinstance(action, GiveClue):
+        kind, value = "clue", action.text
+    elif isinstance(action, PlacePawn):
+        kind, value = "pawn", str(action.cell)
+    else:
+        kind = "pass" if isinstance(action, Pass) else "target"
+    return {"round": state.round, "seat": seat, "action": kind, "value": value}
 
 
 def spectator_state(table: WebTable) -> dict[str, Any]:
