@@ -80,7 +80,9 @@
   // turn timer. The server's defaults are the form's.
   function tableOptions() {
     const value = (field) => document.querySelector(`[data-field=${field}]`).value;
-    return { board: value("board"), away_seconds: Number(value("away-seconds")), turn_seconds: Number(value("turn-seconds")) };
+    // (Whole seconds, as the server takes them; what it refuses it names.)
+    const seconds = (field) => { const v = value(field).trim(); return v === "" ? 0 : Number(v); };
+    return { board: value("board"), away_seconds: seconds("away-seconds"), turn_seconds: seconds("turn-seconds") };
   }
   if (setup.options) {
     document.querySelector("[data-field=away-seconds]").value = String(setup.options.away_seconds);

@@ -790,9 +790,11 @@ HuesI18n.ready.then(function () {
       // This page holds every person's seat (pass-and-play, or the only person): nobody else
       // to wait for, so the creator's page starts at once.
       const people = state.seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "person");
-      if (creator() && !startSent && people.every(([, i]) => holds(i))) {
+      if (creator() && people.every(([, i]) => holds(i))) {
+        if (!startSent) send(conns.find((c) => c.seat === 0), { type: "start" });
         startSent = true;
-        send(conns.find((c) => c.seat === 0), { type: "start" });
+        $("status").textContent = t("play.connecting");
+        return;
       }
       drawWaiting(state);
       return;
