@@ -11,6 +11,7 @@ each test asserts one thing the issue asks of it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import time
@@ -136,6 +137,17 @@ def _secrets_shown(page: Any) -> dict[str, int]:
     )
 
 
+#: The phone's layout: the header's height and the visible column numbers' boxes.
+PHONE_LAYOUT = """() => ({
+  header: document.querySelector('.bar').getBoundingClientRect().height,
+  line: parseFloat(getComputedStyle(document.getElementById('round')).lineHeight),
+  columns: [...document.querySelectorAll('.hc-col')]
+    .filter((c) => getComputedStyle(c).visibility !== 'hidden')
+    .map((c) => { const r = c.getBoundingClientRect(); const range = document.createRange();
+                  range.selectNodeContents(c); const t = range.getBoundingClientRect();
+                  return [t.left, t.right]; }),
+})"""
+
 #: The revealed board: the target's square, and each pawn's square with the points shown on it.
 BOARD_POINTS = """() => ({
   target: document.querySelector('.cell.target').dataset.cell,
@@ -194,9 +206,12 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
     )
     seen["waiting_names"] = ann.locator("#waiting-seats .name").all_inner_texts()
     seen["waiting_line"] = ann.locator("#waiting-line").inner_text()
-    # A reload returns to the seat: the invite's answer is the seat's own link.
+    # A reload returns to the seat: the invite's answer is the seat's own link. Hal mutes the
+    # turn's chime first: the choice stays.
+    pages["Hal"].click("[data-action=mute]")
     pages["Hal"].reload()
     pages["Hal"].wait_for_selector("[data-screen=waiting]:not([hidden])")
+    seen["hal_muted"] = pages["Hal"].locator("[data-action=mute]").get_attribute("aria-pressed")
     seen["hal_after_reload"] = pages["Hal"].locator("#round").inner_text()
     seen["hal_url"] = pages["Hal"].url
 
@@ -211,7 +226,16 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
 
     ann.click("[data-action=start-game]")
     for page in pages.values():
-        page.wait_for_selector("[data-screen=game]:not([hidden])")
+        page.wait_for_function("() => /you are/.test(document.getElementById('round').textContent)")
+    seen["phone"] = ann.evaluate(PHONE_LAYOUT)
+
+    # Ann's first clue is refused (R19), then one is taken: the refusal goes with it.
+    ann.wait_for_selector("text=Choose a target")
+    act_and_wait_for_the_next_state(ann, ann.locator(".cell.card").first.click)
+    ann.locator("[data-field=clue]").fill("red")
+    ann.click("[data-action=clue]")
+    ann.wait_for_function("() => /R19/.test(document.getElementById('message').textContent)")
+    seen["refused"] = ann.locator("#message").inner_text()
 
     # Ivy closes her page before her first pawn: the stand-in places it after 1 s.
     pages["Ivy"].close()
@@ -230,9 +254,16 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
             if page.locator(".your-target").count():
                 target = page.locator(".your-target").inner_text().split()[-1]
             moved = _act(page, clues[name], target) or moved
+            if (
+                name == "Ann"
+                and "after_refusal" not in seen
+                and ann.locator("#clues .clue").count()
+            ):
+                seen["after_refusal"] = ann.locator("#message").inner_text()
         seen["secrets"].append(_secrets_shown(spec))
         if ann.locator(".pawn-points").count() and _status(ann).startswith("Reveal"):
             seen["reveals"].append((ann.locator("#round").inner_text(), ann.evaluate(BOARD_POINTS)))
+            seen["zoom_board"] = ann.locator("[data-action=zoom-board]").is_visible()
         if ivy_gone and ann.locator(".pawn.stood-in").count():
             seen["ivy_away"] = ann.locator("#scores li").nth(2).get_attribute("data-presence")
             # She opens the invite again on her phone: her seat, not a new one.
@@ -274,6 +305,7 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
         for m in (json.loads(f) for f in frames if f.startswith("{"))
         if m.get("type") == "welcome"
     ]
+    seen["chimes"] = {n: p.evaluate("() => window.__chimes || 0") for n, p in pages.items()}
     seen["errors"] = [e for p in [*pages.values(), spec] for e in p.errors]
     for ctx in contexts:
         ctx.close()
@@ -350,6 +382,33 @@ def test_r24_play_again_keeps_every_link_and_the_spectator_follows(
 
 def test_a_reaction_reaches_the_others(evening: dict[str, Any]) -> None:
     assert evening["reactions"]
+
+
+def test_r19_a_refused_clues_message_clears_on_the_next_accepted_clue(
+    evening: dict[str, Any],
+) -> None:
+    assert "R19" in evening["refused"]
+    assert evening["after_refusal"] == ""
+
+
+def test_on_a_phone_the_header_is_one_line_and_the_column_numbers_apart(
+    evening: dict[str, Any],
+) -> None:
+    phone = evening["phone"]
+    # One line of text and the buttons' padding: no wrapping to two or three lines.
+    assert phone["header"] < 2 * phone["line"] + 16
+    columns = phone["columns"]
+    assert len(columns) >= 6  # 1, 5, 10, ... 30
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(columns))
+    # And a reveal's board can be zoomed.
+    assert evening["zoom_board"]
+
+
+def test_a_chime_when_it_becomes_your_turn_and_the_mute_is_remembered(
+    evening: dict[str, Any],
+) -> None:
+    assert all(n > 0 for n in evening["chimes"].values())
+    assert evening["hal_muted"] == "true"
 
 
 def test_the_retail_board_chosen_in_the_lobby_is_the_games(
