@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from huescues.web import StudyConfig, TableSettings
 from web_server import act_and_wait_for_the_next_state, chromium, live_server
@@ -113,7 +114,11 @@ def _act(page: Any, clues: list[str], target: str | None = None) -> bool:
     else:
         free = [c for c in _near(target) if page.locator(f'[data-cell="{c}"].open').count()]
         cell = page.locator(f'[data-cell="{free[0]}"]' if free else ".cell.open >> nth=40")
-        cell.click()
+        try:
+            cell.click(timeout=5_000)
+        except PlaywrightTimeout:
+            page.screenshot(path="/tmp/party-click.png")
+            raise AssertionError(f"could not tap a square: {_status(page)}; {page.url}") from None
         page.wait_for_selector("#zoom:not([hidden])")
         act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=zoom-place]"))
     return True
@@ -266,6 +271,12 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
             seen["zoom_board"] = ann.locator("[data-action=zoom-board]").is_visible()
         if ivy_gone and ann.locator(".pawn.stood-in").count():
             seen["ivy_away"] = ann.locator("#scores li").nth(2).get_attribute("data-presence")
+            # The creator may give her seat to a bot; nobody else may.
+            seen["give_to_bot"] = {
+                n: p.locator("[data-action=give-to-bot][data-seat='2']").count()
+                for n, p in pages.items()
+                if n != "Ivy"
+            }
             # She opens the invite again on her phone: her seat, not a new one.
             page = _new_page(friend_ctx["Ivy"])
             page.goto(invite)
@@ -354,6 +365,7 @@ def test_a_friend_who_closes_her_page_has_a_stand_in_then_returns_to_her_seat(
     evening: dict[str, Any],
 ) -> None:
     assert evening["ivy_away"] == "away"
+    assert evening["give_to_bot"] == {"Ann": 1, "Hal": 0, "Joe": 0}
     assert "you are Ivy" in evening["ivy_back"]
     # The end screen's rounds mark what the stand-in played.
     assert "stand-in" in evening["stand_in_rounds"]

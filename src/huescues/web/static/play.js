@@ -165,8 +165,9 @@ HuesI18n.ready.then(function () {
   function onAgain(msg) {
     // Play again in place: the server moves this page's connections to the next game (the same
     // links open it) and sends each its welcome and state there; the page starts afresh.
+    const by = msg.by === null ? null : seatName(msg.by);
     startAfresh();
-    $("again-note").textContent = msg.by === null ? t("play.again.started") : t("play.again.by", { name: seatName(msg.by) });
+    $("again-note").textContent = by === null ? t("play.again.started") : t("play.again.by", { name: by });
   }
   function startAfresh() {
     welcome = null;
@@ -489,7 +490,8 @@ HuesI18n.ready.then(function () {
     }
     const text = t(`phase.${state.phase}`, { name: seatName(who) });
     // Who the table waits for, when that person is away.
-    if (state.presence && state.presence[who] === "away" && isPerson(who)) return `${text} ${t("play.is_away", { name: seatName(who) })}`;
+    // (With a stand-in's countdown, the timer's line says so.)
+    if (state.presence && state.presence[who] === "away" && isPerson(who) && !state.timer) return `${text} ${t("play.is_away", { name: seatName(who) })}`;
     return text;
   }
 
@@ -505,7 +507,8 @@ HuesI18n.ready.then(function () {
     const over = state.phase === "game_over";
     scores.forEach((score, seat) => {
       const tags = [];
-      if (seat === state.giver && !over) tags.push(t("play.tag.giver"));
+      // (During a reveal the giver is the next round's: no tag until it starts.)
+      if (seat === state.giver && !over && !state.reveal) tags.push(t("play.tag.giver"));
       if (holds(seat)) tags.push(t("play.tag.you"));
       const name = el("span", { className: "name" }, [el("span", { textContent: seatName(seat) }), bubbleOf(seat)]);
       name.dataset.seatName = String(seat);
@@ -692,7 +695,7 @@ HuesI18n.ready.then(function () {
       if (seat.kind === "person" && p !== "here") missing.push(seat.name);
       const name = el("span", { className: "name" }, [el("span", { textContent: seat.name }), bubbleOf(i)]);
       name.dataset.seatName = String(i);
-      const kind = seat.kind === "person" ? (i === 0 ? t("wait.creator") : "") : t("index.bot", { kind: t(`bot.kind.${seat.kind}`) });
+      const kind = seat.kind === "person" ? (i === 0 ? t("wait.creator") : "") : t(`bot.kind.${seat.kind}`);
       const item = el("li", {}, [el("span", { className: "dot" }), name,
         el("span", { className: "tags" }, [presenceTag(state, i), kind ? ` ${kind}` : "", holds(i) ? ` ${t("play.tag.you")}` : ""])]);
       item.firstChild.style.background = seat.colour;
