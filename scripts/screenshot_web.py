@@ -131,9 +131,13 @@ def _play_to_the_end(page: Any, reveal: Path | None = None) -> None:
         else:
             page.locator(".cell.open").nth(120).click()
             page.click("[data-action=place]")
+        # On, or refused (a clue given already at this table, R22: the next one then).
         page.wait_for_function(
-            "s => document.getElementById('status').textContent !== s", arg=status
+            "s => document.getElementById('status').textContent !== s"
+            " || document.getElementById('message').textContent !== ''",
+            arg=status,
         )
+        page.evaluate("() => { document.getElementById('message').textContent = ''; }")
 
 
 def _spanish(browser: Any, url: str, images: Path) -> None:
@@ -234,7 +238,14 @@ def _series(browser: Any, url: str, images: Path) -> None:
     _play_to_the_end(page)
     page.wait_for_selector("#series:not([hidden])")
     page.wait_for_timeout(300)
-    page.locator("#end").screenshot(path=str(images / "web-series.png"))
+    # The standings and the series (the rounds, tie-breakers and all, follow below them).
+    top = page.locator("#end-buttons").bounding_box()
+    box = page.locator("#end").bounding_box()
+    page.screenshot(
+        path=str(images / "web-series.png"),
+        clip={"x": box["x"], "y": box["y"], "width": box["width"],
+              "height": top["y"] + top["height"] + 24 - box["y"]},
+    )  # fmt: skip
     page.close()
 
 
