@@ -117,8 +117,8 @@ def _act(page: Any, clues: list[str], target: str | None = None) -> bool:
         try:
             cell.click(timeout=5_000)
         except PlaywrightTimeout:
-            page.screenshot(path="/tmp/party-click.png")
-            raise AssertionError(f"could not tap a square: {_status(page)}; {page.url}") from None
+            shown = page.evaluate(SCREENS)
+            raise AssertionError(f"could not tap a square: {_status(page)}; {shown}") from None
         page.wait_for_selector("#zoom:not([hidden])")
         act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=zoom-place]"))
     return True
@@ -141,6 +141,11 @@ def _secrets_shown(page: Any) -> dict[str, int]:
         )
     )
 
+
+#: Which screens and overlays a page shows (said when a tap cannot be made).
+SCREENS = """() => [...document.querySelectorAll('[data-screen]')].filter((s) => !s.hidden)
+  .map((s) => s.dataset.screen).join(',') + ' zoom:' + !document.getElementById('zoom').hidden
+  + ' cover:' + !document.getElementById('cover').hidden"""
 
 #: The phone's layout: the header's height and the visible column numbers' boxes.
 PHONE_LAYOUT = """() => ({
