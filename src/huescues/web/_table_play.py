@@ -106,9 +106,15 @@ class TablePlay:
         while table.state is state:
             now = time.monotonic()
             due = table.stand_in_at(seat, now)
-            if due is not None and not warming and table.seats[seat].stand_in is None:
+            if (
+                due is not None
+                and not warming
+                and table.seats[seat].stand_in is None
+                and self._stand_ins_play(table, now)
+            ):
                 # A stand-in may play this turn: made meanwhile, so that its move is not held
-                # up by loading its models when the time comes.
+                # up by loading its models when the time comes (not at a table nobody is at:
+                # no stand-in plays there).
                 warming = True
                 self._in_background(self._warm_stand_in(table, seat))
             if due is not None and now >= due[0] and self._stand_ins_play(table, now):
