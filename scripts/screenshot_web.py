@@ -1,8 +1,12 @@
 """The screenshots of docs/web.md: a real ``huescues serve`` on loopback, a person and three
 bots, taken with Playwright and Debian's Chromium: a game (web-game.png), a reveal waiting for
-"Next round" (web-reveal.png), the end screen (web-end.png), a dead link (web-gone.png), the
-lobby's house rules (web-lobby.png), a phone's zoom (web-phone-zoom.png), and a game in Spanish
-(web-game-es.png: a Spanish browser at a Spanish table, "rojizo" refused live with R19).
+"Next round" with each pawn's points on the board (web-reveal.png), the end screen
+(web-end.png), a dead link (web-gone.png), the lobby's house rules (web-lobby.png), a phone's
+zoom (web-phone-zoom.png), and a game in Spanish (web-game-es.png: a Spanish browser at a
+Spanish table, "rojizo" refused live with R19); the party game's: the waiting room with a friend
+arrived through the invite (web-waiting.png), a phone at a table of friends, one away
+(web-phone.png), and the series table after "Play again" (web-series.png). Emoji need a colour
+emoji font (Debian: fonts-noto-color-emoji).
 
     python scripts/screenshot_web.py [--out docs/images/web-game.png] [--chromium /usr/bin/chromium]
         [--only-spanish]
@@ -69,10 +73,37 @@ def _table(
         return [s["token"] for s in json.loads(response.read())["seats"]]
 
 
-def _play_to_the_end(page: Any) -> None:
+def _play_to_the_end(page: Any, reveal: Path | None = None) -> None:
     """Ann plays on (the card's first square, a fresh clue, a pass, a square) and dismisses each
-    reveal, until the end screen."""
-    clues = iter(["meadow", "glacier", "velvet", "ember", "walnut", "harbour", "cocoa", "frost"])
+    reveal, until the end screen; the first reveal with points on the board is taken to
+    ``reveal``, once its frame has dropped."""
+    # (Enough for the tie-breakers too, R25: each a word not given before, R22.)
+    clues = iter(
+        [
+            "meadow",
+            "glacier",
+            "velvet",
+            "ember",
+            "walnut",
+            "harbour",
+            "cocoa",
+            "frost",
+            "lagoon",
+            "thistle",
+            "lantern",
+            "driftwood",
+            "chimney",
+            "saddle",
+            "biscuit",
+            "meteor",
+            "kettle",
+            "lichen",
+            "quartz",
+            "barley",
+            "compass",
+            "timber",
+        ]
+    )
     while not page.locator("[data-screen=end]").is_visible():
         page.wait_for_selector(
             "[data-action=next-round], [data-screen=end]:not([hidden]), .status.your-turn"
@@ -81,6 +112,10 @@ def _play_to_the_end(page: Any) -> None:
         if page.locator("[data-screen=end]").is_visible():
             break
         if page.locator("[data-action=next-round]").count():
+            if reveal is not None and page.locator(".pawn-points").count():
+                page.wait_for_timeout(1200)
+                page.screenshot(path=str(reveal))
+                reveal = None
             page.click("[data-action=next-round]")
             page.wait_for_selector("[data-action=next-round]", state="detached")
             continue
@@ -96,9 +131,13 @@ def _play_to_the_end(page: Any) -> None:
         else:
             page.locator(".cell.open").nth(120).click()
             page.click("[data-action=place]")
+        # On, or refused (a clue given already at this table, R22: the next one then).
         page.wait_for_function(
-            "s => document.getElementById('status').textContent !== s", arg=status
+            "s => document.getElementById('status').textContent !== s"
+            " || document.getElementById('message').textContent !== ''",
+            arg=status,
         )
+        page.evaluate("() => { document.getElementById('message').textContent = ''; }")
 
 
 def _spanish(browser: Any, url: str, images: Path) -> None:
@@ -122,6 +161,91 @@ def _spanish(browser: Any, url: str, images: Path) -> None:
     page.wait_for_selector("#clue-check.bad")
     page.wait_for_timeout(200)
     page.screenshot(path=str(images / "web-game-es.png"))
+    page.close()
+
+
+def _create(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url + "/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+    return answer
+
+
+def _party(browser: Any, url: str, images: Path) -> None:
+    """The waiting room of a table made in the lobby, Hal arrived through the invite on his
+    phone, Ivy not yet; then the phone's view of the game with Ivy away."""
+    lobby = browser.new_context(viewport={"width": 900, "height": 900}, device_scale_factor=1)
+    ann = lobby.new_page()
+    ann.set_default_timeout(60_000)
+    ann.goto(url + "/")
+    ann.select_option("[data-field=seat-count]", "4")
+    ann.locator("input[name=name]").first.fill("Ann")
+    for i, kind in enumerate(["person", "person", "person", "random"]):
+        ann.locator("select[name=kind]").nth(i).select_option(kind)
+    ann.select_option("[data-field=board]", "retail")
+    ann.select_option("[data-field=rounds-per-giver]", "1")
+    ann.click("[data-action=create]")
+    ann.click("[data-action=waiting-room]")
+    ann.wait_for_selector("img[data-qr=invite][src^='data:']")
+    invite = ann.locator("[data-link=invite]").input_value()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    hal = phone.new_page()
+    hal.set_default_timeout(60_000)
+    hal.goto(invite)
+    hal.fill("[data-field=join-name]", "Hal")
+    hal.click("[data-action=join]")
+    ann.wait_for_selector("#waiting-seats li:nth-child(2)[data-presence=here]")
+    hal.click("[data-action=react][data-emoji='🎉']")
+    ann.wait_for_selector("[data-reaction]")
+    ann.wait_for_timeout(300)
+    ann.screenshot(path=str(images / "web-waiting.png"), full_page=True)
+    # Ann starts with Ivy's seat empty: its turns wait 45 s for her, then a bot plays them.
+    ann.select_option("[data-field=fill]", "")
+    ann.click("[data-action=start-game]")
+    ann.wait_for_selector("text=Choose a target")
+    ann.locator(".cell.card").nth(2).click()
+    ann.locator("[data-field=clue]").fill("lagoon")
+    ann.click("[data-action=clue]")
+    hal.wait_for_selector("text=place your first pawn")
+    hal.locator('[data-cell="H20"]').click()
+    hal.click("[data-action=zoom-place]")
+    hal.wait_for_selector("#timer:not([hidden])")
+    hal.wait_for_timeout(1500)
+    hal.screenshot(path=str(images / "web-phone.png"))
+    lobby.close()
+    phone.close()
+
+
+def _series(browser: Any, url: str, images: Path) -> None:
+    """Two games in a row at one table (Play again): the end screen's series table."""
+    body = {
+        "seats": [{"name": "Ann"}, {"kind": "default"}, {"kind": "naming"}],
+        "seed": 5,
+        "house_rules": {"rounds_per_giver": 1},
+    }
+    token = _create(url, body)["seats"][0]["token"]
+    page = browser.new_page(viewport={"width": 800, "height": 900}, device_scale_factor=1)
+    page.set_default_timeout(60_000)
+    page.emulate_media(reduced_motion="reduce")  # (no confetti over the table)
+    page.goto(f"{url}/play#t={token}")
+    _play_to_the_end(page)
+    page.click("[data-action=play-again]")
+    page.wait_for_selector("[data-screen=game]:not([hidden])")
+    _play_to_the_end(page)
+    page.wait_for_selector("#series:not([hidden])")
+    page.wait_for_timeout(300)
+    # The standings and the series (the rounds, tie-breakers and all, follow below them).
+    top = page.locator("#end-buttons").bounding_box()
+    box = page.locator("#end").bounding_box()
+    page.screenshot(
+        path=str(images / "web-series.png"),
+        clip={"x": box["x"], "y": box["y"], "width": box["width"],
+              "height": top["y"] + top["height"] + 24 - box["y"]},
+    )  # fmt: skip
     page.close()
 
 
@@ -151,6 +275,8 @@ def main() -> None:
             server.should_exit = True
             thread.join(10)
             return
+        _party(browser, url, Path(args.out).parent)
+        _series(browser, url, Path(args.out).parent)
         token = _table(url, seats, 2)[0]
         page = browser.new_page(viewport={"width": 1280, "height": 760}, device_scale_factor=1)
         page.set_default_timeout(60_000)
@@ -165,9 +291,7 @@ def main() -> None:
         page.click("[data-action=clue]")
         # The reveal of round 1, waiting for Ann's "Next round".
         page.wait_for_selector("[data-action=next-round]")
-        page.wait_for_timeout(200)
         images = Path(args.out).parent
-        page.screenshot(path=str(images / "web-reveal.png"))
         page.click("[data-action=next-round]")
         page.wait_for_selector("text=place your first pawn")
         page.locator(".cell.open").nth(200).click()
@@ -175,8 +299,8 @@ def main() -> None:
         page.wait_for_selector("text=/place your second pawn|give a second clue/")
         page.wait_for_timeout(300)
         page.screenshot(path=args.out)
-        _play_to_the_end(page)
-        page.wait_for_timeout(300)
+        _play_to_the_end(page, images / "web-reveal.png")
+        page.wait_for_timeout(900)  # (the winner's confetti on its way down)
         page.screenshot(path=str(images / "web-end.png"), full_page=True)
         gone = browser.new_page(viewport={"width": 800, "height": 420}, device_scale_factor=1)
         gone.goto(f"{url}/play#t=a-table-long-gone")

@@ -217,6 +217,9 @@ def test_an_away_persons_turn_is_played_by_a_stand_in_and_they_take_it_back(
             moved = _next(hal, "state", until=lambda m: any(s == 1 for s, _ in m["pawns"]))
             assert 0.8 < time.monotonic() - began < 8
             assert moved["presence"][1] == "away"
+            # The pages mark the stand-in's move: its round, seat and square.
+            (pawn,) = (c for s, c in moved["pawns"] if s == 1)
+            assert moved["stand_ins"] == [{"round": 0, "seat": 1, "action": "pawn", "value": pawn}]
             with _join(client, ivy_token) as ivy:
                 _next(ivy, "welcome")
                 _next(hal, "state", until=lambda m: m["presence"][1] == "here")
@@ -264,6 +267,12 @@ def test_the_turn_timer_ends_a_turn_of_a_person_who_is_here(tmp_path: Path) -> N
             _next(hal, "state", until=lambda m: m["phase"] == "first_clue")
             clued = _next(hal, "state", until=lambda m: m["clues"])
             assert clued["presence"][0] == "here"
+            # Marked for the pages: the clue with its text, the target without its square (R8:
+            # the giver's alone until the reveal, and these marks go to every page).
+            assert clued["stand_ins"] == [
+                {"round": 0, "seat": 0, "action": "target", "value": None},
+                {"round": 0, "seat": 0, "action": "clue", "value": clued["clues"][0]},
+            ]
     rows = sqlite3.connect(tmp_path / "p.sqlite").execute(
         "SELECT by FROM actions WHERE seat = 0 ORDER BY n"
     )

@@ -76,16 +76,24 @@ def live_server(
 def browser_page(width: int = 1280, height: int = 900, locale: str | None = None) -> Iterator[Any]:
     """A fresh Chromium page, every wait bounded; ``locale`` (``"es-ES"``) sets the browser's
     languages (``navigator.languages``)."""
+    with chromium() as browser:
+        extra = {} if locale is None else {"locale": locale}
+        page = browser.new_page(viewport={"width": width, "height": height}, **extra)
+        page.set_default_timeout(15_000)
+        yield page
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, for as long as the block runs: one browser, in
+    which a test opens as many contexts (people, each with their own storage) as it needs."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000)
         try:
-            extra = {} if locale is None else {"locale": locale}
-            page = browser.new_page(viewport={"width": width, "height": height}, **extra)
-            page.set_default_timeout(15_000)
-            yield page
+            yield browser
         finally:
             browser.close()
 

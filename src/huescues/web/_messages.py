@@ -80,7 +80,11 @@ The server sends:
   change (``storage`` is ``retrying`` while a move cannot be stored and is tried again):
   ``card`` and ``target`` are set for the clue giver only (and ``null`` once the game is
   over); a round of ``history`` is ``RoundResult.to_dict()``: its target, clues, pawns and
-  points, after the reveal;
+  points, after the reveal; the party game's ``presence`` (each seat ``here``, ``away`` or
+  ``bot``), ``started``, ``seats``, ``timer`` (null, or ``{"seat", "seconds_left", "why"}``:
+  when a stand-in makes the pending move), ``series`` and ``stand_ins`` (the moves stand-ins
+  made, each ``{"round", "seat", "action", "value"}``: a clue's text, a pawn's square, never a
+  target's);
 - ``{"type": "check", "text", "ok": bool, "rule": "R19" | null, "message"}`` answering a check;
 - ``{"type": "error", "message", "rule": "R13" | null}`` when a message is refused (malformed,
   too big, too many, not your turn, against a rule): nothing changed.
@@ -188,6 +192,7 @@ def view_message(table: WebTable, view: View, *, spectator: bool = False) -> dic
         "started": table.started,
         "timer": timer,
         "series": table.series,
+        "stand_ins": table.stand_in_moves,
         "reveal": None
         if table.reveal is None
         else {

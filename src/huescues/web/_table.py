@@ -250,6 +250,10 @@ class WebTable:
     reacted: dict[object, float] = field(default_factory=dict)
     #: The presence the table's pages were last told of.
     shown_presence: list[str] = field(default_factory=list)
+    #: The moves stand-ins made for away people, as the pages mark them: each its round, seat,
+    #: kind (``target``, ``clue``, ``pass``, ``pawn``) and public value (the clue, the square;
+    #: never the target). Kept in memory (the actions table keeps who played what for good).
+    stand_in_moves: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def state(self) -> GameState:

@@ -12,12 +12,21 @@ import asyncio
 import contextlib
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Coroutine
 from typing import Any
 
 from huescues.agents import Agent, cut_message, prepare
-from huescues.engine import GameRecord, GameState, IllegalAction
+from huescues.engine import (
+    Action,
+    GameRecord,
+    GameState,
+    GiveClue,
+    IllegalAction,
+    Pass,
+    PlacePawn,
+)
 
 from ._bots import STAND_IN, build_bot
 from ._db import Database
@@ -27,7 +36,11 @@ from ._messages import error, send, store_failure, view_message
 from ._store import TableStore
 from ._table import Reveal, Socket, WebTable
 
-__all__ = ["MAX_RETRY_PAUSE", "TablePlay"]
+__all__ = ["MAX_RETRY_PAUSE", "TablePlay", "spectator_state", "stand_in_move"]
+
+#: Held while a stand-in is made (two tables, or a table's warming and its first stand-in's
+#: move, do not load the same models at once).
+_STAND_INS = threading.Lock()
 
 #: The longest pause between two tries of a move that could not be stored, in seconds.
 MAX_RETRY_PAUSE = 5.0
@@ -72,7 +85,7 @@ class TablePlay:
                     await asyncio.sleep(table.settings.bot_delay)
                 # Only this task steps the bots, and a person's action is refused while a
                 # bot's decision is pending (not their turn): the step has the table to itself.
-                if not await self._move(table, state, pending.seat, None):
+                if not await self._move(table, state, pending.seat):
                     return
             if await self.finish(table):
                 await self.broadcast(table)
@@ -89,11 +102,23 @@ class TablePlay:
         """Until the person at ``seat`` acts, or a stand-in's move for them is due and made
         (their turn timer ran out, or they have been away ``away_seconds``, while another
         person is here). False if the table expired meanwhile."""
+        warming = False
         while table.state is state:
             now = time.monotonic()
             due = table.stand_in_at(seat, now)
+            if (
+                due is not None
+                and not warming
+                and table.seats[seat].stand_in is None
+                and self._stand_ins_play(table, now)
+            ):
+                # A stand-in may play this turn: made meanwhile, so that its move is not held
+                # up by loading its models when the time comes (not at a table nobody is at:
+                # no stand-in plays there).
+                warming = True
+                self._in_background(self._warm_stand_in(table, seat))
             if due is not None and now >= due[0] and self._stand_ins_play(table, now):
-                return await self._move(table, state, seat, self._stand_in(table, seat))
+                return await self._move(table, state, seat, stand_in=True)
             # Woken by an action, a join or a leave; a person who goes away silently, and a
             # timer's end, are noticed within a second.
             table.changed.clear()
@@ -108,31 +133,40 @@ class TablePlay:
         participant dropped out still ends)."""
         return table.options.study or table.anyone_here(now)
 
-    def _stand_in(self, table: WebTable, seat: int) -> Agent:
+    @staticmethod
+    def _stand_in(table: WebTable, seat: int) -> Agent:
         """The bot that plays ``seat`` while its person is away: the table language's default
-        player (made once for the seat, prepared before its first decision)."""
-        chosen = table.seats[seat]
-        if chosen.stand_in is None:
-            chosen.stand_in = build_bot(STAND_IN, table.state.rules.language)
-        return chosen.stand_in
+        player, made once for the seat and prepared for the table's board and rules. Off the
+        event loop (its models load for seconds the first time), one at a time."""
+        with _STAND_INS:
+            chosen = table.seats[seat]
+            if chosen.stand_in is None:
+                agent = build_bot(STAND_IN, table.state.rules.language)
+                prepare(agent, table.state.board, table.state.rules)
+                chosen.stand_in = agent
+            return chosen.stand_in
+
+    async def _warm_stand_in(self, table: WebTable, seat: int) -> None:
+        with contextlib.suppress(Exception):  # (a bot that fails is the move's to report)
+            await asyncio.to_thread(self._stand_in, table, seat)
 
     async def _move(
-        self, table: WebTable, state: GameState, seat: int, stand_in: Agent | None
+        self, table: WebTable, state: GameState, seat: int, stand_in: bool = False
     ) -> bool:
         """Make the pending decision of a bot (``stand_in`` None) or of a stand-in for an away
         person, off the event loop, and store it (trying again while it cannot be) before
         anyone is told of it. False if the table expired or stopped meanwhile."""
         game = table.game
         faults = len(game.faults)
-        if stand_in is None:
+        if not stand_in:
             after = await asyncio.to_thread(game.step)
         else:
-            after = await asyncio.to_thread(self._decide_for, table, seat, stand_in)
+            after = await asyncio.to_thread(self._decide_for, table, seat)
         if table.expired:
             return False
         fault = game.faults[-1] if len(game.faults) > faults else None
         game.state = state  # played once stored
-        by = None if stand_in is None else f"stand-in:{STAND_IN}"
+        by = f"stand-in:{STAND_IN}" if stand_in else None
         took = round((time.monotonic() - table.turn[1]) * 1000)
         if not await self._keep(
             table, self.store.action, table.id, len(state.actions), seat, after.actions[-1],
@@ -140,17 +174,17 @@ class TablePlay:
         ):  # fmt: skip
             return False
         game.state = after
+        if stand_in:
+            table.stand_in_moves.append(stand_in_move(state, seat, after.actions[-1]))
         self._after(table, state, after)
         if after.is_terminal and not await self.finish(table):
             return False
         await self.broadcast(table)
         return True
 
-    @staticmethod
-    def _decide_for(table: WebTable, seat: int, agent: Agent) -> GameState:
-        state = table.state
-        prepare(agent, state.board, state.rules)
-        return table.game.play_for(seat, agent)
+    @classmethod
+    def _decide_for(cls, table: WebTable, seat: int) -> GameState:
+        return table.game.play_for(seat, cls._stand_in(table, seat))
 
     async def _keep(self, table: WebTable, write: Any, *args: Any) -> bool:
         """Store a move (or the finished game), trying again with a growing pause while the
@@ -313,6 +347,19 @@ class TablePlay:
             if await self.db.read(self.db.write_problem) is None:
                 table.storage = "ok"
                 await self.broadcast(table)
+
+
+def stand_in_move(state: GameState, seat: int, action: Action) -> dict[str, Any]:
+    """A stand-in's move as the pages mark it: its round, seat, kind and public value (a
+    clue's text, a pawn's square; a target stays the giver's until the reveal, R8)."""
+    value: str | None = None
+    if isinstance(action, GiveClue):
+        kind, value = "clue", action.text
+    elif isinstance(action, PlacePawn):
+        kind, value = "pawn", str(action.cell)
+    else:
+        kind = "pass" if isinstance(action, Pass) else "target"
+    return {"round": state.round, "seat": seat, "action": kind, "value": value}
 
 
 def spectator_state(table: WebTable) -> dict[str, Any]:

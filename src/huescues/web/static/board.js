@@ -18,7 +18,8 @@ window.HuesBoard = {
     grid.append(corner);
     for (let c = 1; c <= board.cols; c++) {
       const label = document.createElement("span");
-      label.className = "hc-col";
+      // A phone shows 1, 5, 10...: thirty numbers do not fit its width.
+      label.className = c === 1 || c % 5 === 0 ? "hc-col" : "hc-col hc-col-minor";
       label.textContent = String(c);
       grid.append(label);
     }

@@ -76,6 +76,38 @@
     return rules;
   }
 
+  // How the table runs (not game rules): the board, when a stand-in plays for someone away, the
+  // turn timer. The server's defaults are the form's.
+  function tableOptions() {
+    const value = (field) => document.querySelector(`[data-field=${field}]`).value;
+    // (Whole seconds, as the server takes them; what it refuses it names.)
+    const seconds = (field) => { const v = value(field).trim(); return v === "" ? 0 : Number(v); };
+    return { board: value("board"), away_seconds: seconds("away-seconds"), turn_seconds: seconds("turn-seconds") };
+  }
+  if (setup.options) {
+    document.querySelector("[data-field=away-seconds]").value = String(setup.options.away_seconds);
+    document.querySelector("[data-field=turn-seconds]").value = String(setup.options.turn_seconds);
+  }
+
+  // The top of the server's ratings, where it shows them (huescues serve --leaderboard; a 404
+  // otherwise, and the section stays hidden).
+  (async function () {
+    let leaders;
+    try {
+      const response = await fetch("/api/leaderboard");
+      if (!response.ok) return;
+      leaders = (await response.json()).leaders || [];
+    } catch (e) { return; }
+    if (!leaders.length) return;
+    const box = document.getElementById("leader-list");
+    for (const r of leaders) {
+      const who = r.kind === "bot" ? t("index.leaders.bot", { name: r.entrant }) : r.entrant;
+      box.append(el("li", {}, [el("span", { className: "name", textContent: who }),
+        el("span", { className: "score", textContent: t("index.leaders.rating", { mu: r.mu.toFixed(1), low: r.low.toFixed(1), high: r.high.toFixed(1), games: r.games }) })]));
+    }
+    document.getElementById("leaders").hidden = false;
+  })();
+
   document.getElementById("new-table").addEventListener("submit", async (event) => {
     event.preventDefault();
     const error = document.getElementById("create-error");
@@ -91,7 +123,8 @@
       const response = await fetch("/api/tables", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ seats, house_rules: houseRules(), language: language.value }),
+        // A table made here opens on a waiting room: the creator (seat 1) starts it.
+        body: JSON.stringify({ seats, house_rules: houseRules(), language: language.value, ...tableOptions(), waiting_room: true }),
       });
       answer = await response.json();
       if (!response.ok) throw new Error(answer.error || response.statusText);
@@ -119,6 +152,15 @@
       links.append(el("li", {}, [el("strong", { textContent: seat.name }), el("input", { type: "text", readOnly: true, value: url }), copy, open]));
     }
     document.getElementById("pass-and-play").href = playLink(tokens);
+    // The waiting room (the creator's seat, seat 1) shows these links and their QR codes: this
+    // device keeps them, as the server keeps only their hashes.
+    try {
+      localStorage.setItem(`huescues.links.${answer.table}`, JSON.stringify({
+        invite: answer.invite, spectate: answer.spectate,
+        seats: answer.seats.map((s) => ({ seat: s.seat, name: s.name, link: s.link })),
+      }));
+    } catch (e) { /* private mode: the waiting room shows the invite from this page only */ }
+    document.getElementById("waiting-room").href = answer.seats[0].link || playLink([answer.seats[0].token]);
     document.getElementById("new-table").hidden = true;
     document.getElementById("links").hidden = false;
   });

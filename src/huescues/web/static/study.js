@@ -154,6 +154,7 @@ HuesI18n.ready.then(() => {
 
   function finish(data) {
     storage.clear();
+    $("consent").hidden = true;
     $("task").hidden = true;
     $("colour").hidden = true;
     $("thanks").hidden = false;
@@ -237,6 +238,11 @@ HuesI18n.ready.then(() => {
       const data = await call("POST", "/study/api/resume", { participant });
       if (!data.done) {
         begin(data);
+        return true;
+      }
+      if (MODE === "game") {
+        // Back from the game page, the game over: the end, with the completion code.
+        finish(data);
         return true;
       }
     } catch (e) {
