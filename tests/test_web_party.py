@@ -215,7 +215,9 @@ def test_an_away_persons_turn_is_played_by_a_stand_in_and_they_take_it_back(
             timed = _next(hal, "state", until=lambda m: m["current"] == 1)
             assert timed["timer"]["seat"] == 1 and timed["timer"]["why"] == "away"
             moved = _next(hal, "state", until=lambda m: any(s == 1 for s, _ in m["pawns"]))
-            assert 0.8 < time.monotonic() - began < 8
+            # Not before away_seconds; the bound above it is loose, as a cold process loads the
+            # default bot's models for the first stand-in (a real table warms it during the wait).
+            assert 0.8 < time.monotonic() - began < 60
             assert moved["presence"][1] == "away"
             # The pages mark the stand-in's move: its round, seat and square.
             (pawn,) = (c for s, c in moved["pawns"] if s == 1)
