@@ -62,8 +62,13 @@ def report_to_dict(report: ReportTables) -> dict[str, Any]:
     ``timeouts`` and ``depends_on_machine_speed`` are there for the reader; they follow from
     the faults, so :func:`report_from_dict` does not need them.
     """
+    from huescues import __version__  # the package's top imports this layer
+
     return {
         "format": REPORT_FORMAT,
+        # Which library made the report (issue 35): a reader can cite it, and knows what to
+        # install to make it again.
+        "huescues_version": __version__,
         "seed": report.seed,
         "n_boot": report.n_boot,
         "n_games": report.n_games,
