@@ -98,3 +98,33 @@ def test_a_bad_crowd_reading_is_refused_naming_the_value(field: str, value: obje
     with pytest.raises(ValueError, match=field) as e:
         ModelGuesser(model="naming", **{field: value})  # type: ignore[arg-type]
     assert repr(value) in str(e.value)
+
+
+def test_the_shipped_guessers_read_for_the_crowd() -> None:
+    from huescues.agents import CROWD_READINGS, EmbeddingGuesser, default_agent
+
+    guesser = default_agent().guesser
+    assert isinstance(guesser, ModelGuesser)
+    assert EmbeddingGuesser().crowd_reading == CROWD_READINGS[("default",)]
+    assert guesser.crowd_reading == CROWD_READINGS[("default", "naming")]
+    # Broader than the models' own reading; a guesser of other models reads as they do.
+    assert all(t < 1.0 for t, _ in CROWD_READINGS.values())
+    assert ModelGuesser(model="embedding").crowd_reading == (1.0, 0.0)
+    assert ModelGuesser(model=("default-es", "naming-es")).crowd_reading == (1.0, 0.0)
+    # Its own pair, when given, is the one it reads with.
+    assert EmbeddingGuesser(temperature=0.5).crowd_reading == (0.5, CROWD_READINGS[("default",)][1])
+
+
+def test_read_for_the_crowd_people_s_picks_are_likelier() -> None:
+    # The dev clues' picks under the naming model (quick to read on their board), broadened as
+    # scripts/fit_crowd_reading.py would fit it (0.65): people's picks are likelier than under
+    # its own reading, and than under a belief that knows nothing.
+    from huescues.research import calibration, dev_picks
+
+    responses, _ = dev_picks()
+    crowd = calibration(ModelGuesser(model="naming", temperature=0.65), responses, n_boot=0)
+    own = calibration(ModelGuesser(model="naming"), responses, n_boot=0)
+    with_crowd, alone = crowd.raw_log_likelihood.mean, own.raw_log_likelihood.mean
+    assert with_crowd is not None and alone is not None
+    assert with_crowd > alone + 0.05
+    assert with_crowd > crowd.uniform_log_likelihood

@@ -26,7 +26,10 @@ CrowdReading = tuple[float, float]
 #: (``python scripts/fit_crowd_reading.py``: each pair the most log-likelihood of the 39 dev
 #: clues' 1,461 picks on the grid the script searches). A guesser of other models reads as
 #: its models do (temperature 1, no smoothing), the Spanish players among them.
-CROWD_READINGS: dict[tuple[str, ...], CrowdReading] = {}
+CROWD_READINGS: dict[tuple[str, ...], CrowdReading] = {
+    ("default",): (0.25, 0.0),
+    ("default", "naming"): (2.0**-0.5, 0.5),
+}
 
 #: The smoothing's matrices (rows, then columns), keyed by board shape and width (no models).
 SMOOTHING: Kind[tuple[FloatArray, FloatArray]] = Kind("a crowd reading's smoothing", 8)
