@@ -42,6 +42,9 @@ GUESSER_READINGS: Kind[tuple[FloatArray, ...]] = Kind("a first clue read by a gu
 #: giver's earlier first clues and targets) and the clues. At most this many per tuple (4 KB
 #: each on the standard board): a lockstep worker's 100 games keep two each between turns.
 ROUND_BELIEFS: Kind[FloatArray] = Kind("a round's belief", 512)
+#: A round's belief read for the crowd (:attr:`ModelGuesser.crowd_reading`), keyed as
+#: :data:`ROUND_BELIEFS` and by the reading: every pawn of the round reads it again.
+CROWD_ROUNDS: Kind[FloatArray] = Kind("a round's belief read for the crowd", 512)
 
 #: What :meth:`ModelGuesser._round_key` finds: the literal models, every model (the imagined
 #: givers' too) and the key of the round's belief in :data:`ROUND_BELIEFS`.
@@ -267,6 +270,24 @@ class ModelGuesser:
 
         return self._kept.get(everyone, ROUND_BELIEFS, key, make)
 
+    def _crowd_round(
+        self, view: View, clues: tuple[str, ...], found: Found | None = None
+    ) -> FloatArray:
+        """:meth:`_round_joint` read for the crowd (flat, read-only), kept
+        (:data:`CROWD_ROUNDS`): the same numbers as :meth:`_for_crowd` of it."""
+        reading = self.crowd_reading
+        if reading == (1.0, 0.0):
+            return self._round_joint(view, clues, found)
+        found = self._round_key(view, clues) if found is None else found
+        known = found
+
+        def make() -> FloatArray:
+            out = self._for_crowd(view.board, self._round_joint(view, clues, known))
+            out.flags.writeable = False
+            return out
+
+        return self._kept.get(found[1], CROWD_ROUNDS, (found[2], reading), make)
+
     def _round_key(self, view: View, clues: tuple[str, ...]) -> Found:
         """The literal models, every model (the imagined givers' too) and the key of
         :meth:`_round_joint`'s belief."""
@@ -335,12 +356,17 @@ class ModelGuesser:
         board, rules = views[0].board, views[0].rules
         size, cols = board.size, board.cols
         kept = self._kept
-        # The rounds' beliefs kept (found in one look), the others made one by one.
-        beliefs = kept.cached_many(found[0][1], ROUND_BELIEFS, [key for _, _, key in found])
-        # Each round's belief read for the crowd row by row, as place_pawn reads it.
+        # The rounds' beliefs read for the crowd, kept (found in one look), the others made one
+        # by one, as place_pawn makes them.
+        reading = self.crowd_reading
+        if reading == (1.0, 0.0):
+            kind, keys = ROUND_BELIEFS, [key for _, _, key in found]
+        else:
+            kind, keys = CROWD_ROUNDS, [(key, reading) for _, _, key in found]
+        beliefs = kept.cached_many(found[0][1], kind, keys)
         joint = np.stack(
             [
-                self._for_crowd(board, self._round_joint(v, v.clues, f) if k is None else k)
+                self._crowd_round(v, v.clues, f) if k is None else k
                 for k, v, f in zip(beliefs, views, found, strict=True)
             ]
         )
@@ -389,7 +415,7 @@ class ModelGuesser:
         if view.clues:
             # belief(view.board, view.clues, others, weights=self.weights(view)), the clues'
             # part kept for the round's other pawns.
-            joint = self._for_crowd(view.board, self._round_joint(view, view.clues))
+            joint = self._crowd_round(view, view.clues)
             belief = self._with_pawns(view.board, joint, others)
         else:
             belief = self.belief(view.board, view.clues)
