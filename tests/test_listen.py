@@ -159,7 +159,8 @@ def test_a_guesser_reads_a_negated_clue_away_from_the_word() -> None:
     from huescues.agents import EmbeddingGuesser
 
     board = Board.standard()
-    guesser = EmbeddingGuesser()
+    # Its models' own reading (not broadened for the crowd, issue 34): the negation's effect alone.
+    guesser = EmbeddingGuesser(temperature=1.0, smoothing=0.0)
     sky = guesser.belief(board, ["sky"])
     not_sky = guesser.belief(board, ["not sky"])
     top = np.argsort(-sky, axis=None)[:20]
@@ -196,3 +197,58 @@ def test_reference_games_score_a_model_that_knows_nothing_at_chance() -> None:
             assert row.listen > 0.5
         else:
             assert row.listen == pytest.approx(1 / 3, abs=0.01)
+
+
+#: Where each word of :class:`_Centres` peaks.
+_CENTRES = {"green": (50.0, -60.0, 40.0), "teal": (50.0, -45.0, 0.0)}
+
+
+class _Centres:
+    """A model whose words each peak at one colour (others know nothing): a Gaussian of
+    10 CIELAB units around it."""
+
+    def score(self, text: str, lab: np.ndarray) -> np.ndarray:
+        lab = np.asarray(lab, dtype=np.float64)
+        centre = _CENTRES.get(text.lower().strip())
+        if centre is None:
+            return np.zeros(lab.shape[:-1])
+        return -0.5 * ((lab - np.array(centre)) ** 2).sum(axis=-1) / 10.0**2
+
+    def predict(self, text: str) -> Prediction:
+        centre = _CENTRES.get(text.lower().strip(), (50.0, 0.0, 0.0))
+        known = text.lower().strip() in _CENTRES
+        return Prediction(np.array(centre), np.eye(3) * 100.0, known=known, source="centres")
+
+
+def test_the_pragmatic_listener_reads_a_word_against_what_else_could_be_said() -> None:
+    # "teal" fits a blue-green and a green equally (both 22.5 units from its centre), but a
+    # speaker meaning the green would have said "green" (a basic term, one of the alternatives):
+    # so read pragmatically, "teal" means the blue-green (Rational Speech Acts).
+    colours = np.array([[50.0, -45.0, -22.5], [50.0, -45.0, 22.5]])
+    model = _Centres()
+    literal = listen("teal", colours, model=model, pragmatic=False)
+    assert literal == pytest.approx([0.5, 0.5])
+    pragmatic = listen("teal", colours, model=model)
+    # (The other alternatives this model does not know read flat, so the shift is small.)
+    assert pragmatic[0] > 0.5 > pragmatic[1]
+    assert pragmatic.sum() == pytest.approx(1.0)
+
+
+def test_the_literal_reading_is_the_model_s_normalised() -> None:
+    model = default_model()
+    s = np.asarray(model.score("teal", COLOURS), dtype=np.float64)
+    expected = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
+    got = listen("teal", COLOURS, pragmatic=False)
+    assert np.allclose(got, expected, atol=1e-5)
+
+
+def test_descriptions_read_in_context_are_read_as_before() -> None:
+    # The pragmatic step is for plain words: comparatives and negations are already relative.
+    for text in ("the darker blue", "not green", "the other one"):
+        assert np.array_equal(listen(text, COLOURS), listen(text, COLOURS, pragmatic=False))
+
+
+@pytest.mark.parametrize("flag", [1, "yes", None])
+def test_pragmatic_must_be_true_or_false(flag: object) -> None:
+    with pytest.raises(TypeError, match="pragmatic"):
+        listen("teal", COLOURS, pragmatic=flag)  # type: ignore[arg-type]

@@ -63,6 +63,8 @@ def test_pawns_placed_together_are_the_pawns_placed_one_by_one() -> None:
         naming_agent().guesser,
         ModelGuesser(use_pawns=False),
         ModelGuesser(model="naming", pawn_spread=1.5, pawn_floor=0.2),
+        # A belief read for the crowd (issue 34) is read so row by row.
+        ModelGuesser(model="naming", temperature=0.5, smoothing=1.0),
     ]
     rngs = [np.random.default_rng(i) for i in range(len(views))]
     for guesser in guessers:

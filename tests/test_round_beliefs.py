@@ -55,7 +55,9 @@ def test_a_kept_round_belief_is_the_belief_made_afresh() -> None:
             view = views[int(i)]
             others = [c for s, c in view.pawns if s != view.seat]
             belief, pawn = _fresh(guesser, view)
-            kept = guesser._with_pawns(view.board, guesser._round_joint(view, view.clues), others)
+            # The kept clues' belief, read for the crowd (issue 34) as place_pawn reads it.
+            joint = guesser._for_crowd(view.board, guesser._round_joint(view, view.clues))
+            kept = guesser._with_pawns(view.board, joint, others)
             assert np.array_equal(kept, belief)
             assert guesser.place_pawn(view, RNG) == pawn
     assert store.count(ROUND_BELIEFS) > 0

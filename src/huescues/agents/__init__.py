@@ -15,6 +15,7 @@ from ._catalogue import (
 )
 from ._clue_reading import clue_probabilities, top_squares
 from ._clue_words import RANDOM_CLUE_WORDS, RANDOM_CLUE_WORDS_ES, random_clue_words
+from ._crowd import CROWD_READINGS
 from ._defaults import (
     DEFAULT_PAIR_FROM,
     combined_agent,
@@ -60,6 +61,7 @@ from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_targe
 
 __all__ = [
     "CATALOGUE",
+    "CROWD_READINGS",
     "DEFAULT_GIVER_MODELS",
     "DEFAULT_GUESSER_MODELS",
     "DEFAULT_PAIR_FROM",

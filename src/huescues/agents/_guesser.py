@@ -15,6 +15,7 @@ from huescues.engine import Action, Board, Cell, PlacePawn, Rules, View
 from huescues.language import ColourTermModel
 
 from ._belief import later_reading, log_l0, pawn_terms
+from ._crowd import CrowdReading, check_crowd_reading, crowd_belief, crowd_reading_of
 from ._listener import posterior
 from ._models import DEFAULT_GIVER_MODELS, Models, models_of
 from ._points import expected_points, kept_kernel, ring_sums
@@ -41,6 +42,9 @@ GUESSER_READINGS: Kind[tuple[FloatArray, ...]] = Kind("a first clue read by a gu
 #: giver's earlier first clues and targets) and the clues. At most this many per tuple (4 KB
 #: each on the standard board): a lockstep worker's 100 games keep two each between turns.
 ROUND_BELIEFS: Kind[FloatArray] = Kind("a round's belief", 512)
+#: A round's belief read for the crowd (:attr:`ModelGuesser.crowd_reading`), keyed as
+#: :data:`ROUND_BELIEFS` and by the reading: every pawn of the round reads it again.
+CROWD_ROUNDS: Kind[FloatArray] = Kind("a round's belief read for the crowd", 512)
 
 #: What :meth:`ModelGuesser._round_key` finds: the literal models, every model (the imagined
 #: givers' too) and the key of the round's belief in :data:`ROUND_BELIEFS`.
@@ -65,6 +69,11 @@ class ModelGuesser:
     clue literally with each of its models, it imagines the clue givers in ``speakers`` and asks
     which squares each would have chosen to clue with that word (a pragmatic listener); it weighs
     these readings by how well each explained the same giver's earlier targets in the game.
+    ``temperature`` and ``smoothing``: how its belief is read for the crowd (issue 34): the
+    clues' belief raised to ``temperature`` (below 1: broader) and smoothed by a Gaussian of
+    ``smoothing`` squares, so that it spreads as people's picks spread; ``None``: the pair fitted
+    for its models (:data:`~huescues.agents.CROWD_READINGS`; 1 and 0, its models' own reading,
+    when none is). It places where the expected R15 points against that spread are highest.
     ``store``: the :class:`~huescues.agents.Readings` it keeps what it reads in (``None``, the
     default: the process's shared one); it changes no pawn, only how soon one is placed.
     """
@@ -77,11 +86,30 @@ class ModelGuesser:
     #: The clue givers a pragmatic guesser imagines: each the listener models of a
     #: :class:`~huescues.agents.ModelClueGiver`.
     speakers: tuple[Models, ...] = (DEFAULT_GIVER_MODELS, "naming", "default", "embedding")
+    temperature: float | None = None
+    smoothing: float | None = None
     store: Readings | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        fitted = crowd_reading_of(self.model)
+        check_crowd_reading(
+            fitted[0] if self.temperature is None else self.temperature,
+            fitted[1] if self.smoothing is None else self.smoothing,
+        )
 
     @property
     def _kept(self) -> Readings:
         return self.store if self.store is not None else Readings.shared()
+
+    @property
+    def crowd_reading(self) -> CrowdReading:
+        """The (temperature, smoothing) its belief is read with: its own, else the pair fitted
+        for its models."""
+        fitted = crowd_reading_of(self.model)
+        return (
+            float(fitted[0] if self.temperature is None else self.temperature),
+            float(fitted[1] if self.smoothing is None else self.smoothing),
+        )
 
     def prepare(self, board: Board, rules: Rules) -> None:
         """Load the models and read the vocabulary on ``board`` with each (and, when
@@ -182,7 +210,11 @@ class ModelGuesser:
         joint = self._mixed(board, clues[0], weights)
         for clue in clues[1:]:
             joint = joint * later_reading(self._kept, models, board, clue)
-        return self._with_pawns(board, joint, pawns)
+        return self._with_pawns(board, self._for_crowd(board, joint), pawns)
+
+    def _for_crowd(self, board: Board, joint: FloatArray) -> FloatArray:
+        """The clues' ``joint`` (flat) read for the crowd (:attr:`crowd_reading`)."""
+        return crowd_belief(self._kept, joint, board.shape, self.crowd_reading)
 
     def _mixed(self, board: Board, clue: str, weights: FloatArray) -> FloatArray:
         """The :meth:`readings` of the first clue mixed with ``weights`` (flat, unnormalised)."""
@@ -237,6 +269,24 @@ class ModelGuesser:
             return out
 
         return self._kept.get(everyone, ROUND_BELIEFS, key, make)
+
+    def _crowd_round(
+        self, view: View, clues: tuple[str, ...], found: Found | None = None
+    ) -> FloatArray:
+        """:meth:`_round_joint` read for the crowd (flat, read-only), kept
+        (:data:`CROWD_ROUNDS`): the same numbers as :meth:`_for_crowd` of it."""
+        reading = self.crowd_reading
+        if reading == (1.0, 0.0):
+            return self._round_joint(view, clues, found)
+        found = self._round_key(view, clues) if found is None else found
+        known = found
+
+        def make() -> FloatArray:
+            out = self._for_crowd(view.board, self._round_joint(view, clues, known))
+            out.flags.writeable = False
+            return out
+
+        return self._kept.get(found[1], CROWD_ROUNDS, (found[2], reading), make)
 
     def _round_key(self, view: View, clues: tuple[str, ...]) -> Found:
         """The literal models, every model (the imagined givers' too) and the key of
@@ -306,11 +356,17 @@ class ModelGuesser:
         board, rules = views[0].board, views[0].rules
         size, cols = board.size, board.cols
         kept = self._kept
-        # The rounds' beliefs kept (found in one look), the others made one by one.
-        beliefs = kept.cached_many(found[0][1], ROUND_BELIEFS, [key for _, _, key in found])
+        # The rounds' beliefs read for the crowd, kept (found in one look), the others made one
+        # by one, as place_pawn makes them.
+        reading = self.crowd_reading
+        if reading == (1.0, 0.0):
+            kind, keys = ROUND_BELIEFS, [key for _, _, key in found]
+        else:
+            kind, keys = CROWD_ROUNDS, [(key, reading) for _, _, key in found]
+        beliefs = kept.cached_many(found[0][1], kind, keys)
         joint = np.stack(
             [
-                self._round_joint(v, v.clues, f) if k is None else k
+                self._crowd_round(v, v.clues, f) if k is None else k
                 for k, v, f in zip(beliefs, views, found, strict=True)
             ]
         )
@@ -359,7 +415,7 @@ class ModelGuesser:
         if view.clues:
             # belief(view.board, view.clues, others, weights=self.weights(view)), the clues'
             # part kept for the round's other pawns.
-            joint = self._round_joint(view, view.clues)
+            joint = self._crowd_round(view, view.clues)
             belief = self._with_pawns(view.board, joint, others)
         else:
             belief = self.belief(view.board, view.clues)

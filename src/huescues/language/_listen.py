@@ -27,19 +27,31 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
 
 A description is cut into parts at punctuation, "but" and each negation; the parts' weights are
 multiplied and normalised.
+
+5. **Pragmatics** (by default, ``pragmatic=True``): a plain description (one part, with no
+   comparative, negation or "other") is read by a pragmatic listener of the Rational Speech Acts
+   framework on top of the literal reading: L1(colour | text) ∝ S1(text | colour), where the
+   speaker S1 says ``text`` of a colour in proportion to the literal reading of it against
+   the other things it could have said (the eleven basic colour terms and the named colours of
+   ``data/named_colours.txt``, each read literally over the same colours on offer). A colour the
+   text fits, but that another name fits better, is less likely meant. ``pragmatic=False`` gives
+   the literal reading.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
+from importlib import resources
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from huescues.colour import delta_e_2000
 
+from ._capabilities import with_capabilities
 from ._protocol import ColourTermModel, FloatArray, check_text, gaussian_log_density
 
 __all__ = ["listen", "reads_in_context"]
@@ -54,6 +66,10 @@ OTHER_SCALE = 5.0
 #: Share of probability spread evenly over the colours on offer, so that no reading rules a
 #: colour out completely (a listener may have misread).
 FLOOR = 1e-6
+#: How sharply the pragmatic listener's imagined speaker prefers the description that fits a
+#: colour best (its softmax's power on the literal readings): 1, chosen on the XKCD reference
+#: games among 0.5, 1, 2 and 4 (the color-name-list games untouched; docs/language.md).
+PRAGMATIC_ALPHA = 1.0
 
 #: Directions in the (L*, C*) plane: lightness and chroma. "brighter" is read as lighter and more
 #: vivid (people use it for both), "deeper" as darker and more vivid, "paler" as lighter and less
@@ -179,13 +195,24 @@ class _Part:
     other: bool
 
 
-def listen(text: str, colours: ArrayLike, *, model: ColourTermModel | None = None) -> FloatArray:
+def listen(
+    text: str,
+    colours: ArrayLike,
+    *,
+    model: ColourTermModel | None = None,
+    pragmatic: bool = True,
+) -> FloatArray:
     """The probability that ``text`` describes each of ``colours`` (CIELAB, shape ``(n, 3)``),
     read in context: comparatives ("the darker blue", "the palest", "more blue"), negation ("not
     green", "not the green one") and "the other one" are read relative to the other colours on
-    offer; plain words by ``model`` (:func:`default_model` by default). Returns shape ``(n,)``,
-    summing to 1. The order of the colours does not matter. See ``docs/language.md``.
+    offer; plain words by ``model`` (:func:`default_model` by default), and, when ``pragmatic``
+    (the default), by a pragmatic listener that weighs them against the other names a speaker
+    could have given each colour (Rational Speech Acts); ``pragmatic=False``: the literal
+    reading. Returns shape ``(n,)``, summing to 1. The order of the colours does not matter.
+    See ``docs/language.md``.
     """
+    if not isinstance(pragmatic, bool):
+        raise TypeError(f"pragmatic must be True or False, not {pragmatic!r}")
     text = check_text(text)
     lab = _check_colours(colours)
     if model is None:
@@ -208,6 +235,27 @@ def listen(text: str, colours: ArrayLike, *, model: ColourTermModel | None = Non
         # The parts contradict each other everywhere ("green, not green"): no information.
         return np.full(n, 1.0 / n)
     out: FloatArray = (1.0 - FLOOR) * weight / total + FLOOR / n
+    if pragmatic and len(parts) == 1 and not reads_in_context(text):
+        out = _pragmatic(text, out, lab, model)
+    return out
+
+
+def _pragmatic(
+    text: str, literal: FloatArray, lab: FloatArray, model: ColourTermModel
+) -> FloatArray:
+    """L1(colour | text) ∝ S1(text | colour), S1 the speaker who says of each colour one of the
+    alternatives (:func:`_alternatives` and ``text``) in proportion to its literal reading over
+    the colours on offer, to the power :data:`PRAGMATIC_ALPHA`."""
+    said = " ".join(text.lower().split())
+    others = [name for name in _alternatives() if name != said]
+    scores = np.asarray(with_capabilities(model).score_many(others, lab), dtype=np.float64)
+    # Each alternative's literal reading over the colours on offer (a softmax per row).
+    scores = np.exp(scores - scores.max(axis=1, keepdims=True))
+    l0 = np.vstack([literal[None, :], scores / scores.sum(axis=1, keepdims=True)])
+    s1 = l0**PRAGMATIC_ALPHA
+    s1 /= s1.sum(axis=0, keepdims=True)
+    l1 = s1[0] / s1[0].sum()
+    out: FloatArray = (1.0 - FLOOR) * l1 + FLOOR / len(l1)
     return out
 
 
@@ -363,3 +411,13 @@ def _stands_apart(lab: FloatArray) -> FloatArray:
     isolation = distance.min(axis=1)
     out: FloatArray = np.exp((isolation - isolation.max()) / OTHER_SCALE)
     return out
+
+
+@functools.cache
+def _alternatives() -> tuple[str, ...]:
+    """What else a speaker could have said of a colour: the eleven basic colour terms and the
+    English named colours (``data/named_colours.txt``, 68 names: "azure", "crimson", "teal"...).
+    As good as the 949 XKCD names on the XKCD reference games, and a twelfth of the reading."""
+    text = resources.files("huescues.data").joinpath("named_colours.txt").read_text("utf-8")
+    named = (w.strip() for line in text.splitlines() if not line.startswith("#") for w in [line])
+    return tuple(dict.fromkeys([*_BASIC_TERMS, *(w for w in named if w)]))
