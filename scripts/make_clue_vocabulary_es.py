@@ -7,7 +7,8 @@ it with confidence at least :data:`MIN_CONFIDENCE`, spelt as Debian's ``wspanish
 (with accents: the table holds folded words), kept when
 
 - the Spanish reading (``default_model("es").translate``) of the spelt word gives that English
-  word back (so plural or feminine look-ups do not lead elsewhere);
+  word back (so plural or feminine look-ups do not lead elsewhere), or reads it by the pack's
+  own knowledge (its Spanish colour words, read as Spanish);
 - it is a common Spanish word: Zipf frequency at least :data:`MIN_ZIPF` in ``wordfreq``
   (the table's encoder matches many rare words to common English ones: ``sorriego`` for
   ``smile``; a common word is the one people say and the match more often right);
@@ -46,6 +47,13 @@ MIN_CONFIDENCE = 0.85
 #: The least Zipf frequency in Spanish (3: about once in a million words).
 MIN_ZIPF = 3.0
 
+#: Spanish words a clue giver in a family game should not say, though the English word the
+#: table reads them as is fit (``morón`` is read as "morn", and is an insult; ``vomitar`` was
+#: given at a Spanish table): insults and bodily words, as the English list leaves out its own.
+UNFIT_ES = frozenset(
+    ("caca", "estúpido", "idiota", "imbécil", "mierda", "morón", "tonto", "vomitar", "vómito")
+)
+
 
 def legal(word: str) -> bool:
     try:
@@ -77,9 +85,12 @@ def main() -> int:
         for folded, confidence in by_english.get(english, ()):
             for word in spellings.get(folded, [folded]):
                 zipf = zipf_frequency(word, "es")
-                if zipf < MIN_ZIPF or word in used:
+                if zipf < MIN_ZIPF or word in used or word in UNFIT_ES:
                     continue
-                if reader.translate(word).text != english or not legal(word):
+                read = reader.translate(word)
+                # The pack's own knowledge reads its Spanish colour words as Spanish (no
+                # translation): those stand for their English word as the table says.
+                if (read.text != english and not read.own) or not legal(word):
                     continue
                 if best is None or (zipf, word) > (best[0], best[1]):
                     best = (zipf, word, confidence)

@@ -38,7 +38,10 @@ TABLES: dict[str, dict[str, Any]] = {
 }
 #: The commit each golden was recorded at: the web tables at issue 33's starting commit; the
 #: stand-in's (there were none then) after issue 31, before issue 33's changes were merged.
-MADE_AT = {"web-en": "0283ce4", "web-es": "0283ce4", "web-stand-in": "36af401"}
+#: Recorded again when issue 34 changed the players' decisions by design (the crowd reading,
+#: Spanish read as Spanish, two raters' knowledge); before: web-en and web-es at 0283ce4,
+#: web-stand-in at 36af401.
+MADE_AT = dict.fromkeys(("web-en", "web-es", "web-stand-in"), "recorded again in issue 34")
 #: The person's first clues, one a round they give (R19, R20 in either language).
 CLUES = ("lagoon", "banana", "pradera", "glaciar", "velvet", "ember", "coral", "tomate")
 CELLS = [str(c) for c in Board.standard().cells()]
@@ -89,7 +92,16 @@ def _play(name: str, folder: Path) -> dict[str, Any]:
 
     table = TABLES[name]
     # No pauses; a loaded machine must not turn a slow decision into a fault (a random move).
-    settings = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=120, allow_seed=True)
+    # With no pauses the scripted person answers faster than a person can: no message limit
+    # (with warm bots the person's moves came faster than 5 a second and were refused).
+    settings = TableSettings(
+        bot_delay=0,
+        reveal_pause=0,
+        bot_time_limit=120,
+        allow_seed=True,
+        message_rate=1000.0,
+        message_burst=1000.0,
+    )
     db_path = folder / "web.sqlite"
     app = create_app(db_path, tables=settings)
     body = {**table, "seats": [{"kind": k} for k in table["seats"]]}
@@ -112,7 +124,7 @@ def _play(name: str, folder: Path) -> dict[str, Any]:
     record = GameRecord.from_json(rows[0]["record"])
     assert list(record.replay().scores) == final["result"]["scores"]
     return {
-        "made_by": f"python tests/test_golden_web.py (at commit {MADE_AT[name]})",
+        "made_by": f"python tests/test_golden_web.py ({MADE_AT[name]})",
         "table": table,
         "record": json.dumps(record.to_dict(), sort_keys=True, separators=(",", ":")),
         "scores": final["result"]["scores"],
