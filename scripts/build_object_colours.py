@@ -296,8 +296,9 @@ def rated_in(path: Path) -> str:
     return code if code in available_languages() and code != "en" else "en"
 
 
-def _rating_file(path: Path, source: str) -> Iterator[tuple[str, Rating]]:
-    """A protocol file's ratings, word by word (their file and line in ``origin``)."""
+def rating_file(path: Path, source: str) -> Iterator[tuple[str, Rating]]:
+    """A protocol file's ratings, word by word (their file and line in ``origin``); a header or
+    a line not in the protocol's format is an error naming the file and line."""
     lines = path.read_text(encoding="utf-8").splitlines()
     head = lines[0].split("\t")
     if head[1:12] != list(BASIC_TERMS) or head[12:] != ["light", "vivid", "shared"]:
@@ -305,7 +306,7 @@ def _rating_file(path: Path, source: str) -> Iterator[tuple[str, Rating]]:
     for n, line in enumerate(lines[1:], start=2):
         parts = line.split("\t")
         if len(parts) != 15:
-            continue
+            raise ValueError(f"{path}:{n}: {len(parts)} fields, not 15 (knowledge/PROTOCOL.md)")
         v = np.array([float(x) for x in parts[1:]])
         colours = v[:11]
         tone = np.array(
@@ -350,13 +351,13 @@ def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
         if rated_in(path) != "en":
             continue  # words rated as another language's (authors-colours-es.tsv): its pack's
         source = "culture" if "culture" in path.stem else "authors"
-        for word, rating in _rating_file(path, source):
+        for word, rating in rating_file(path, source):
             key = name_key(word)
             if key and key not in out and key not in dropped:
                 out[key] = rating
     second = folder / "second-rater.tsv"
     if second.exists():
-        for word, rating in _rating_file(second, "authors"):
+        for word, rating in rating_file(second, "authors"):
             key = name_key(word)
             if key in out:
                 out[key] = combine_raters(out[key], rating)

@@ -96,7 +96,7 @@ def shared_evidence() -> dict[int, float]:
 
 def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
     """``data/languages/es/knowledge.tsv`` (``out``) from every ``*-es.tsv`` of ``ratings``."""
-    from build_object_colours import LIGHT_SCALE, VIVID_SCALE
+    from build_object_colours import rating_file
 
     from huescues.language import BASIC_TERMS
 
@@ -104,24 +104,14 @@ def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
     rows: dict[str, str] = {}
     files = sorted(ratings.glob("*-es.tsv"))
     for path in files:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        head = lines[0].split("\t")
-        if head[1:12] != list(BASIC_TERMS) or head[12:] != ["light", "vivid", "shared"]:
-            raise ValueError(f"{path}: the header is not knowledge/PROTOCOL.md's")
-        for n, line in enumerate(lines[1:], start=2):
-            parts = line.split("\t")
-            if len(parts) != 15:
-                raise ValueError(f"{path}:{n}: {len(parts)} fields, not 15")
-            key = fold(parts[0])
-            v = [float(x) for x in parts[1:]]
-            if not key or key in rows or sum(v[:11]) == 0:
+        for word, rating in rating_file(path, "authors"):
+            key = fold(word)
+            if not key or key in rows or rating.q is None:
                 continue  # nothing to read in a word with no colour
-            q = [x / sum(v[:11]) for x in v[:11]]
-            light = LIGHT_SCALE[0] + LIGHT_SCALE[1] * v[11]
-            chroma = VIVID_SCALE[0] + VIVID_SCALE[1] * v[12]
-            origin = f"knowledge/ratings/{path.name}:{n}"
-            fields = [key, *(f"{x:.3f}" for x in q), f"{light:.1f}", f"{chroma:.1f}"]
-            rows[key] = "\t".join([*fields, f"{evidence[int(v[13])]:.3f}", origin])
+            light, chroma = rating.tone
+            origin = f"knowledge/ratings/{rating.origin}"
+            fields = [key, *(f"{x:.3f}" for x in rating.q), f"{light:.1f}", f"{chroma:.1f}"]
+            rows[key] = "\t".join([*fields, f"{evidence[int(rating.shared)]:.3f}", origin])
     head = ["spanish", *BASIC_TERMS, "lightness", "chroma", "evidence", "origin"]
     out.write_text(
         "\n".join(["\t".join(head), *(rows[k] for k in sorted(rows))]) + "\n", encoding="utf-8"
