@@ -7,6 +7,7 @@ report, the game study, people and bots reading each other in play, and ratings.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import sqlite3
 import time
@@ -40,7 +41,8 @@ from huescues.web import (
 from huescues.web._plates import DEFICIENCIES, plate_validation, simulate
 
 BOARD = Board.standard()
-QUICK = TableSettings(bot_delay=0, reveal_pause=0)
+# No pauses, and no message limit: the scripted people answer faster than people can.
+QUICK = TableSettings(bot_delay=0, reveal_pause=0, message_rate=1000.0, message_burst=1000.0)
 
 
 @contextmanager
@@ -424,7 +426,7 @@ def test_people_and_bots_rated_on_one_scale(
 def test_the_leaderboard_is_shown_only_where_the_operator_says(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "a.sqlite")) as client:
         assert client.get("/api/leaderboard").status_code == 404
-    shown = TableSettings(bot_delay=0, reveal_pause=0, leaderboard=True)
+    shown = dataclasses.replace(QUICK, leaderboard=True)
     with TestClient(create_app(tmp_path / "b.sqlite", tables=shown)) as client:
         assert client.get("/api/leaderboard").json() == {"leaders": []}
 
