@@ -331,7 +331,10 @@ def _play_all(
     The last state."""
     clues = iter(CLUES)
     done: set[tuple[int, str, int]] = set()
+    # Bounded: a game that stalls while states keep coming fails here instead of hanging CI.
+    deadline = time.monotonic() + 300
     while True:
+        assert time.monotonic() < deadline, f"the game did not end in 300 s; last: {log[-1:]}"
         msg, first = (first, None) if first is not None else (_next(watcher, "state"), None)
         log.append(msg)
         for ws in sockets.values():
