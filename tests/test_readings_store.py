@@ -118,6 +118,18 @@ def test_the_standard_board_reads_from_the_package_exactly(
     assert _same(shipped, read_board(model, Board.standard(), clue_vocabulary()))
 
 
+def test_the_board_key_holds_across_machines_last_bits_but_not_a_changed_colour() -> None:
+    # numpy's AVX-512 kernels convert the standard board's sRGB to CIELAB values a bit or two
+    # apart from other machines': the shipped readings must still be found there.
+    std = Board.standard()
+    nudged = np.nextafter(np.nextafter(std.lab, np.inf), np.inf)
+    assert not np.array_equal(nudged, std.lab)
+    assert _store.board_hash(Board("x", std.srgb, nudged)) == _store.board_hash(std)
+    changed = std.lab.copy()
+    changed[5, 7, 1] += 1e-4
+    assert _store.board_hash(Board("x", std.srgb, changed)) != _store.board_hash(std)
+
+
 @pytest.mark.usefixtures("fresh")
 @pytest.mark.slow
 def test_a_changed_board_or_model_does_not_use_the_shipped_file(

@@ -65,9 +65,15 @@ Arrays = tuple[NDArray[np.float32], NDArray[np.float32]]
 
 
 def board_hash(board: Board) -> str:
-    """The board's colours (not its id, which a user may reuse), hashed."""
+    """The board's colours (not its id, which a user may reuse), hashed.
+
+    The colours are rounded to 1e-6 first: the same sRGB board converts to CIELAB values that
+    differ in the last bits between machines (numpy's AVX-512 kernels round differently), and
+    a shipped reading must be found on every machine (the readings are float32: those bits
+    never reach them)."""
     digest = hashlib.sha256(f"{board.rows}x{board.cols}\0".encode())
-    digest.update(np.ascontiguousarray(board.lab, dtype=np.float64).tobytes())
+    lab = np.round(np.asarray(board.lab, dtype=np.float64), 6) + 0.0  # + 0.0: no -0.0
+    digest.update(np.ascontiguousarray(lab).tobytes())
     return digest.hexdigest()[:24]
 
 
