@@ -114,13 +114,17 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(tmp_path: Pat
     assert remote.lines == local.lines
 
 
-def _held_by_run(tmp_path: Path, games: int) -> int:
+def _held_by_run(tmp_path: Path, games: int, *, traced: bool = True) -> int:
     """Bytes the runner still holds after a run (results and report alive): made by the
     tournament's code, not by the engine or the players while a game is played (their bounded
-    caches of clue verdicts and texts fill with what a run happens to use, then empty)."""
+    caches of clue verdicts and texts fill with what a run happens to use, then empty).
+    Untraced, the run only fills those caches (0)."""
     out = tmp_path / f"m{games}.jsonl"
     t = Tournament(RANDOMS, games=games, seed=1)
     run_tournament(RANDOMS, games=4, workers=1)  # imports and caches, outside the measure
+    if not traced:
+        assert t.run(workers=1, out=out).report(n_boot=20).n_games == games
+        return 0
     tracemalloc.start(30)
     try:
         results = t.run(workers=1, out=out)
@@ -142,13 +146,14 @@ def _held_by_run(tmp_path: Path, games: int) -> int:
 
 @pytest.mark.slow
 def test_memory_does_not_grow_with_the_number_of_games(tmp_path: Path) -> None:
-    # Holding every line (3.5 kB a game) would hold 700 kB more at 250 games than at 50;
+    # Holding every line (3.5 kB a game) would hold 420 kB more at 160 games than at 40;
     # streaming leaves 8 bytes a game (where each line is) and a few numbers a block.
     # First-use allocations (imports, the report's tables) and the report's bounded caches
     # (the squares named, the rankings rated), filled here with every game measured below.
-    _held_by_run(tmp_path / "warm", 250)
-    small = _held_by_run(tmp_path, 50)
-    large = _held_by_run(tmp_path, 250)
+    # (The warm run untraced: tracing 30 frames makes a game several times slower.)
+    _held_by_run(tmp_path / "warm", 160, traced=False)
+    small = _held_by_run(tmp_path, 40)
+    large = _held_by_run(tmp_path, 160)
     assert large - small < 200_000, (small, large)
 
 
