@@ -115,10 +115,9 @@ def figures(text: str, problems: list[str] | None = None) -> list[Figure]:
     return found
 
 
-#: Pages whose figures are not all accounted for yet (issue 35, item 10, left for the next
-#: session): expected to fail, strictly, so that a page fixed is taken off the list.
-PENDING = {"agents.md", "embedding.md", "knowledge.md", "language.md", "naming.md", "objects.md",
-           "people.md", "tournaments.md"}  # fmt: skip
+#: Pages whose figures are not all accounted for yet: expected to fail, strictly, so that a page
+#: fixed is taken off the list (issue 35, item 10, left none).
+PENDING: set[str] = set()
 
 
 def _page(page: Path) -> object:
