@@ -2,7 +2,9 @@
 
 A page holds each figure between ``<!-- figures:NAME -->`` and ``<!-- /figures -->``. This script
 computes every figure in :data:`FIGURES` and writes it there, or with ``--check`` says which
-regions differ from what the code gives now (exit 1), without writing. The test suite runs the
+regions differ from what the code gives now (exit 1), without writing. A figure inside a line
+of prose is an inline region, ``<!-- figures:NAME -->3,414 words<!-- /figures -->`` on one
+line (:data:`INLINE`). The test suite runs the
 check (tests/test_docs_figures.py), so a change that moves a figure fails until the page is
 regenerated, and the prose next to it is re-read.
 
@@ -414,7 +416,7 @@ def _people_hardest() -> str:
 def _knowledge_calibration() -> str:
     """docs/knowledge.md's calibration of the evidence on CoDa's objects, as the build stored it
     in the shipped summary (src/huescues/data/objects/objects.json); the prose's quotes of it
-    are checked against it."""
+    are inline regions of their own."""
     import json
 
     summary = json.loads(
@@ -433,13 +435,6 @@ def _knowledge_calibration() -> str:
         lines.append(
             f"| {label} | {band['words']:,} | {band['mean_evidence']:.3f} | {band['top1']:.3f} |"
         )
-    page = (ROOT / "docs/knowledge.md").read_text(encoding="utf-8")
-    largest = sorted(bands, key=lambda b: -b["words"])[:2]
-    quotes = [f"{b['mean_evidence']:.2f} against {b['top1']:.2f}" for b in largest]
-    quotes.append(f"smallest band ({min(b['words'] for b in bands)} words)")
-    missing = [q for q in quotes if q not in " ".join(page.split())]
-    if missing:
-        raise SystemExit(f"docs/knowledge.md: the prose under the calibration lacks {missing}")
     return "\n".join(lines)
 
 
@@ -515,6 +510,40 @@ def _board_statistics() -> str:
             f"|{'-' * (width + 2)}|-------|",
             *(f"| {name.ljust(width)} | {value.ljust(5)} |" for name, value in rows),
         ]
+    )
+
+
+@cache
+def _board_edge() -> tuple[int, float]:
+    """The standard board's edge squares, in order round: how many, and the CIEDE2000 steps
+    between consecutive ones added up."""
+    from huescues import Board
+    from huescues.colour import delta_e_2000
+
+    lab = Board.standard().lab
+    rows, cols = lab.shape[:2]
+    ring = (
+        [(0, c) for c in range(cols)]
+        + [(r, cols - 1) for r in range(1, rows)]
+        + [(rows - 1, c) for c in range(cols - 2, -1, -1)]
+        + [(r, 0) for r in range(rows - 2, 0, -1)]
+    )
+    edge = [lab[r, c] for r, c in ring]
+    steps = delta_e_2000(edge, edge[1:] + edge[:1])
+    return len(ring), float(steps.sum())
+
+
+def _board_edge_step() -> str:
+    n, loop = _board_edge()
+    return f"about {loop / n:.1f}"
+
+
+def _board_edge_loop() -> str:
+    n, loop = _board_edge()
+    return (
+        f"the edge squares' steps add up to about {loop:.0f} CIEDE2000 units round, and {n} "
+        "squares share them, so consecutive edge squares differ by "
+        f"{loop:.0f} / {n} = {loop / n:.1f}"
     )
 
 
@@ -911,6 +940,225 @@ def _study_plates() -> str:
     return "\n".join(lines)
 
 
+def _agents_pawn_evidence() -> str:
+    """The guesser's reading of the other pawns: its defaults (docs/agents.md)."""
+    from huescues.agents import ModelGuesser
+
+    g = ModelGuesser()
+    return (
+        f"a Gaussian fall-off of {g.pawn_spread:g} squares, or nothing with probability "
+        f"{g.pawn_floor:g}"
+    )
+
+
+def _crowd_reading(names: tuple[str, ...], squares: bool) -> str:
+    """A shipped crowd reading (temperature, smoothing) as docs/agents.md words it."""
+    from huescues.agents import CROWD_READINGS
+
+    temperature, smoothing = CROWD_READINGS[names]
+    width = "none" if smoothing == 0 else f"{smoothing:g}" + (" squares" if squares else "")
+    return f"{temperature:.3g} and {width}"
+
+
+def _agents_belief_table() -> str:
+    """The size of a model's float32 table of word beliefs on the standard board (the giver's
+    vocabulary, one float32 a square), in MB."""
+    from huescues import Board
+    from huescues.agents import clue_vocabulary
+
+    squares = Board.standard().lab[..., 0].size
+    return f"{len(clue_vocabulary()) * squares * 4 / 1e6:.1f} MB"
+
+
+def _embedding_model() -> Any:
+    from huescues.language import EmbeddingModel
+
+    return EmbeddingModel.default()
+
+
+#: docs/embedding.md's table: the texts, and what the page says of their colours.
+_EMBEDDING_TEXTS = {
+    "avocado": " (green)",
+    "flamingo": " (pink)",
+    "glacier": " (very light, cool)",
+    "espresso": " (dark brown)",
+    "deep ocean": "",
+    "zzqxj": " (the mean colour)",
+}
+
+
+def _embedding_table() -> str:
+    """docs/embedding.md's table of the shipped model's predictions."""
+    import numpy as np
+
+    model = _embedding_model()
+
+    def values(v: Any) -> str:
+        return ", ".join(f"{x:.1f}".replace("-", "\u2212") for x in v)
+
+    lines = ["| text | CIELAB | std (L, a, b) | known |", "| --- | --- | --- | --- |"]
+    for text, said in _EMBEDDING_TEXTS.items():
+        p = model.predict(text)
+        std = np.sqrt(np.diag(p.cov))
+        lines.append(
+            f"| `{text}` | {values(p.lab)}{said} | {values(std)} | {'yes' if p.known else 'no'} |"
+        )
+    flat = model.predict("\U0001f642")
+    if flat.known:
+        raise SystemExit("docs/embedding.md: the emoji is no longer the flat answer")
+    lines.append("| `\U0001f642` | no known token: the flat answer | | no |")
+    return "\n".join(lines)
+
+
+def _embedding_params() -> str:
+    params = _embedding_model()._fitted.params
+    return f"\u03b3 = {params.gamma:g}, \u03b1 = {params.alpha:g}"
+
+
+def _embedding_extra_words() -> str:
+    return f"{len(_embedding_model()._fitted.extra_words):,} words"
+
+
+def _embedding_cache() -> str:
+    from huescues.language._embedding import _CACHE_SIZE
+
+    return f"{_CACHE_SIZE:,} texts"
+
+
+def _objects_summary() -> dict[str, Any]:
+    import json
+
+    text = (ROOT / "src/huescues/data/objects/objects.json").read_text(encoding="utf-8")
+    summary: dict[str, Any] = json.loads(text)
+    return summary
+
+
+def _knowledge_carried() -> str:
+    """A carried word's evidence, the carry's held-out accuracy (the shipped summary)."""
+    return f"{_objects_summary()['reading']['carried_evidence']:.2f}"
+
+
+def _knowledge_reading() -> str:
+    """The knowledge's reading settings, as the build stored them."""
+    reading = _objects_summary()["reading"]
+    tempered = "tempered" if reading["temper"] else "untempered"
+    return f"focus {reading['focus']:g}, tone weight {reading['tone_weight']:g}, {tempered}"
+
+
+def _knowledge_rated() -> str:
+    """docs/knowledge.md's second calibration table: the rated words, their ratings left out."""
+    bands = _objects_summary()["evidence"]["authors_check"]
+    words = sum(b["words"] for b in bands)
+    lines = [
+        f"| on {words:,} rated words another source covers, their ratings left out (truth: the "
+        "authors' top colour) | words | mean evidence | top-1 |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for i, band in enumerate(bands):
+        low, high = band["band"]
+        label = f"{'evidence ' if i == 0 else ''}{low:.2f}-{high:.2f}"
+        lines.append(
+            f"| {label} | {band['words']:,} | {band['mean_evidence']:.3f} | {band['top1']:.3f} |"
+        )
+    return "\n".join(lines)
+
+
+def _against(bands: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{b['mean_evidence']:.2f} against {b['top1']:.2f}" for b in bands)
+
+
+def _knowledge_objects_quote() -> str:
+    """The two largest bands on CoDa's objects: their mean evidence against their top-1."""
+    bands = _objects_summary()["evidence"]["calibration_held_out"]
+    return _against(sorted(bands, key=lambda b: -b["words"])[:2])
+
+
+def _knowledge_smallest_band() -> str:
+    bands = _objects_summary()["evidence"]["calibration_held_out"]
+    return f"{min(b['words'] for b in bands)} words"
+
+
+def _knowledge_rated_quote() -> str:
+    return _against(_objects_summary()["evidence"]["authors_check"])
+
+
+def _giver_evidence() -> str:
+    from huescues.agents import GIVER_EVIDENCE
+
+    return f"{GIVER_EVIDENCE:g}"
+
+
+def _naming_floor() -> str:
+    from huescues.language._naming import FLOOR
+
+    return f"{FLOOR:.0%}"
+
+
+def _naming_sources() -> str:
+    """docs/naming.md's table of the sources' variances by agreement (the shipped model)."""
+    from huescues.language import NamingModel
+    from huescues.language._naming_arrays import SOURCES
+
+    model = NamingModel.default()
+    var = dict(zip(SOURCES, model._fitted.source_variance, strict=True))
+    weights = model.source_weights()
+    names = {
+        "xkcd": "XKCD",
+        "c3": "c3 (mean of p(bin \\| term))",
+        "colornames": "`color-name-list`",
+    }
+    lines = ["| source | variance (\u0394E00\u00b2) | weight (XKCD = 1) |", "| --- | ---: | ---: |"]
+    for source in ("xkcd", "c3", "colornames"):
+        v, w = float(var[source]), weights[source]
+        lines.append(
+            f"| {names[source]} | {v:.2g} | {w:.2f} |"
+            if source != "xkcd"
+            else f"| XKCD | {v:.1f} | 1 |"
+        )
+    return "\n".join(lines)
+
+
+def _naming_list_noise() -> str:
+    """The noise of `color-name-list` by agreement: its variance's square root, in ΔE00."""
+    import math
+
+    from huescues.language import NamingModel
+    from huescues.language._naming_arrays import SOURCES
+
+    var = NamingModel.default()._fitted.source_variance[SOURCES.index("colornames")]
+    return f"about {math.sqrt(float(var)):.1f} \u0394E00"
+
+
+def _naming_banana_mass() -> str:
+    """The mass of ``banana``'s density inside the sRGB gamut (docs/naming.md): exp(score) summed
+    over a 3-unit CIELAB grid of the gamut's colours, times each cell's volume (the flat answer
+    sums to 1 on it)."""
+    import numpy as np
+
+    from huescues.colour._convert import _D65, _SRGB_TO_XYZ  # srgb_to_lab's constants
+    from huescues.language import NamingModel
+
+    step = 3.0
+    lightness = np.arange(step / 2, 100, step)
+    ab = np.arange(-128 + step / 2, 128, step)
+    grid = np.stack(np.meshgrid(lightness, ab, ab, indexing="ij"), -1).reshape(-1, 3)
+    # In the gamut: linear sRGB in [0, 1] (CIELAB to XYZ, the inverse of srgb_to_lab's formulas;
+    # without colour-science, whose import alone takes longer than this figure may).
+    fy = (grid[:, 0] + 16) / 116
+    f = np.stack([fy + grid[:, 1] / 500, fy, fy - grid[:, 2] / 200], axis=-1)
+    xyz = np.where(f**3 > 216 / 24389, f**3, (116 * f - 16) / (24389 / 27)) * _D65
+    linear = xyz @ np.linalg.inv(_SRGB_TO_XYZ).T
+    inside = grid[np.all((linear >= 0) & (linear <= 1), axis=-1)]
+    mass = float(np.exp(NamingModel.default().score("banana", inside)).sum() * step**3)
+    return f"{mass:.2f} for `banana`"
+
+
+def _shard_games() -> str:
+    from huescues.tournament._shards import SHARD_GAMES
+
+    return f"{SHARD_GAMES:,} games each"
+
+
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "languages-guesser": ("docs/languages.md", _languages_guesser),
     "naming-example": ("docs/naming.md", _naming_example),
@@ -938,6 +1186,9 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "study-plates": ("docs/study.md", _study_plates),
     "study-report": ("docs/study.md", _study_report),
     "study-methods": ("docs/study.md", _study_methods),
+    "embedding-table": ("docs/embedding.md", _embedding_table),
+    "knowledge-rated": ("docs/knowledge.md", _knowledge_rated),
+    "naming-sources": ("docs/naming.md", _naming_sources),
 }
 
 #: Pictures a page shows: the file and how to draw it. Drawn anew when the regions are
@@ -954,65 +1205,164 @@ def _vocabulary_size() -> str:
     return f"{len(clue_vocabulary()):,} words"
 
 
-def _agents_quotes() -> list[str]:
-    """docs/agents.md's size of the clue givers' vocabulary."""
-    return [f"reads its vocabulary ({_vocabulary_size()}"]
-
-
-def _knowledge_quotes() -> list[str]:
-    """docs/knowledge.md's size of the clue givers' vocabulary."""
-    return [f"(`clue_vocabulary()`, {_vocabulary_size()}"]
-
-
-def _rl_quotes() -> list[str]:
-    """docs/rl.md's sizes of the shipped vocabulary and of the environment's."""
+def _rl_vocabulary_size() -> str:
+    """The environment's clue vocabulary: the shipped one plus the random agent's other words."""
     from huescues.rl import default_clue_vocabulary
 
-    return [
-        f"shipped clue vocabulary ({_vocabulary_size()})",
-        f"({len(default_clue_vocabulary()):,} words in all)",
-    ]
+    return f"{len(default_clue_vocabulary()):,} words"
 
 
-def _language_quotes() -> list[str]:
-    """docs/language.md's quote of a person's points against the others (docs/people.md's)."""
+def _rl_clue_ids() -> str:
+    """examples/learn_guesser.py's clue ids: the batched engine's standard vocabulary, plus one
+    for "no clue yet"."""
+    from huescues.batch import ClueVocabulary
+
+    return f"{len(ClueVocabulary.standard()) + 1:,}"
+
+
+def _rl_table_cells() -> str:
+    """examples/learn_guesser.py's table: two guesses, by clue id, by square."""
+    from huescues import Board
+    from huescues.batch import ClueVocabulary
+
+    cells = 2 * (len(ClueVocabulary.standard()) + 1) * Board.standard().lab[..., 0].size
+    return f"{cells / 1e6:.1f} million"
+
+
+def _batch_clues() -> str:
+    from huescues.batch import ClueVocabulary
+
+    return f"{len(ClueVocabulary.standard()):,} clues"
+
+
+def _common_words() -> str:
+    from huescues.engine import common_words
+
+    return f"{len(common_words()):,} words"
+
+
+def _common_words_es() -> str:
+    from huescues.engine import common_words
+
+    return f"{len(common_words('es')):,} words"
+
+
+def _own_knowledge_weight() -> str:
+    from huescues.language._translate import OWN_KNOWLEDGE_WEIGHT  # the constant the page explains
+
+    return f"{OWN_KNOWLEDGE_WEIGHT:g}"
+
+
+def _es_vocabulary() -> tuple[int, int]:
+    """The Spanish givers' words, and the English givers' words none of them stands for."""
+    import csv
+
+    from huescues.agents import clue_vocabulary
+
+    path = ROOT / "src/huescues/data/languages/es/clue_vocabulary.tsv"
+    with path.open(encoding="utf-8") as f:
+        english = {row["english"] for row in csv.DictReader(f, delimiter="\t")}
+    return len(clue_vocabulary("es")), len(set(clue_vocabulary()) - english)
+
+
+def _es_vocabulary_size() -> str:
+    return f"{_es_vocabulary()[0]:,} Spanish words"
+
+
+def _es_vocabulary_none() -> str:
+    return f"{_es_vocabulary()[1]:,} English words"
+
+
+def _grey_share(board_id: str) -> str:
+    """The share of a board's squares with a chroma below 15 (docs/web.md)."""
+    import numpy as np
+
+    from huescues import Board
+
+    lab = (Board.standard() if board_id == "standard" else Board.retail()).lab
+    return f"{(np.hypot(lab[..., 1], lab[..., 2]) < 15).mean():.1%}".replace("%", " %")
+
+
+def _board_text_size() -> str:
+    """The text agent's board, one line per row, in characters (docs/text-agent.md)."""
+    from huescues import Board
+    from huescues.agents._text import _board_text  # the prompt's own board text
+
+    return f"about {round(len(_board_text(Board.standard())), -3):,} characters"
+
+
+def _people_each_other() -> str:
+    """A person's points against the others (docs/people.md's), as docs/language.md quotes it."""
     report, _, _ = _people()
-    return [f"the {report.overall.person.mean:.2f} points per pick that people earn"]
+    return f"{report.overall.person.mean:.2f}"
 
 
-def _calibration_quotes() -> list[str]:
+def _calibration_quote() -> str:
     """The default model's log-likelihood of people's picks, as it is and against uniform, as
     docs/research.md and docs/knowledge.md quote it."""
     cal = _dev()["calibration"]
     raw, uniform = cal.raw_log_likelihood.mean, cal.uniform_log_likelihood
-    return [f"\u2212{-raw:.2f} a pick, below a uniform belief's \u2212{-uniform:.2f}"]
+    return f"\u2212{-raw:.2f} a pick, below a uniform belief's \u2212{-uniform:.2f}"
 
 
-def _knowledge_all_quotes() -> list[str]:
-    return _knowledge_quotes() + _calibration_quotes()
-
-
-#: Numbers a page quotes in its prose, outside any region: page to the phrases, as the code
-#: gives them now, that the page must hold (white space aside). Not rewritten: a missing
-#: phrase is stale until the prose is re-read and fixed by hand.
-QUOTES: dict[str, Callable[[], list[str]]] = {
-    "docs/agents.md": _agents_quotes,
-    "docs/knowledge.md": _knowledge_all_quotes,
-    "docs/research.md": _calibration_quotes,
-    "docs/rl.md": _rl_quotes,
-    "docs/language.md": _language_quotes,
+#: Figures inside a line of prose, ``<!-- figures:NAME -->...<!-- /figures -->`` on one line:
+#: page to the names it holds (a name may sit on several pages), and how to compute each.
+INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
+    "vocabulary-size": (("docs/agents.md", "docs/knowledge.md", "docs/rl.md"), _vocabulary_size),
+    "rl-vocabulary-size": (("docs/rl.md",), _rl_vocabulary_size),
+    "rl-clue-ids": (("docs/rl.md",), _rl_clue_ids),
+    "rl-table-cells": (("docs/rl.md",), _rl_table_cells),
+    "batch-clues": (("docs/batch.md",), _batch_clues),
+    "board-edge-step": (("docs/board.md",), _board_edge_step),
+    "board-edge-loop": (("docs/board.md",), _board_edge_loop),
+    "common-words": (("docs/clues.md",), _common_words),
+    "people-each-other": (("docs/language.md",), _people_each_other),
+    "web-grey-standard": (("docs/web.md",), lambda: _grey_share("standard")),
+    "web-grey-retail": (("docs/web.md",), lambda: _grey_share("retail")),
+    "text-board-size": (("docs/text-agent.md",), _board_text_size),
+    "common-words-es": (("docs/languages.md",), _common_words_es),
+    "own-knowledge-weight": (("docs/languages.md",), _own_knowledge_weight),
+    "es-vocabulary-size": (("docs/languages.md",), _es_vocabulary_size),
+    "es-vocabulary-none": (("docs/languages.md",), _es_vocabulary_none),
+    "calibration-quote": (("docs/knowledge.md", "docs/research.md"), _calibration_quote),
+    "agents-pawn-evidence": (("docs/agents.md",), _agents_pawn_evidence),
+    "agents-crowd-default": (("docs/agents.md",), lambda: _crowd_reading(("default",), False)),
+    "agents-crowd-player": (
+        ("docs/agents.md",),
+        lambda: _crowd_reading(("default", "naming"), True),
+    ),
+    "agents-belief-table": (("docs/agents.md",), _agents_belief_table),
+    "embedding-params": (("docs/embedding.md",), _embedding_params),
+    "embedding-extra-words": (("docs/embedding.md",), _embedding_extra_words),
+    "embedding-cache": (("docs/embedding.md",), _embedding_cache),
+    "knowledge-carried": (("docs/knowledge.md",), _knowledge_carried),
+    "knowledge-reading": (("docs/knowledge.md",), _knowledge_reading),
+    "knowledge-objects-quote": (("docs/knowledge.md",), _knowledge_objects_quote),
+    "knowledge-smallest-band": (("docs/knowledge.md",), _knowledge_smallest_band),
+    "knowledge-rated-quote": (("docs/knowledge.md",), _knowledge_rated_quote),
+    "giver-evidence": (("docs/knowledge.md",), _giver_evidence),
+    "naming-floor": (("docs/naming.md",), _naming_floor),
+    "naming-list-noise": (("docs/naming.md",), _naming_list_noise),
+    "shard-games": (("docs/tournaments.md",), _shard_games),
+    "naming-banana-mass": (("docs/naming.md",), _naming_banana_mass),
 }
 
 
 def pages() -> list[str]:
-    """Every page with a figure or a quote."""
-    return sorted({page for page, _ in FIGURES.values()} | set(QUOTES))
+    """Every page with a figure."""
+    inline = {page for where, _ in INLINE.values() for page in where}
+    return sorted({page for page, _ in FIGURES.values()} | inline)
 
 
 # A region's body holds no other marker, so that a region left empty cannot swallow the next.
 _REGION = re.compile(
     r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>(?:(?!<!-- /?figures).)*?)\n?<!-- /figures -->",
     re.S,
+)
+# An inline region: on one line, inside the prose.
+_INLINE = re.compile(
+    r"(<!-- figures:(?P<name>[\w-]+) -->)(?P<body>(?!\n)(?:(?!<!-- /?figures)[^\n])*?)"
+    r"<!-- /figures -->"
 )
 
 
@@ -1021,21 +1371,20 @@ def regions(text: str) -> dict[str, str]:
     return {m.group("name"): m.group("body") for m in _REGION.finditer(text)}
 
 
+def inline_regions(text: str) -> list[tuple[str, str]]:
+    """The inline regions of a page, in order: (name, the text between the markers)."""
+    return [(m.group("name"), m.group("body")) for m in _INLINE.finditer(text)]
+
+
 def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None) -> list[str]:
-    """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names,
-    and the phrases of :data:`QUOTES` a page lacks (never rewritten). A figure whose page
-    lacks its region, or a region no figure fills, is an error. ``times``,
-    if given, gets each region's seconds to compute (work shared through a cache is counted
-    by the first region that needs it)."""
+    """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names
+    (an inline region's once a page). A figure whose page lacks its region, or a region no
+    figure fills, is an error. ``times``, if given, gets each region's seconds to compute
+    (work shared through a cache is counted by the first region that needs it)."""
     stale = []
     for page in pages():
         path = root / page
         text = path.read_text(encoding="utf-8")
-        flat = " ".join(text.split())
-        if page in QUOTES:
-            for phrase in QUOTES[page]():
-                if " ".join(phrase.split()) not in flat:
-                    stale.append(f"{page}: the prose lacks {phrase!r} (fix it by hand)")
         found = regions(text)
         for name in found:
             if name not in FIGURES or FIGURES[name][0] != page:
@@ -1052,12 +1401,31 @@ def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None
                 times[name] = time.perf_counter() - start
             if found[name] != wanted[name]:
                 stale.append(f"{page}: {name}")
+        inline = inline_regions(text)
+        for name, _ in inline:
+            if name not in INLINE or page not in INLINE[name][0]:
+                raise SystemExit(f"{page}: inline region {name!r} is no figure of this script")
+        short = {}
+        for name, (where, compute) in INLINE.items():
+            if page not in where:
+                continue
+            if name not in {n for n, _ in inline}:
+                raise SystemExit(f"{page}: no inline region <!-- figures:{name} --> for {name!r}")
+            start = time.perf_counter()
+            short[name] = compute()
+            if times is not None:
+                times[name] = times.get(name, 0.0) + time.perf_counter() - start
+            if any(n == name and body != short[name] for n, body in inline):
+                stale.append(f"{page}: {name}")
 
         def fill(m: re.Match[str], wanted: dict[str, str] = wanted) -> str:
             return m.group(1) + wanted[m.group("name")] + "\n<!-- /figures -->"
 
+        def fill_inline(m: re.Match[str], short: dict[str, str] = short) -> str:
+            return m.group(1) + short[m.group("name")] + "<!-- /figures -->"
+
         if not check:
-            new = _REGION.sub(fill, text)
+            new = _INLINE.sub(fill_inline, _REGION.sub(fill, text))
             if new != text:
                 path.write_text(new, encoding="utf-8")
     for image, draw in IMAGES.items():
