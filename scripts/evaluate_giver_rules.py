@@ -27,7 +27,10 @@ default and naming models alone), ``sure`` (the clue's best expected points). Th
 disagreement is no feature: the second rater rated none of the 39 dev clues
 (``knowledge/ratings/second-rater.tsv``).
 
-Run: ``python scripts/evaluate_giver_rules.py`` (about 15 s).
+Then the listener models combined otherwise (no rule about words), the divergence rule in raw
+units, and the divergence over the giver's vocabulary on the board.
+
+Run: ``python scripts/evaluate_giver_rules.py`` (about 20 s).
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.agents import resolve_model
-from huescues.engine import common_words
+from huescues.agents import Readings, resolve_model
+from huescues.agents._vocabulary import board_reading
+from huescues.engine import Board, common_words
 from huescues.language import ObjectColourModel
 from huescues.language._phrases import _classes, survey_names
 from huescues.research import dev_picks
@@ -160,6 +164,56 @@ def main() -> None:
                 f"{interval(held)} | {interval(held - base, '+')} | "
                 f"{np.median(theta):+.1f} ({theta.min():+.1f} to {theta.max():+.1f}) |"
             )
+
+    print("\n| the listener models combined (in sample, no rule about words) | points | less |")
+    print("| --- | ---: | ---: |")
+    for w in (0.5, 0.6, 0.7, 0.8, 1.0):
+        rest = (1.0 - w) / 2.0
+        mix = w * beliefs["default"] + rest * (beliefs["naming"] + beliefs["embedding"])
+        got = chosen_points(mix @ points, list(range(n)), every)
+        print(f"| default model weight {w:g} | {interval(got)} | {interval(got - base, '+')} |")
+    logs = np.mean([np.log(np.maximum(beliefs[m], 1e-300)) for m in LISTENERS], axis=0)
+    geo = np.exp(logs - logs.max(axis=1, keepdims=True))
+    got = chosen_points((geo / geo.sum(axis=1, keepdims=True)) @ points, list(range(n)), every)
+    print(f"| geometric mean of the three | {interval(got)} | {interval(got - base, '+')} |")
+    js = features["models_disagree"]
+    print(
+        f"\nThe models' divergence in raw units (nats; dev clues {js.min():.2f} to {js.max():.2f}):"
+    )
+    print("expected points times exp(k * divergence), in sample")
+    for k in (0.5, 1.0, 1.5, 2.0, 3.0):
+        got = chosen_points(expected * np.exp(k * js)[:, None], list(range(n)), every)
+        print(f"  k = {k:g}: {interval(got)}, less as it is {interval(got - base, '+')}")
+    vocabulary_divergence(board)
+
+
+def vocabulary_divergence(board: Board) -> None:
+    """The models' divergence over the default giver's vocabulary on ``board``: its range, the
+    most divergent words, and the rank of a few words the issue names."""
+    kept = Readings.shared()
+    reads = [board_reading(kept, resolve_model(m), board) for m in LISTENERS]
+    words = reads[0].words
+    parts = []
+    for r in reads:
+        log_b = r.log_belief.reshape(len(words), -1).astype(np.float64)
+        b = np.exp(log_b - log_b.max(axis=1, keepdims=True))
+        parts.append(b / b.sum(axis=1, keepdims=True))
+    js = divergence(parts)
+    order = np.argsort(-js, kind="stable")
+    rank = {words[int(i)]: k + 1 for k, i in enumerate(order)}
+    print(
+        f"\nThe giver's {len(words)} words on the board: divergence {js.min():.2f} to "
+        f"{js.max():.2f}; the most divergent: {', '.join(words[int(i)] for i in order[:12])}"
+    )
+    for w in ("gonzo", "barney", "kirby", "salon", "barbie", "pikachu", "smurf", "baroque"):
+        if w in rank:
+            print(f"  {w}: {js[words.index(w)]:.2f}, rank {rank[w]}")
+    classes = _classes()
+    adjectives = [w for w in words if "a" in classes.get(w, "nt")]
+    print(
+        f"Words with a WordNet adjective sense: {len(adjectives)} of {len(words)}, e.g. "
+        f"{', '.join(adjectives[:: max(1, len(adjectives) // 12)][:12])}"
+    )
 
 
 if __name__ == "__main__":
