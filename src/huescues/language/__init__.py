@@ -15,6 +15,7 @@ from ._listen import listen, reads_in_context
 from ._named import MODEL_NAMES, named_model
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
+from ._phrases import PHRASE_FAULTS, phrase_fault, survey_names
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -40,6 +41,7 @@ __all__ = [
     "N_FOLDS",
     "OBJECT_BLEND_WEIGHT",
     "OWN_KNOWLEDGE_WEIGHT",
+    "PHRASE_FAULTS",
     "TONE_SPREAD",
     "BlendedModel",
     "C3Data",
@@ -75,10 +77,12 @@ __all__ = [
     "name_key",
     "named_model",
     "normalise_name",
+    "phrase_fault",
     "reads_in_context",
     "spanish_knowledge",
     "spanish_table",
     "standard_models",
+    "survey_names",
     "with_capabilities",
     "words_of",
     "xkcd_names",

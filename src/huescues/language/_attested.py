@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import functools
 
-from ._data import xkcd_names
 from ._naming import NamingModel, name_key
 from ._objects import ObjectColourModel
+from ._phrases import phrase_fault, survey_names
 
 __all__ = ["GIVER_EVIDENCE", "attested"]
 
@@ -23,21 +23,16 @@ def _naming() -> NamingModel:
     return NamingModel.default()
 
 
-@functools.cache
-def _survey_names() -> frozenset[str]:
-    """The names people gave colours in the XKCD survey (not the paint names of
-    color-name-list, many of them made up: ``possessed eggplant``)."""
-    return frozenset(name_key(n) for n in xkcd_names().names)
-
-
 def attested(text: str) -> bool:
     """Whether a clue giver may say ``text``, as people would: one word whose evidence in the
     knowledge model (:meth:`~huescues.language.ObjectColourModel.evidence`) is at least
     :data:`GIVER_EVIDENCE`; or two words that people put together: a colour name of the XKCD
     survey (``ocean blue``), a modifier the naming data learned (``pale``, ``dark``) before an
     attested word (``pale sky``), or an attested common English word before a colour term of
-    c3 (``sky teal``). Two words that each have a colour but are no phrase (``throne spleen``) are
-    refused, as is a word known only from its vector (``boyfriend``)."""
+    c3 (``sky teal``), and only in a form people say (:func:`phrase_fault`: ``deep forest``, not
+    ``very ink``, ``marine truth`` or ``dark darkest``). Two words that each have a colour but
+    are no phrase (``throne spleen``) are refused, as is a word known only from its vector
+    (``boyfriend``)."""
     return _attested(text)
 
 
@@ -53,9 +48,14 @@ def _attested(text: str) -> bool:
     if not key:
         return False
     naming = _naming()
-    if key in _survey_names():
+    if key in survey_names():
         return True
     words = key.split()
     if len(words) == 1:
         return ObjectColourModel.default().evidence(key) >= GIVER_EVIDENCE
-    return len(words) == 2 and naming.is_modifier(words[0]) and _attested(words[1])
+    return (
+        len(words) == 2
+        and naming.is_modifier(words[0])
+        and _attested(words[1])
+        and phrase_fault(key) is None
+    )

@@ -193,12 +193,14 @@ _DATA: tuple[Citation, ...] = (
     ),
     Citation(
         key="fellbaum1998wordnet",
-        title="WordNet 3.0 noun glosses that name colours (in the object colours)",
+        title="WordNet 3.0 noun glosses that name colours (in the object colours) and its word "
+        "classes (the English pack's, for two-word clues people say)",
         source="Princeton University, WordNet 3.0 (Debian package wordnet-base), used at build "
-        "time; what is derived ships in the object colours above",
+        "time; what is derived ships in the object colours above and in the English pack's "
+        "word classes (scripts/make_word_classes.py)",
         version="3.0",
         licence="WordNet 3.0 licence (Princeton University)",
-        files=("objects/object_colours.npz",),
+        files=("objects/object_colours.npz", "languages/en/word_classes.tsv.gz"),
         bibtex=(
             "@book{fellbaum1998wordnet,\n"
             "  editor    = {Fellbaum, Christiane},\n"
