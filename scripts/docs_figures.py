@@ -1376,6 +1376,17 @@ def inline_regions(text: str) -> list[tuple[str, str]]:
     return [(m.group("name"), m.group("body")) for m in _INLINE.finditer(text)]
 
 
+#: Each figure's text, once computed in this process: the tests call :func:`update` several
+#: times, and some figures take seconds (a tournament, the World Color Survey's chart).
+_DONE: dict[str, str] = {}
+
+
+def _computed(name: str, compute: Callable[[], str]) -> str:
+    if name not in _DONE:
+        _DONE[name] = compute()
+    return _DONE[name]
+
+
 def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None) -> list[str]:
     """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names
     (an inline region's once a page). A figure whose page lacks its region, or a region no
@@ -1396,7 +1407,7 @@ def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None
             if name not in found:
                 raise SystemExit(f"{page}: no region <!-- figures:{name} --> for figure {name!r}")
             start = time.perf_counter()
-            wanted[name] = compute()
+            wanted[name] = _computed(name, compute)
             if times is not None:
                 times[name] = time.perf_counter() - start
             if found[name] != wanted[name]:
@@ -1412,7 +1423,7 @@ def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None
             if name not in {n for n, _ in inline}:
                 raise SystemExit(f"{page}: no inline region <!-- figures:{name} --> for {name!r}")
             start = time.perf_counter()
-            short[name] = compute()
+            short[name] = _computed(f"inline:{name}", compute)
             if times is not None:
                 times[name] = times.get(name, 0.0) + time.perf_counter() - start
             if any(n == name and body != short[name] for n, body in inline):
