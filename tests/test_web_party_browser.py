@@ -119,7 +119,12 @@ def _act(page: Any, clues: list[str], target: str | None = None) -> bool:
         except PlaywrightTimeout:
             shown = page.evaluate(SCREENS)
             raise AssertionError(f"could not tap a square: {_status(page)}; {shown}") from None
-        page.wait_for_selector("#zoom:not([hidden])")
+        try:
+            page.wait_for_selector("#zoom:not([hidden])", timeout=5_000)
+        except PlaywrightTimeout:
+            # The tap came as the turn moved on (a new state re-drew the board under a busy
+            # machine's slow page): no move made; the caller looks at the page again.
+            return False
         act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=zoom-place]"))
     return True
 
