@@ -32,7 +32,13 @@ from ._guesser import EmbeddingGuesser, ModelGuesser
 from ._languages import clue_vocabulary, player_languages
 from ._lockstep import joins_batches, run_together
 from ._loop import GameLoop, PlayedGame, play_game
-from ._models import DEFAULT_GIVER_MODELS, DEFAULT_GUESSER_MODELS, resolve_model
+from ._models import (
+    DEFAULT_GIVER_MODELS,
+    DEFAULT_GIVER_POOL,
+    DEFAULT_GUESSER_MODELS,
+    pooled_model,
+    resolve_model,
+)
 from ._player import OracleGuesser, Player
 from ._points import expected_points
 from ._protocol import Agent, ClueGiver, Guesser
@@ -63,6 +69,7 @@ __all__ = [
     "CATALOGUE",
     "CROWD_READINGS",
     "DEFAULT_GIVER_MODELS",
+    "DEFAULT_GIVER_POOL",
     "DEFAULT_GUESSER_MODELS",
     "DEFAULT_PAIR_FROM",
     "FAULT_KINDS",
@@ -123,6 +130,7 @@ __all__ = [
     "parse_target",
     "play_game",
     "player_languages",
+    "pooled_model",
     "prepare",
     "prompt_for",
     "random_agent",

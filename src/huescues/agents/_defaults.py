@@ -46,7 +46,7 @@ def default_agent(language: str = "en") -> Player:
         ) from None
     giver = names_in(pack.giver_models, language)
     return Player(
-        ModelClueGiver(model=giver, pair_from=pack.pair_from),
+        ModelClueGiver(model=giver, pair_from=pack.pair_from, pool=pack.giver_pool),
         ModelGuesser(
             model=names_in(pack.guesser_models, language),
             pragmatic=True,

@@ -30,7 +30,7 @@ from huescues.language import ColourTermModel, attested
 
 from ._belief import log_l0, phrases_log_l0
 from ._legal_words import legal_mask
-from ._models import Models, models_of
+from ._models import Models, models_of, pooled_model
 from ._random import RandomAgent
 from ._readings import Kind, Readings, Same
 from ._screening import (
@@ -104,7 +104,18 @@ class ModelClueGiver:
     #: (:func:`attested`: a colour name, a modifier before a known word, a word before a
     #: colour term).
     attested_only: bool = True
+    #: How the listener models are combined: ``None`` (the default here), their beliefs
+    #: averaged; else one weight a model, their beliefs pooled geometrically
+    #: (:func:`~huescues.agents.pooled_model`; the default player's, :data:`DEFAULT_GIVER_POOL`).
+    pool: tuple[float, ...] | None = None
     store: Readings | None = field(default=None, compare=False, repr=False)
+
+    def listeners(self) -> list[ColourTermModel]:
+        """The listener models whose beliefs the giver averages: ``model``'s, or the one model
+        that pools them (``pool``)."""
+        if self.pool is None:
+            return models_of(self.model)
+        return [pooled_model(self.model, self.pool)]
 
     @property
     def _kept(self) -> Readings:
@@ -113,7 +124,7 @@ class ModelClueGiver:
     def prepare(self, board: Board, rules: Rules) -> None:
         """Load the models and read the vocabulary on ``board`` with each, so that the game's
         decisions do not; cheap once done, and it changes no decision."""
-        models = models_of(self.model)
+        models = self.listeners()
         self._by_square(board)
         for model in models:
             # The second clue reads the first one as the guessers did: with the shipped words.
@@ -161,7 +172,7 @@ class ModelClueGiver:
             return few
 
         key = (board.id, words_key(self.words), square)
-        yield self._kept.get(models_of(self.model), FIRST_ORDERS, key, make)
+        yield self._kept.get(self.listeners(), FIRST_ORDERS, key, make)
         yield np.argsort(-column, kind="stable")
 
     def give_second_clue(self, view: View, rng: np.random.Generator) -> GiveClue | Pass:
@@ -187,7 +198,7 @@ class ModelClueGiver:
             if len(same) < 2:
                 continue
             board = views[same[0]].board
-            for model in models_of(self.model):
+            for model in self.listeners():
                 reading = board_reading(kept, model, board, self.words)
                 table = belief32(kept, model, board, reading, self.words)
                 for i in same:
@@ -207,7 +218,7 @@ class ModelClueGiver:
         target = target_of(view)
         board = view.board
         kept = self._kept
-        models = models_of(self.model)
+        models = self.listeners()
         empty = _empty(view)
         frame_idx, ring_pts = near(kept, target, board, view.rules.points_by_distance)
         firsts = [log_l0(kept, m, board, view.clues[0]).ravel() for m in models]
@@ -299,7 +310,7 @@ class ModelClueGiver:
         word totals: ``totals`` when a batch made them (:meth:`give_second_clues`), else made
         here by the same product (the same bits)."""
         kept = self._kept
-        models = models_of(self.model)
+        models = self.listeners()
         board = view.board
         weights = [_screen_weights(first, empty) for first in firsts]
         tables = [
@@ -353,7 +364,7 @@ class ModelClueGiver:
         kept = self._kept
         frame_idx, ring_pts = near(kept, target_of(view), board, view.rules.points_by_distance)
         n = len(read[0].words)
-        models = models_of(self.model)
+        models = self.listeners()
         # A short list is valued as it is (looking for alike words costs more than they save).
         few = len(listed) <= ALIKE_FROM
         found = None
@@ -393,7 +404,7 @@ class ModelClueGiver:
         """The vocabulary; for each square and word (a row per square: a square's words in one
         place, not strided across the table), the chance a pawn lands in the square's frame,
         averaged over the listener models; and each word's best chance over the squares."""
-        models = models_of(self.model)
+        models = self.listeners()
         kept = self._kept
 
         def make() -> tuple[tuple[str, ...], NDArray[np.float32], NDArray[np.float32]]:

@@ -35,6 +35,9 @@ class PlayersPack:
     guesser_models: tuple[str, ...]
     speakers: tuple[Names, ...]
     pair_from: int
+    #: How the giver's listener models are combined: one weight a model, their beliefs pooled
+    #: geometrically (:func:`~huescues.agents.pooled_model`), or ``None``: averaged.
+    giver_pool: tuple[float, ...] | None = None
 
 
 def names_in(names: Names, language: str) -> Names:
@@ -76,6 +79,25 @@ def _read(code: str, raw: str) -> PlayersPack:
         guesser_models=(guesser,) if isinstance(guesser, str) else guesser,
         speakers=tuple(_names(s, where) for s in player["speakers"]),
         pair_from=int(player["pair_from"]),
+        giver_pool=_pool(
+            player.get("giver_pool"), len(giver) if isinstance(giver, tuple) else 1, where
+        ),
+    )
+
+
+def _pool(value: Any, n: int, where: str) -> tuple[float, ...] | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, list)
+        and len(value) == n
+        and all(isinstance(w, int | float) and w >= 0 for w in value)
+        and value[0] > 0
+    ):
+        return tuple(float(w) for w in value)
+    raise ValueError(
+        f"{where}: giver_pool is one weight for each of the {n} giver models (none below zero, "
+        f"the first above), not {value!r}"
     )
 
 

@@ -155,6 +155,11 @@ def _beliefs_of(
         giver = default_model()
     if hasattr(giver, "giver") and not isinstance(giver, ColourTermModel):
         giver = giver.giver  # a seat playing both roles: its clue giver
+    listeners = getattr(giver, "listeners", None)
+    if callable(listeners) and not isinstance(giver, ColourTermModel):
+        # A clue giver that names its listener models (pooled or not): their beliefs averaged.
+        parts = [_beliefs_of(m, board, rules, clues)[1] for m in listeners()]
+        return f"{type(giver).__name__}({getattr(giver, 'model', None)!r})", np.mean(parts, axis=0)
     spec = getattr(giver, "model", None)
     if (
         spec is not None

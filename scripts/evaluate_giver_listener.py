@@ -1,0 +1,159 @@
+"""How the default giver's three listener models are best combined, measured by
+``clue_choice_agreement`` on the 39 dev clues with the combination HELD OUT BY CLUE (issue 34,
+item 3; in sample, ``scripts/evaluate_giver_rules.py`` found the default model weighted 0.6 to
+0.8 at 0.543 and a geometric mean of the three at 0.542, beside 0.526 for the plain average).
+
+A combination is a form and the default model's weight ``w`` (the naming and embedding models
+share the rest equally):
+
+- ``arithmetic``: ``w * default + (1 - w) / 2 * (naming + embedding)``, the beliefs averaged (the
+  giver as it is: ``w = 1/3``);
+- ``geometric``: ``exp(w * log default + (1 - w) / 2 * (log naming + log embedding))``,
+  normalised over the board (``w = 1/3``: the plain geometric mean).
+
+``w`` runs over 1/3, 0.4, 0.5, ..., 1.0 (at ``w = 1`` both forms are the default model alone).
+For each dev clue the combination is chosen on the other 38 clues (their targets, the giver
+choosing among them; ties to the giver as it is, then the smaller ``w``, arithmetic first), and
+
+- **held out by clue** (the figure): the held-out clue's targets (the squares people picked for
+  it) are scored with the giver choosing among all 39 clues, every clue read by that fold's
+  combination, which never saw the held-out clue's picks; a target picked for several clues has
+  the mean of those folds' points. Mean over the 374 targets;
+- **each clue at its own weight** (the convention of ``evaluate_giver_rules.py``): every clue's
+  belief made by the combination chosen without it, the giver choosing among all 39 for every
+  target.
+
+Intervals are 95% percentile bootstraps over the targets (2,000 draws, seed 0); ``less`` is
+paired, the combination less the giver as it is. The grid is searched in three families: the
+arithmetic weight alone, the geometric weight alone, and both forms together.
+
+Run: ``python scripts/evaluate_giver_listener.py`` (about 20 s).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from numpy.typing import NDArray
+
+from huescues.agents import resolve_model
+from huescues.research import dev_picks
+from huescues.research._agreement import checked_inputs
+from huescues.research._clue_choice import _beliefs_of
+
+FloatArray = NDArray[np.float64]
+LISTENERS = ("default", "naming", "embedding")  # default_agent()'s giver's models
+WEIGHTS = (1 / 3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+Combination = tuple[str, float]
+FAMILIES: dict[str, list[Combination]] = {
+    "arithmetic weight": [("arithmetic", w) for w in WEIGHTS],
+    "geometric weight": [("geometric", w) for w in WEIGHTS],
+    "both forms": [("arithmetic", w) for w in WEIGHTS] + [("geometric", w) for w in WEIGHTS],
+}
+AS_IT_IS: Combination = ("arithmetic", 1 / 3)
+
+
+def label(c: Combination) -> str:
+    form, w = c
+    return f"{form[:5]} {'1/3' if abs(w - 1 / 3) < 1e-9 else f'{w:g}'}"
+
+
+def main() -> None:
+    responses, _ = dev_picks()
+    groups, board, r15 = checked_inputs(responses, 2000, 0.95, None, seed=0)
+    clues = list(groups)
+    n = len(clues)
+    beliefs = {m: _beliefs_of(resolve_model(m), board, r15, clues)[1] for m in LISTENERS}
+    logs = {m: np.log(np.maximum(b, 1e-300)) for m, b in beliefs.items()}
+    rows, cols = np.indices(board.shape)
+    r, c = rows.ravel(), cols.ravel()
+    dist = np.maximum(np.abs(r[:, None] - r[None, :]), np.abs(c[:, None] - c[None, :]))
+    points = np.array([r15.points_at(int(d)) for d in range(int(dist.max()) + 1)])[dist]
+    picks = {
+        i: sorted({p.square.row * board.cols + p.square.col for p in groups[k]})
+        for i, k in enumerate(clues)
+    }
+    people = np.stack(
+        [
+            points[[p.square.row * board.cols + p.square.col for p in groups[k]]].mean(axis=0)
+            for k in clues
+        ]
+    )
+    every = np.array(sorted({t for i in range(n) for t in picks[i]}))
+    column = {int(t): j for j, t in enumerate(every)}
+
+    def expected_of(comb: Combination) -> FloatArray:
+        form, w = comb
+        rest = (1.0 - w) / 2.0
+        if form == "arithmetic":
+            b = w * beliefs["default"] + rest * (beliefs["naming"] + beliefs["embedding"])
+        else:
+            lg = w * logs["default"] + rest * (logs["naming"] + logs["embedding"])
+            b = np.exp(lg - lg.max(axis=1, keepdims=True))
+            b = b / b.sum(axis=1, keepdims=True)
+        out: FloatArray = b @ points
+        return out
+
+    def chosen_points(e: FloatArray, among: list[int], targets: NDArray[np.intp]) -> FloatArray:
+        sub = e[np.ix_(among, targets)]
+        pick = np.argmax(sub >= sub.max(axis=0) - 1e-9, axis=0)
+        out: FloatArray = people[np.array(among)[pick], targets]
+        return out
+
+    combos = sorted({c for f in FAMILIES.values() for c in f})
+    cache = {c: expected_of(c) for c in combos}
+    draws = np.random.default_rng(0).integers(0, len(every), (2000, len(every)))
+
+    def interval(x: FloatArray, sign: str = "") -> str:
+        m = x[draws].mean(axis=1)
+        lo, hi = np.percentile(m, [2.5, 97.5])
+        return f"{x.mean():{sign}.3f} [{lo:{sign}.3f}, {hi:{sign}.3f}]"
+
+    everyone = list(range(n))
+    base = chosen_points(cache[AS_IT_IS], everyone, every)
+    print(f"{n} dev clues, {len(every)} targets; the default giver as it is: {interval(base)}\n")
+    print("In sample (every clue, every target):\n")
+    print("| combination | points | less as it is |")
+    print("| --- | ---: | ---: |")
+    for comb in combos:
+        got = chosen_points(cache[comb], everyone, every)
+        print(f"| {label(comb)} | {interval(got)} | {interval(got - base, '+')} |")
+
+    print(
+        "\n| family | held out by clue | less as it is | each clue at its own weight | less |"
+        " chosen in the 39 folds |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for family, grid in FAMILIES.items():
+        # Ties: the giver as it is first, then the smaller weight, arithmetic first.
+        order = sorted(grid, key=lambda c: (c != AS_IT_IS, c[1], c[0]))
+        chosen: list[Combination] = []
+        for h in range(n):
+            rest = [i for i in range(n) if i != h]
+            targets = np.array(sorted({t for i in rest for t in picks[i]}))
+            vals = np.array([chosen_points(cache[c], rest, targets).mean() for c in order])
+            chosen.append(order[int(np.argmax(vals >= vals.max() - 1e-12))])
+        # Held out by clue: each clue's targets scored at its fold's combination.
+        total = np.zeros(len(every))
+        count = np.zeros(len(every))
+        for h in range(n):
+            mine = np.array(picks[h])
+            got = chosen_points(cache[chosen[h]], everyone, mine)
+            idx = np.array([column[int(t)] for t in mine])
+            total[idx] += got
+            count[idx] += 1
+        held = total / count
+        # Each clue's belief at the combination chosen without it.
+        own = np.stack([cache[chosen[h]][h] for h in range(n)])
+        own_pts = chosen_points(own, everyone, every)
+        tally = Counter(label(c) for c in chosen)
+        folds = ", ".join(f"{k} in {v}" for k, v in tally.most_common())
+        print(
+            f"| {family} | {interval(held)} | {interval(held - base, '+')} | "
+            f"{interval(own_pts)} | {interval(own_pts - base, '+')} | {folds} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
