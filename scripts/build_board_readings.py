@@ -1,6 +1,6 @@
 """Write src/huescues/data/readings/: the shipped vocabulary read on the standard board by each
-shipped model the default players use ("default", "naming", "embedding"), so that a process's
-first game does not compute them (a few seconds).
+shipped model the default players use ("default", "naming", "embedding", and the default
+giver's pool of them), so that a process's first game does not compute them (a few seconds).
 
 Each file holds the key it was made for (the board's colours, the model's data and code, the
 vocabulary, the reading code); a file whose key no longer matches is ignored at run time, and
@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from huescues.agents import clue_vocabulary
+from huescues.agents import DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL, clue_vocabulary, pooled_model
 from huescues.agents._models import MODELS
 from huescues.agents._store import encode, load, readings_key, shipped_name
 from huescues.agents._vocabulary import read_board
@@ -34,8 +34,10 @@ def main() -> int:
     board, words = Board.standard(), clue_vocabulary()
     stale = []
     wanted = set()
-    for name in SHIPPED_MODELS:
-        model = MODELS[name]()
+    models = {name: MODELS[name]() for name in SHIPPED_MODELS}
+    if DEFAULT_GIVER_POOL is not None:
+        models["the default giver's pool"] = pooled_model(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)
+    for name, model in models.items():
         key = readings_key(model, board, words)
         if key is None:
             raise SystemExit(f"model {name!r} has no stable name: nothing can be shipped")

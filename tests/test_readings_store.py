@@ -11,11 +11,13 @@ import pytest
 
 from huescues.agents import (
     DEFAULT_GIVER_MODELS,
+    DEFAULT_GIVER_POOL,
     Readings,
     _scores,  # private: a reading's arrays from scores, tested here
     _store,  # private: the readings' files and their keys, tested here
     _vocabulary,  # private: the readings kept in memory, tested here
     clue_vocabulary,
+    pooled_model,
     readings_cache_dir,
     resolve_model,
 )
@@ -97,8 +99,10 @@ def test_shipped_standard_readings_are_current(monkeypatch: pytest.MonkeyPatch) 
     ``PYTHONPATH=src python scripts/build_board_readings.py``."""
     board = Board.standard()
     made = _counting(monkeypatch)
-    for name in DEFAULT_GIVER_MODELS:
-        model = resolve_model(name)
+    models = {name: resolve_model(name) for name in DEFAULT_GIVER_MODELS}
+    assert DEFAULT_GIVER_POOL is not None  # the default giver's pool is shipped too
+    models["pool"] = pooled_model(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)
+    for name, model in models.items():
         key = _store.readings_key(model, board, clue_vocabulary())
         assert key is not None
         assert _store.load(_store.shipped_path(board, key), key) is not None, name

@@ -191,9 +191,13 @@ def shipped_path(board: Board, key: dict[str, str]) -> Path:
 
 def shipped_name(board: Board, key: dict[str, str]) -> str:
     """The shipped file's name: the board's id and the model's name without its fingerprint
-    (``huescues-standard-v1-naming.bin``), stable across rebuilds."""
+    (``huescues-standard-v1-naming.bin``), stable across rebuilds. A long name (a pool of
+    blends) is cut, with a hash of the whole, to keep paths short (Windows allows 260)."""
     model = re.sub(r"@[0-9a-f]+", "", key["model"])
-    return f"{board.id}-{re.sub(r'[^A-Za-z0-9.]+', '-', model).strip('-')}.bin"
+    name = re.sub(r"[^A-Za-z0-9.]+", "-", model).strip("-")
+    if len(name) > 60:
+        name = f"{name[:40].rstrip('-.')}-{hashlib.sha256(name.encode()).hexdigest()[:12]}"
+    return f"{board.id}-{name}.bin"
 
 
 def _shipped_folder() -> Path:
