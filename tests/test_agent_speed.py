@@ -76,7 +76,7 @@ def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass
     """The second clue as it was computed before the screening: every word valued exactly."""
     target = target_of(view)
     board = view.board
-    models = _models(giver.model)
+    models = giver.listeners()
     empty = np.ones(board.size, dtype=bool)
     for c in view.occupied:
         empty[c.row * board.cols + c.col] = False
@@ -327,7 +327,7 @@ def test_r11_words_read_alike_are_worth_the_same_bits_as_each_valued_alone() -> 
         view = _second_clue_view(seed, rounds)
         for giver in (EmbeddingClueGiver(model="naming"), default_agent().giver):
             assert isinstance(giver, EmbeddingClueGiver)
-            models = _models(giver.model)
+            models = giver.listeners()
             board = view.board
             empty = np.ones(board.size, dtype=bool)
             for c in view.occupied:

@@ -115,7 +115,7 @@ class ModelClueGiver:
         that pools them (``pool``)."""
         if self.pool is None:
             return models_of(self.model)
-        return [pooled_model(self.model, self.pool)]
+        return [pooled_model(self.model, self.pool, self._kept)]
 
     @property
     def _kept(self) -> Readings:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from huescues.language import MODEL_NAMES, BlendedModel, ColourTermModel, named_model
 
 from ._languages import players_pack
+from ._readings import Kind, Readings
 
 __all__ = [
     "DEFAULT_GIVER_MODELS",
@@ -94,26 +95,28 @@ def models_of(
     return out
 
 
-#: The pooled models made in this process, by their spec and weights.
-_POOLS: dict[object, ColourTermModel] = {}
+#: The pooled models, kept by their models (weakly) and weights in a :class:`Readings`: one
+#: object a pool, so that what is read from it is read once.
+POOLS: Kind[ColourTermModel] = Kind("a pool of models", 8)
 
 
-def pooled_model(spec: Models, weights: tuple[float, ...]) -> ColourTermModel:
+def pooled_model(
+    spec: Models, weights: tuple[float, ...], store: Readings | None = None
+) -> ColourTermModel:
     """The models of ``spec`` pooled geometrically with ``weights`` (one each, the first above
     zero): the model whose score is ``sum(w * model.score)``, so that its belief over any board
     is the product of the models' beliefs each raised to its weight, normalised (a logarithmic
     opinion pool; weights summing to 1 keep the readings' sharpness). Unlike an average of the
     beliefs, a word one model reads sharply and the others broadly is read near the one that
-    knows it. Made once per process for each ``spec`` and ``weights`` (a
-    :class:`~huescues.language.BlendedModel` of blends, so its readings are kept on disk)."""
-    made = _POOLS.get((spec, weights))
-    if made is None:
-        made = _POOLS[(spec, weights)] = _pool(spec, weights)
-    return made
-
-
-def _pool(spec: Models, weights: tuple[float, ...]) -> ColourTermModel:
+    knows it. Made once for each models and ``weights`` in ``store`` (the process's
+    :meth:`Readings.shared` when None; a :class:`~huescues.language.BlendedModel` of blends, so
+    its readings are kept on disk)."""
     models = models_of(spec)
+    kept = store if store is not None else Readings.shared()
+    return kept.get(models, POOLS, weights, lambda: _pool(models, weights))
+
+
+def _pool(models: list[ColourTermModel], weights: tuple[float, ...]) -> ColourTermModel:
     if len(weights) != len(models) or not weights[0] > 0 or min(weights) < 0:
         raise ValueError(
             f"a pool needs one weight a model ({len(models)}), the first above zero and none "

@@ -283,6 +283,7 @@ _OWN = (
     "naming/naming_model.npz",
     "research/synthetic_responses.csv",
     "readings/huescues-standard-v1-blend-combined-naming-embedding-objects-4.0.bin",
+    "readings/huescues-standard-v1-blend-blend-blend-combined-naming-embedd-38423a221730.bin",
     "readings/huescues-standard-v1-embedding.bin",
     "readings/huescues-standard-v1-naming.bin",
     "export_variables.tsv",
