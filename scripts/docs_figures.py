@@ -1356,6 +1356,27 @@ def _knowledge_players() -> str:
     )
 
 
+@cache
+def _givers() -> dict[str, Any]:
+    """scripts/evaluate_givers.py's table on the dev clues, for the shipped models (docs/
+    knowledge.md): each model's clue_choice_agreement."""
+    from huescues.language import NamingModel, combined_model, default_model
+    from huescues.research import clue_choice_agreement, dev_picks
+
+    responses, _ = dev_picks()
+    models = {"combined": combined_model(), "naming": NamingModel.default()}
+    got = {name: clue_choice_agreement(responses, m) for name, m in models.items()}
+    got["default"] = clue_choice_agreement(responses, default_model())
+    return got
+
+
+def _giver_row(name: str, which: str = "chosen", bold: bool = False) -> str:
+    estimate = getattr(_givers()[name], which)
+    if bold:
+        return f"**{estimate.mean:.3f}** [{estimate.low:.3f}, {estimate.high:.3f}]"
+    return str(estimate.format(".3f"))
+
+
 def _calibration_quote() -> str:
     """The default model's log-likelihood of people's picks, as it is and against uniform, as
     docs/research.md and docs/knowledge.md quote it."""
@@ -1478,6 +1499,11 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     ),
     "knowledge-carry-shipped": (("docs/knowledge.md",), lambda: _carry("ridge alpha=10", " | ")),
     "knowledge-carry-quote": (("docs/knowledge.md",), lambda: _carry("ridge alpha=10", " / ")),
+    "givers-random": (("docs/knowledge.md",), lambda: _giver_row("default", "random")),
+    "givers-combined": (("docs/knowledge.md",), lambda: _giver_row("combined")),
+    "givers-naming": (("docs/knowledge.md",), lambda: _giver_row("naming")),
+    "givers-default": (("docs/knowledge.md",), lambda: _giver_row("default", bold=True)),
+    "givers-best": (("docs/knowledge.md",), lambda: _giver_row("default", "best")),
     "knowledge-players": (("docs/knowledge.md",), _knowledge_players),
     "knowledge-raters-apart": (("docs/knowledge.md",), _knowledge_raters_apart),
     "knowledge-givers-list": (
