@@ -1166,6 +1166,65 @@ def _carry(row: str, sep: str) -> str:
 
 
 @cache
+def _embedding_build() -> dict[str, Any]:
+    """The shipped embedding regressor's build figures (src/huescues/data/embedding/
+    regressor.json, written by scripts/build_embeddings.py)."""
+    import json
+
+    path = ROOT / "src/huescues/data/embedding/regressor.json"
+    build: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return build
+
+
+#: docs/embedding.md's labels for the build's held-out rows (XKCD names), in the table's order.
+_EMBEDDING_ROWS = {
+    "mean colour": "mean colour",
+    "nearest name (shared words, NearestNameModel)": (
+        "nearest name (`NearestNameModel`: names sharing most words)"
+    ),
+    "nearest neighbour in the vectors": "nearest neighbour in the vectors",
+    "kernel ridge alone": "kernel ridge alone",
+    "kernel ridge + shared XKCD names": "kernel ridge + shared XKCD names",
+    "kernel ridge + shared names + color-name-list words (shipped)": (
+        "**kernel ridge + shared names + `color-name-list` words (shipped)**"
+    ),
+}
+
+
+def _embedding_held_out() -> str:
+    """docs/embedding.md's table of the held-out CIEDE2000 on XKCD names, as the build stored it."""
+    rows = _embedding_build()["evaluation"]["xkcd_held_out"]
+    lines = ["| model | median | mean |", "| --- | ---: | ---: |"]
+    for key, label in _EMBEDDING_ROWS.items():
+        median, mean = f"{rows[key]['median']:.1f}", f"{rows[key]['mean']:.1f}"
+        if "shipped" in key:
+            median, mean = f"**{median}**", f"**{mean}**"
+        lines.append(f"| {label} | {median} | {mean} |")
+    return "\n".join(lines)
+
+
+def _embedding_one_word() -> tuple[str, str]:
+    """The build's check on one-word color-name-list entries: how many, and the medians."""
+    rows = _embedding_build()["evaluation"]["colornames_one_word_held_out"]
+    (mean_key,) = [k for k in rows if k.startswith("mean colour")]
+    count = int(re.search(r"\((\d+) words\)", mean_key).group(1))  # type: ignore[union-attr]
+    medians = (
+        f"{rows[mean_key]['median']:.1f}, kernel ridge alone "
+        f"{rows['kernel ridge alone']['median']:.1f} and the shipped model "
+        f"{rows['shipped model']['median']:.1f}"
+    )
+    return f"{count:,}", medians
+
+
+def _embedding_tokens() -> str:
+    """The shipped static vectors' WordPiece vocabulary."""
+    import numpy as np
+
+    with np.load(ROOT / "src/huescues/data/embedding/static_vectors.npz") as data:
+        return f"{len(data['vocab']):,}"
+
+
+@cache
 def _raters() -> tuple[list[str], list[tuple[str, float, bool]]]:
     """scripts/compare_raters.py's report on the authors' two raters (its lines, per word)."""
     lines, per_word = _script("compare_raters").agreement()
@@ -1232,6 +1291,7 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "embedding-table": ("docs/embedding.md", _embedding_table),
     "knowledge-rated": ("docs/knowledge.md", _knowledge_rated),
     "knowledge-raters": ("docs/knowledge.md", _knowledge_raters),
+    "embedding-held-out": ("docs/embedding.md", _embedding_held_out),
     "naming-sources": ("docs/naming.md", _naming_sources),
 }
 
@@ -1504,6 +1564,9 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "givers-naming": (("docs/knowledge.md",), lambda: _giver_row("naming")),
     "givers-default": (("docs/knowledge.md",), lambda: _giver_row("default", bold=True)),
     "givers-best": (("docs/knowledge.md",), lambda: _giver_row("default", "best")),
+    "embedding-one-word-count": (("docs/embedding.md",), lambda: _embedding_one_word()[0]),
+    "embedding-one-word-medians": (("docs/embedding.md",), lambda: _embedding_one_word()[1]),
+    "embedding-tokens": (("docs/embedding.md",), _embedding_tokens),
     "knowledge-players": (("docs/knowledge.md",), _knowledge_players),
     "knowledge-raters-apart": (("docs/knowledge.md",), _knowledge_raters_apart),
     "knowledge-givers-list": (
