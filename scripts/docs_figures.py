@@ -1225,6 +1225,22 @@ def _embedding_tokens() -> str:
 
 
 @cache
+def _naming_data() -> dict[str, int]:
+    """The shipped naming data's sizes (src/huescues/data/naming/): color-name-list's names,
+    c3's CIELAB bins and its naming counts."""
+    import gzip
+    import json
+
+    where = ROOT / "src/huescues/data/naming"
+    with gzip.open(where / "colornames.csv.gz", "rt", encoding="utf-8") as f:
+        names = sum(1 for line in f if line.strip()) - 1  # its header
+    with gzip.open(where / "c3_data.json.gz", "rt", encoding="utf-8") as f:
+        c3 = json.load(f)
+    # c3's colours are L, a, b triples; its counts are (index, count) pairs.
+    return {"colornames": names, "bins": len(c3["color"]) // 3, "counts": sum(c3["T"][1::2])}
+
+
+@cache
 def _raters() -> tuple[list[str], list[tuple[str, float, bool]]]:
     """scripts/compare_raters.py's report on the authors' two raters (its lines, per word)."""
     lines, per_word = _script("compare_raters").agreement()
@@ -1567,6 +1583,12 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "embedding-one-word-count": (("docs/embedding.md",), lambda: _embedding_one_word()[0]),
     "embedding-one-word-medians": (("docs/embedding.md",), lambda: _embedding_one_word()[1]),
     "embedding-tokens": (("docs/embedding.md",), _embedding_tokens),
+    "naming-colornames": (
+        ("docs/language.md", "docs/naming.md"),
+        lambda: f"{_naming_data()['colornames']:,}",
+    ),
+    "naming-c3-bins": (("docs/naming.md",), lambda: f"{_naming_data()['bins']:,}"),
+    "naming-c3-counts": (("docs/naming.md",), lambda: f"{_naming_data()['counts']:,}"),
     "knowledge-players": (("docs/knowledge.md",), _knowledge_players),
     "knowledge-raters-apart": (("docs/knowledge.md",), _knowledge_raters_apart),
     "knowledge-givers-list": (
