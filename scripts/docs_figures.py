@@ -1589,6 +1589,7 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     ),
     "naming-c3-bins": (("docs/naming.md",), lambda: f"{_naming_data()['bins']:,}"),
     "naming-c3-counts": (("docs/naming.md",), lambda: f"{_naming_data()['counts']:,}"),
+    "objects-dev-picks": (("docs/objects.md",), lambda: f"{len(_dev()['responses'].rows):,} picks"),
     "knowledge-players": (("docs/knowledge.md",), _knowledge_players),
     "knowledge-raters-apart": (("docs/knowledge.md",), _knowledge_raters_apart),
     "knowledge-givers-list": (
