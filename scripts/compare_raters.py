@@ -17,7 +17,6 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 RATINGS = ROOT / "knowledge" / "ratings"
@@ -52,6 +51,22 @@ def interval(values: np.ndarray, rng: np.random.Generator) -> tuple[float, float
     return float(values.mean()), float(lo), float(hi)
 
 
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1, ties given the mean of their ranks (scipy.stats.rankdata's "average")."""
+    order = np.argsort(values, kind="stable")
+    ranks = np.empty(len(values))
+    ranks[order] = np.arange(1, len(values) + 1)
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    sums = np.bincount(inverse, weights=ranks)
+    return np.asarray(sums[inverse] / counts[inverse])
+
+
+def spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's correlation (scipy.stats.spearmanr's, without importing scipy.stats: the
+    docs' figures compute this report, and that import alone takes most of a second)."""
+    return float(np.corrcoef(_ranks(a), _ranks(b))[0, 1])
+
+
 def same_top(a: np.ndarray, b: np.ndarray) -> bool:
     # Ties for the top count as the same when the two raters' top sets meet.
     return bool(set(np.flatnonzero(a == a.max())) & set(np.flatnonzero(b == b.max())))
@@ -70,7 +85,7 @@ def agreement() -> tuple[list[str], list[tuple[str, float, bool]]]:
             no_colour += 1
             both_none += int(a.max() == 0 and b.max() == 0)
             continue
-        rho = float(stats.spearmanr(a, b).statistic)
+        rho = spearman(a, b)
         per_word.append((w, rho, same_top(a, b)))
     rhos = np.array([r for _, r, _ in per_word])
     tops = np.array([float(t) for _, _, t in per_word])
@@ -87,7 +102,7 @@ def agreement() -> tuple[list[str], list[tuple[str, float, bool]]]:
     for k, name in ((11, "light"), (12, "vivid"), (13, "shared")):
         a = np.array([first[w][k] for w in words])
         b = np.array([second[w][k] for w in words])
-        rho = float(stats.spearmanr(a, b).statistic)
+        rho = spearman(a, b)
         within = np.abs(a - b) <= 1
         m, lo, hi = interval(within.astype(np.float64), rng)
         lines.append(

@@ -1159,6 +1159,124 @@ def _shard_games() -> str:
     return f"{SHARD_GAMES:,} games each"
 
 
+def _carry(row: str, sep: str) -> str:
+    """A row of the build's cross-validated carry (the shipped summary): top-1 and Spearman."""
+    got = _objects_summary()["cross_validation"][row]
+    return f"{got['top1']:.3f}{sep}{got['spearman']:.3f}"
+
+
+@cache
+def _embedding_build() -> dict[str, Any]:
+    """The shipped embedding regressor's build figures (src/huescues/data/embedding/
+    regressor.json, written by scripts/build_embeddings.py)."""
+    import json
+
+    path = ROOT / "src/huescues/data/embedding/regressor.json"
+    build: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return build
+
+
+#: docs/embedding.md's labels for the build's held-out rows (XKCD names), in the table's order.
+_EMBEDDING_ROWS = {
+    "mean colour": "mean colour",
+    "nearest name (shared words, NearestNameModel)": (
+        "nearest name (`NearestNameModel`: names sharing most words)"
+    ),
+    "nearest neighbour in the vectors": "nearest neighbour in the vectors",
+    "kernel ridge alone": "kernel ridge alone",
+    "kernel ridge + shared XKCD names": "kernel ridge + shared XKCD names",
+    "kernel ridge + shared names + color-name-list words (shipped)": (
+        "**kernel ridge + shared names + `color-name-list` words (shipped)**"
+    ),
+}
+
+
+def _embedding_held_out() -> str:
+    """docs/embedding.md's table of the held-out CIEDE2000 on XKCD names, as the build stored it."""
+    rows = _embedding_build()["evaluation"]["xkcd_held_out"]
+    lines = ["| model | median | mean |", "| --- | ---: | ---: |"]
+    for key, label in _EMBEDDING_ROWS.items():
+        median, mean = f"{rows[key]['median']:.1f}", f"{rows[key]['mean']:.1f}"
+        if "shipped" in key:
+            median, mean = f"**{median}**", f"**{mean}**"
+        lines.append(f"| {label} | {median} | {mean} |")
+    return "\n".join(lines)
+
+
+def _embedding_one_word() -> tuple[str, str]:
+    """The build's check on one-word color-name-list entries: how many, and the medians."""
+    rows = _embedding_build()["evaluation"]["colornames_one_word_held_out"]
+    (mean_key,) = [k for k in rows if k.startswith("mean colour")]
+    count = int(re.search(r"\((\d+) words\)", mean_key).group(1))  # type: ignore[union-attr]
+    medians = (
+        f"{rows[mean_key]['median']:.1f}, kernel ridge alone "
+        f"{rows['kernel ridge alone']['median']:.1f} and the shipped model "
+        f"{rows['shipped model']['median']:.1f}"
+    )
+    return f"{count:,}", medians
+
+
+def _embedding_tokens() -> str:
+    """The shipped static vectors' WordPiece vocabulary."""
+    import numpy as np
+
+    with np.load(ROOT / "src/huescues/data/embedding/static_vectors.npz") as data:
+        return f"{len(data['vocab']):,}"
+
+
+@cache
+def _naming_data() -> dict[str, int]:
+    """The shipped naming data's sizes (src/huescues/data/naming/): color-name-list's names,
+    c3's CIELAB bins and its naming counts."""
+    import gzip
+    import json
+
+    where = ROOT / "src/huescues/data/naming"
+    with gzip.open(where / "colornames.csv.gz", "rt", encoding="utf-8") as f:
+        names = sum(1 for line in f if line.strip()) - 1  # its header
+    with gzip.open(where / "c3_data.json.gz", "rt", encoding="utf-8") as f:
+        c3 = json.load(f)
+    # c3's colours are L, a, b triples; its counts are (index, count) pairs.
+    return {"colornames": names, "bins": len(c3["color"]) // 3, "counts": sum(c3["T"][1::2])}
+
+
+@cache
+def _raters() -> tuple[list[str], list[tuple[str, float, bool]]]:
+    """scripts/compare_raters.py's report on the authors' two raters (its lines, per word)."""
+    lines, per_word = _script("compare_raters").agreement()
+    return lines, per_word
+
+
+def _knowledge_raters() -> str:
+    """docs/knowledge.md's table of the two raters' agreement, from scripts/compare_raters.py's
+    report (its rows, worded as the page words them)."""
+    lines, per_word = _raters()
+    rows = [line for line in lines if line.startswith("| ") and line[2].isalpha()][1:]
+    cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
+    n = len(per_word)
+    words = len(_script("compare_raters").read(_script("compare_raters").SECOND))
+    out = [
+        f"| the two raters, on the {words} words | mean | 95 % interval |",
+        "| --- | ---: | ---: |",
+        f"| Spearman of the 11 colours ({n} words with colours from both) | {cells[0][1]} | "
+        f"{cells[0][2]} |",
+        f"| same top colour (the same {n}) | {cells[1][1]} | {cells[1][2]} |",
+    ]
+    for i, (name, mean, interval) in enumerate(cells[2:]):
+        kind, rho = re.fullmatch(
+            r"(\w+): Spearman over words ([\d.]+); within 1 point", name
+        ).groups()
+        said = f"Spearman over words {rho}" if i == 0 else rho
+        out.append(f"| {kind} within 1 point ({said}) | {mean} | {interval} |")
+    return "\n".join(out)
+
+
+def _knowledge_raters_apart() -> str:
+    """The three words the authors' two raters agree on least (scripts/compare_raters.py)."""
+    worst = sorted(_raters()[1], key=lambda x: x[1])[:3]
+    return ", ".join(f"{w.title()} {r:.2f}" for w, r, _ in worst)
+
+
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "languages-guesser": ("docs/languages.md", _languages_guesser),
     "naming-example": ("docs/naming.md", _naming_example),
@@ -1188,6 +1306,8 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "study-methods": ("docs/study.md", _study_methods),
     "embedding-table": ("docs/embedding.md", _embedding_table),
     "knowledge-rated": ("docs/knowledge.md", _knowledge_rated),
+    "knowledge-raters": ("docs/knowledge.md", _knowledge_raters),
+    "embedding-held-out": ("docs/embedding.md", _embedding_held_out),
     "naming-sources": ("docs/naming.md", _naming_sources),
 }
 
@@ -1297,12 +1417,103 @@ def _people_each_other() -> str:
     return f"{report.overall.person.mean:.2f}"
 
 
+def _knowledge_players() -> str:
+    """The players on the dev clues, all clues (docs/people.md's last row), as docs/knowledge.md
+    quotes them."""
+    report, _, _ = _people()
+    got = dict(report.overall.players)
+    embedding, agent, naming = (
+        got[k] for k in ("EmbeddingGuesser()", "default_agent()", "naming baseline")
+    )
+    return (
+        f"`EmbeddingGuesser()` {embedding.format()} and `default_agent()`'s guesser "
+        f"{agent.format()} points a pick, a person {report.overall.person.mean:.2f}, the naming "
+        f"baseline {naming.mean:.2f}"
+    )
+
+
+@cache
+def _givers() -> dict[str, Any]:
+    """scripts/evaluate_givers.py's table on the dev clues, for the shipped models (docs/
+    knowledge.md): each model's clue_choice_agreement."""
+    from huescues.language import NamingModel, combined_model, default_model
+    from huescues.research import clue_choice_agreement, dev_picks
+
+    responses, _ = dev_picks()
+    models = {"combined": combined_model(), "naming": NamingModel.default()}
+    got = {name: clue_choice_agreement(responses, m) for name, m in models.items()}
+    got["default"] = clue_choice_agreement(responses, default_model())
+    return got
+
+
+def _giver_row(name: str, which: str = "chosen", bold: bool = False) -> str:
+    estimate = getattr(_givers()[name], which)
+    if bold:
+        return f"**{estimate.mean:.3f}** [{estimate.low:.3f}, {estimate.high:.3f}]"
+    return str(estimate.format(".3f"))
+
+
 def _calibration_quote() -> str:
     """The default model's log-likelihood of people's picks, as it is and against uniform, as
     docs/research.md and docs/knowledge.md quote it."""
     cal = _dev()["calibration"]
     raw, uniform = cal.raw_log_likelihood.mean, cal.uniform_log_likelihood
     return f"\u2212{-raw:.2f} a pick, below a uniform belief's \u2212{-uniform:.2f}"
+
+
+def _people_crowd_share() -> str:
+    """The share of the default model's belief (as it is) on squares 16-64 times a uniform
+    belief's, and of people's picks there (docs/research.md's calibration table, as
+    docs/people.md quotes it)."""
+    (band,) = [b for b in _dev()["calibration"].raw_reliability if (b.low, b.high) == (16, 64)]
+    return (
+        f"{band.belief:.0%} of its belief on squares 16-64 times a uniform belief's, where "
+        f"{band.picks:.0%} of the picks land"
+    )
+
+
+def _people_crowd_grid() -> str:
+    """scripts/fit_crowd_reading.py's grid of temperatures and smoothing widths."""
+    fit = _script("fit_crowd_reading")
+    t, s = fit.TEMPERATURES, fit.SMOOTHING
+    return (
+        f"{len(t)} temperatures (1/{1 / t[0]:g} to {t[-1]:.2f}) and {len(s)} widths "
+        f"({s[0]:g} to {s[-1]:g} squares)"
+    )
+
+
+def _people_uniform() -> str:
+    """A uniform belief's log-likelihood a pick on the retail board (the dev picks')."""
+    return f"uniform: {_dev()['calibration'].uniform_log_likelihood:.3f} a pick"
+
+
+def _knowledge_words() -> str:
+    """The shipped knowledge's words, and how many carry a tone (object_colours.npz)."""
+    import numpy as np
+
+    with np.load(ROOT / "src/huescues/data/objects/object_colours.npz") as data:
+        tone = data["tone"]
+    return f"{len(tone):,} words, {int((~np.isnan(tone).any(axis=1)).sum()):,} of them with a tone"
+
+
+def _knowledge_size() -> str:
+    """The shipped knowledge's size: its npz arrays and its JSON summary."""
+    where = ROOT / "src/huescues/data/objects"
+    size = sum((where / name).stat().st_size for name in ("object_colours.npz", "objects.json"))
+    return f"{size / 1e6:.2f} MB"
+
+
+def _knowledge_source(name: str, unit: str) -> str:
+    """A source's size as the build stored it in the shipped summary (its first number)."""
+    text = _objects_summary()["sources"][name]
+    return f"{int(text.split()[0]):,} {unit}"
+
+
+def _knowledge_ratings(patterns: tuple[str, ...], unit: str) -> str:
+    """The authors' ratings in ``knowledge/ratings/``: a line a word, after each file's header."""
+    files = [f for p in patterns for f in sorted((ROOT / "knowledge/ratings").glob(p))]
+    rows = sum(len(f.read_text(encoding="utf-8").splitlines()) - 1 for f in files)
+    return f"{rows:,} {unit}"
 
 
 #: Figures inside a line of prose, ``<!-- figures:NAME -->...<!-- /figures -->`` on one line:
@@ -1345,6 +1556,50 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "naming-list-noise": (("docs/naming.md",), _naming_list_noise),
     "shard-games": (("docs/tournaments.md",), _shard_games),
     "naming-banana-mass": (("docs/naming.md",), _naming_banana_mass),
+    "people-crowd-share": (("docs/people.md",), _people_crowd_share),
+    "people-crowd-grid": (("docs/people.md",), _people_crowd_grid),
+    "people-uniform": (("docs/people.md",), _people_uniform),
+    "knowledge-words": (("docs/knowledge.md",), _knowledge_words),
+    "knowledge-size": (("docs/knowledge.md",), _knowledge_size),
+    "knowledge-coda": (("docs/knowledge.md",), lambda: _knowledge_source("coda", "objects")),
+    "knowledge-wordnet": (("docs/knowledge.md",), lambda: _knowledge_source("wordnet", "lemmas")),
+    "knowledge-names": (("docs/knowledge.md",), lambda: _knowledge_source("names", "words")),
+    "knowledge-c3": (("docs/knowledge.md",), lambda: _knowledge_source("c3", "terms")),
+    "knowledge-authors": (
+        ("docs/knowledge.md",),
+        lambda: _knowledge_ratings(("authors-batch-*.tsv", "authors-extra-en.tsv"), "ratings"),
+    ),
+    "knowledge-carry-prior": (
+        ("docs/knowledge.md",),
+        lambda: _carry("prior (mean of training words)", " | "),
+    ),
+    "knowledge-carry-shipped": (("docs/knowledge.md",), lambda: _carry("ridge alpha=10", " | ")),
+    "knowledge-carry-quote": (("docs/knowledge.md",), lambda: _carry("ridge alpha=10", " / ")),
+    "givers-random": (("docs/knowledge.md",), lambda: _giver_row("default", "random")),
+    "givers-combined": (("docs/knowledge.md",), lambda: _giver_row("combined")),
+    "givers-naming": (("docs/knowledge.md",), lambda: _giver_row("naming")),
+    "givers-default": (("docs/knowledge.md",), lambda: _giver_row("default", bold=True)),
+    "givers-best": (("docs/knowledge.md",), lambda: _giver_row("default", "best")),
+    "embedding-one-word-count": (("docs/embedding.md",), lambda: _embedding_one_word()[0]),
+    "embedding-one-word-medians": (("docs/embedding.md",), lambda: _embedding_one_word()[1]),
+    "embedding-tokens": (("docs/embedding.md",), _embedding_tokens),
+    "naming-colornames": (
+        ("docs/language.md", "docs/naming.md"),
+        lambda: f"{_naming_data()['colornames']:,}",
+    ),
+    "naming-c3-bins": (("docs/naming.md",), lambda: f"{_naming_data()['bins']:,}"),
+    "naming-c3-counts": (("docs/naming.md",), lambda: f"{_naming_data()['counts']:,}"),
+    "objects-dev-picks": (("docs/objects.md",), lambda: f"{len(_dev()['responses'].rows):,} picks"),
+    "knowledge-players": (("docs/knowledge.md",), _knowledge_players),
+    "knowledge-raters-apart": (("docs/knowledge.md",), _knowledge_raters_apart),
+    "knowledge-givers-list": (
+        ("docs/knowledge.md",),
+        lambda: f"{len((ROOT / 'knowledge/vocabulary/givers.txt').read_text().split()):,} words",
+    ),
+    "knowledge-culture": (
+        ("docs/knowledge.md",),
+        lambda: _knowledge_ratings(("authors-culture.tsv",), "names"),
+    ),
 }
 
 
