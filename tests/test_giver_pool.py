@@ -5,6 +5,9 @@ R16 points with that one pooled belief."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import numpy as np
 import pytest
 from numpy.typing import ArrayLike
@@ -14,6 +17,9 @@ from huescues.agents import (
     DEFAULT_GIVER_MODELS,
     DEFAULT_GIVER_POOL,
     ModelClueGiver,
+    ModelGuesser,
+    Pooled,
+    Readings,
     default_agent,
     pooled_model,
 )
@@ -101,3 +107,51 @@ def test_clue_choice_agreement_reads_the_pooled_giver() -> None:
     )
     assert pooled.chosen.format(".3f").split()[0] == "0.553"
     assert averaged.chosen.format(".3f").split()[0] == "0.526"
+
+
+def test_a_guesser_can_imagine_the_default_giver_as_it_pools() -> None:
+    """A pragmatic guesser reads a first clue as the givers it imagines would have meant it
+    (R8, R9: the giver picks the target and clues it). Given ``Pooled(giver.model,
+    giver.pool)`` it imagines the default giver listening with the very model the giver
+    listens with (one object, kept in the shared Readings, or in a store of their own)."""
+    player = default_agent()
+    guesser, giver = player.guesser, player.giver
+    assert isinstance(guesser, ModelGuesser) and isinstance(giver, ModelClueGiver)
+    assert giver.pool is not None
+    pooled = dataclasses.replace(
+        guesser, speakers=(Pooled(giver.model, giver.pool), *guesser.speakers[1:])
+    )
+    imagined = pooled._model_groups()[1]
+    assert imagined == giver.listeners()
+    assert imagined[0] is giver.listeners()[0]
+    store = Readings()
+    kept_giver = dataclasses.replace(giver, store=store)
+    kept_guesser = dataclasses.replace(pooled, store=store)
+    assert kept_guesser._model_groups()[1][0] is kept_giver.listeners()[0]
+    assert kept_guesser._model_groups()[1][0] is not giver.listeners()[0]
+
+
+def test_a_pack_names_a_pooled_speaker() -> None:
+    """``{"models": [...], "pool": [...]}`` in a pack's speakers is a Pooled; its weights are
+    checked as a giver_pool's, and its names are read in the pack's language."""
+    from huescues.agents._languages import _read, names_in
+
+    def pack(speaker: object) -> str:
+        return json.dumps(
+            {
+                "vocabulary": "clue_vocabulary.txt",
+                "default_player": {
+                    "giver_models": ["default", "naming"],
+                    "guesser_models": ["default"],
+                    "speakers": [speaker, "naming"],
+                    "pair_from": 1,
+                },
+            }
+        )
+
+    read = _read("en", pack({"models": ["default", "naming"], "pool": [0.6, 0.4]}))
+    assert read.speakers == (Pooled(("default", "naming"), (0.6, 0.4)), "naming")
+    for bad in ({"models": ["default", "naming"], "pool": [0.6]}, {"models": ["default"]}):
+        with pytest.raises(ValueError, match="pool"):
+            _read("en", pack(bad))
+    assert names_in(read.speakers[0], "es") == Pooled(("default-es", "naming-es"), (0.6, 0.4))
