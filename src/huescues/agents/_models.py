@@ -51,8 +51,10 @@ DEFAULT_GIVER_MODELS: tuple[str, ...] = players_pack("en").giver_models
 DEFAULT_GIVER_POOL: tuple[float, ...] | None = players_pack("en").giver_pool
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = players_pack("en").guesser_models
 #: The clue givers the default guesser imagines (the English pack's ``speakers``): a giver
-#: averaging :data:`DEFAULT_GIVER_MODELS`, then a giver on each model alone (a speaker may
-#: instead name a pool, ``Pooled(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)``).
+#: averaging :data:`DEFAULT_GIVER_MODELS`, then a giver on each model alone. The default giver
+#: pools its models (:data:`DEFAULT_GIVER_POOL`), but a guesser imagining it so, with
+#: ``Pooled(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)`` first, lost to this one head to head
+#: (``python scripts/evaluate_speakers.py``, docs/agents.md): not adopted.
 DEFAULT_SPEAKERS: tuple[str | tuple[str, ...] | Pooled, ...] = players_pack("en").speakers
 #: The same for Spanish clues (the Spanish pack's, each model reading Spanish through the
 #: shipped table): kept by their names before the packs named them.
