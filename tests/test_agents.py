@@ -284,7 +284,7 @@ def test_prepare_reads_the_board_before_the_game_and_changes_no_decision(
         assert store.cached((model,), _vocabulary.READINGS, (board.id, None)) is not None
     assert isinstance(player.guesser, EmbeddingGuesser)
     for spec in player.guesser.speakers:
-        imagined = _models.models_of(spec)
+        imagined = _models.models_of(spec, store=store)  # (a pool is made in its store)
         assert store.cached(imagined, _speaker.SPEAKERS, (board.id, None)) is not None
 
     # From here on nothing is read from a model's vocabulary: not by a second prepare, not

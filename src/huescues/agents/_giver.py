@@ -114,7 +114,7 @@ class ModelClueGiver:
         """The listener models whose beliefs the giver averages: ``model``'s, or the one model
         that pools them (``pool``)."""
         if self.pool is None:
-            return models_of(self.model)
+            return models_of(self.model, store=self._kept)
         return [pooled_model(self.model, self.pool, self._kept)]
 
     @property

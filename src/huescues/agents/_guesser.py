@@ -17,7 +17,7 @@ from huescues.language import ColourTermModel
 from ._belief import later_reading, log_l0, pawn_terms
 from ._crowd import CrowdReading, check_crowd_reading, crowd_belief, crowd_reading_of
 from ._listener import posterior
-from ._models import DEFAULT_GIVER_MODELS, Models, models_of
+from ._models import DEFAULT_SPEAKERS, Models, models_of
 from ._points import expected_points, kept_kernel, ring_sums
 from ._readings import Kind, Readings
 from ._speaker import log_pragmatic, speaker_reading
@@ -84,8 +84,11 @@ class ModelGuesser:
     pawn_spread: float = 2.5
     pawn_floor: float = 0.5
     #: The clue givers a pragmatic guesser imagines: each the listener models of a
-    #: :class:`~huescues.agents.ModelClueGiver`.
-    speakers: tuple[Models, ...] = (DEFAULT_GIVER_MODELS, "naming", "default", "embedding")
+    #: :class:`~huescues.agents.ModelClueGiver` (several averaged, or a
+    #: :class:`~huescues.agents.Pooled`: pooled as the giver's ``pool`` pools them). By default
+    #: :data:`~huescues.agents.DEFAULT_SPEAKERS`: a giver averaging the default giver's three
+    #: models and a giver on each model alone.
+    speakers: tuple[Models, ...] = DEFAULT_SPEAKERS
     temperature: float | None = None
     smoothing: float | None = None
     store: Readings | None = field(default=None, compare=False, repr=False)
@@ -116,11 +119,11 @@ class ModelGuesser:
         ``pragmatic``, build the imagined givers), so that the game's decisions do not; cheap
         once done, and it changes no decision."""
         kept = self._kept
-        for model in models_of(self.model):
+        for model in models_of(self.model, store=kept):
             board_reading(kept, model, board)
         if self.pragmatic:
             for spec in self.speakers:
-                speaker_reading(kept, models_of(spec), board)
+                speaker_reading(kept, models_of(spec, store=kept), board)
 
     def readings(self, board: Board, clue: str) -> list[FloatArray]:
         """The ways this guesser reads a first clue, each a distribution over the squares (flat):
@@ -163,7 +166,7 @@ class ModelGuesser:
     def prior(self) -> FloatArray:
         """The weights of :meth:`readings` before any evidence: the literal readings share
         equally, the imagined givers' readings share :data:`PRAGMATIC_SHARE`."""
-        n = len(models_of(self.model))
+        n = len(models_of(self.model, store=self._kept))
         if not self.pragmatic:
             return np.full(n, 1.0 / n)
         k = len(self.speakers)
@@ -203,7 +206,7 @@ class ModelGuesser:
         likely comes from a person. In a game, :meth:`place_pawn` passes :meth:`weights`."""
         if not clues:
             return np.full(board.shape, 1.0 / board.size)
-        models = models_of(self.model)
+        models = models_of(self.model, store=self._kept)
         if weights is None:
             weights = np.zeros(len(self.readings(board, clues[0])))
             weights[: len(models)] = 1.0 / len(models)
@@ -301,10 +304,10 @@ class ModelGuesser:
 
     def _model_groups(self) -> list[list[ColourTermModel]]:
         """The literal models, then (when ``pragmatic``) each imagined giver's: each name looked
-        up once (the default guesser's 8 specs name 3 models)."""
+        up once (the default guesser's specs name 3 models, and the default giver's pool)."""
         specs = (self.model, *self.speakers) if self.pragmatic else (self.model,)
         named: dict[str, ColourTermModel] = {}
-        return [models_of(spec, named) for spec in specs]
+        return [models_of(spec, named, self._kept) for spec in specs]
 
     def _round_key_with(
         self,

@@ -15,12 +15,17 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from ._pooled import Pooled
+
 __all__ = ["PlayersPack", "clue_vocabulary", "names_in", "player_languages", "players_pack"]
 
 _FILE = "players.json"
 
 #: A listener model of a player, by name, or an ensemble of them.
 Names = str | tuple[str, ...]
+#: A clue giver a guesser imagines, by its listener models' names: averaged, or pooled
+#: (a :class:`~huescues.agents.Pooled` of names).
+Speaker = Names | Pooled
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,18 +38,27 @@ class PlayersPack:
     vocabulary: tuple[str, ...]
     giver_models: tuple[str, ...]
     guesser_models: tuple[str, ...]
-    speakers: tuple[Names, ...]
+    #: The clue givers the default guesser imagines: each a giver's listener models by name,
+    #: averaged, or pooled with weights (``{"models": [...], "pool": [...]}`` in the file).
+    speakers: tuple[Speaker, ...]
     pair_from: int
     #: How the giver's listener models are combined: one weight a model, their beliefs pooled
     #: geometrically (:func:`~huescues.agents.pooled_model`), or ``None``: averaged.
     giver_pool: tuple[float, ...] | None = None
 
 
-def names_in(names: Names, language: str) -> Names:
+def names_in(names: Speaker, language: str) -> Speaker:
     """Model names as a player in ``language`` gives them: the names themselves in English,
-    ``"NAME-CODE"`` otherwise (``"naming-es"``: the naming data reading Spanish)."""
+    ``"NAME-CODE"`` otherwise (``"naming-es"``: the naming data reading Spanish); a pool's
+    names so, its weights kept."""
     if language == "en":
         return names
+    if isinstance(names, Pooled):
+        models = names.models if isinstance(names.models, tuple) else (names.models,)
+        named = tuple(f"{n}-{language}" for n in models if isinstance(n, str))
+        if len(named) != len(models):
+            raise ValueError(f"a pool of models by name, not {names!r}")
+        return Pooled(named if isinstance(names.models, tuple) else named[0], names.weights)
     if isinstance(names, str):
         return f"{names}-{language}"
     return tuple(f"{n}-{language}" for n in names)
@@ -56,6 +70,20 @@ def _names(value: Any, where: str) -> Names:
     if isinstance(value, list) and value and all(isinstance(n, str) for n in value):
         return tuple(value)
     raise ValueError(f"{where}: a model's name or a list of names, not {value!r}")
+
+
+def _speaker(value: Any, where: str) -> Speaker:
+    """A ``speakers`` entry: names (averaged), or ``{"models": [...], "pool": [...]}``."""
+    if isinstance(value, dict):
+        if set(value) != {"models", "pool"}:
+            raise ValueError(
+                f"{where}: a pooled speaker is {{'models': [...], 'pool': [...]}}, not {value!r}"
+            )
+        models = _names(value["models"], where)
+        weights = _pool(value["pool"], len(models) if isinstance(models, tuple) else 1, where)
+        assert weights is not None
+        return Pooled(models, weights)
+    return _names(value, where)
 
 
 def _vocabulary(path: str) -> tuple[str, ...]:
@@ -77,7 +105,7 @@ def _read(code: str, raw: str) -> PlayersPack:
         vocabulary=_vocabulary(str(data["vocabulary"])),
         giver_models=(giver,) if isinstance(giver, str) else giver,
         guesser_models=(guesser,) if isinstance(guesser, str) else guesser,
-        speakers=tuple(_names(s, where) for s in player["speakers"]),
+        speakers=tuple(_speaker(s, where) for s in player["speakers"]),
         pair_from=int(player["pair_from"]),
         giver_pool=_pool(
             player.get("giver_pool"), len(giver) if isinstance(giver, tuple) else 1, where
@@ -96,7 +124,7 @@ def _pool(value: Any, n: int, where: str) -> tuple[float, ...] | None:
     ):
         return tuple(float(w) for w in value)
     raise ValueError(
-        f"{where}: giver_pool is one weight for each of the {n} giver models (none below zero, "
+        f"{where}: a pool (giver_pool) is one weight for each of the {n} models (none below zero, "
         f"the first above), not {value!r}"
     )
 

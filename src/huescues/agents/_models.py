@@ -9,17 +9,20 @@ from collections.abc import Callable
 from huescues.language import MODEL_NAMES, BlendedModel, ColourTermModel, named_model
 
 from ._languages import players_pack
+from ._pooled import Pooled
 from ._readings import Kind, Readings
 
 __all__ = [
     "DEFAULT_GIVER_MODELS",
     "DEFAULT_GIVER_POOL",
     "DEFAULT_GUESSER_MODELS",
+    "DEFAULT_SPEAKERS",
     "MODELS",
     "SPANISH_GIVER_MODELS",
     "SPANISH_GUESSER_MODELS",
     "ModelSpec",
     "Models",
+    "Pooled",
     "models_of",
     "pooled_model",
     "resolve_model",
@@ -47,6 +50,12 @@ DEFAULT_GIVER_MODELS: tuple[str, ...] = players_pack("en").giver_models
 #: in 34 of the 39 folds (docs/agents.md). The average diluted the model that knows a word.
 DEFAULT_GIVER_POOL: tuple[float, ...] | None = players_pack("en").giver_pool
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = players_pack("en").guesser_models
+#: The clue givers the default guesser imagines (the English pack's ``speakers``): a giver
+#: averaging :data:`DEFAULT_GIVER_MODELS`, then a giver on each model alone. The default giver
+#: pools its models (:data:`DEFAULT_GIVER_POOL`), but a guesser imagining it so, with
+#: ``Pooled(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)`` first, lost to this one head to head
+#: (``python scripts/evaluate_speakers.py``, docs/agents.md): not adopted.
+DEFAULT_SPEAKERS: tuple[str | tuple[str, ...] | Pooled, ...] = players_pack("en").speakers
 #: The same for Spanish clues (the Spanish pack's, each model reading Spanish through the
 #: shipped table): kept by their names before the packs named them.
 SPANISH_GIVER_MODELS: tuple[str, ...] = tuple(f"{n}-es" for n in players_pack("es").giver_models)
@@ -56,8 +65,9 @@ SPANISH_GUESSER_MODELS: tuple[str, ...] = tuple(
 
 #: A model, by its name in :data:`MODELS` or itself.
 ModelSpec = str | ColourTermModel
-#: One model, or several whose readings are averaged (an ensemble of listeners).
-Models = ModelSpec | tuple[ModelSpec, ...]
+#: One model, or several whose readings are averaged (an ensemble of listeners), or several
+#: pooled geometrically into one (a :class:`Pooled`).
+Models = ModelSpec | tuple[ModelSpec, ...] | Pooled
 
 
 def resolve_model(spec: ModelSpec) -> ColourTermModel:
@@ -76,10 +86,15 @@ def resolve_model(spec: ModelSpec) -> ColourTermModel:
 
 
 def models_of(
-    spec: Models, named: dict[str, ColourTermModel] | None = None
+    spec: Models,
+    named: dict[str, ColourTermModel] | None = None,
+    store: Readings | None = None,
 ) -> list[ColourTermModel]:
     """The models of ``spec``; ``named`` keeps those looked up by name across calls (a
-    guesser's specs name the same few models over and over)."""
+    guesser's specs name the same few models over and over). A :class:`Pooled` is one model,
+    its pool (:func:`pooled_model`, kept in ``store``: the process's shared one when None)."""
+    if isinstance(spec, Pooled):
+        return [pooled_model(spec.models, spec.weights, store)]
     specs = spec if isinstance(spec, tuple) else (spec,)
     if named is None:
         return [resolve_model(m) for m in specs]

@@ -1,0 +1,127 @@
+"""The default guesser imagining the default clue giver as it listens (issue 34): since the giver
+pools its three listener models geometrically (``DEFAULT_GIVER_POOL``), would the guesser do
+better imagining that pool, ``Pooled(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)``, than the
+average of the three it imagines? On people's picks for the 39 dev clues (R15 points a pick and
+the calibrated log-likelihood, 95% bootstrap intervals over the clues) as the guessers read a
+clue outside a game (literally: the same for both) and with the prior weights of a game's first
+round (the imagined givers' readings weighing 0.8); and in self-play, two ways:
+
+- the default tournament (``huescues tournament``: 240 games, seed 0) with that player in the
+  default player's seat, against the naming baseline and random;
+- head to head: 960 games each of seeds 5 and 6, the default player, that player and the naming
+  baseline at every table of four (rotated), paired by block.
+
+Run from the source tree (about a minute on 2 cores):
+
+PYTHONPATH=src python scripts/evaluate_speakers.py [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from pathlib import Path
+
+from huescues.agents import (
+    DEFAULT_GIVER_POOL,
+    ModelClueGiver,
+    ModelGuesser,
+    Player,
+    Pooled,
+    default_agent,
+)
+from huescues.engine import Board
+from huescues.research import dev_picks, human_agreement
+from huescues.tournament import TournamentResults, run_tournament
+
+#: The entrant: this module's factory, importable by the tournament's workers.
+POOLED = "pooled=evaluate_speakers:pooled_speaker"
+
+
+def pooled_speaker(language: str = "en") -> Player:
+    """The default player whose guesser imagines the default giver as the giver's pool."""
+    player = default_agent(language)
+    giver, guesser = player.giver, player.guesser
+    assert isinstance(giver, ModelClueGiver) and isinstance(guesser, ModelGuesser)
+    if giver.pool is None:  # (a language whose giver averages: the default player itself)
+        return player
+    speakers = (Pooled(giver.model, giver.pool), *guesser.speakers[1:])
+    return Player(giver, dataclasses.replace(guesser, speakers=speakers))
+
+
+@dataclasses.dataclass(frozen=True)
+class _FirstRound:
+    """A guesser's belief with the prior weights of a game's first round."""
+
+    guesser: ModelGuesser
+
+    def belief(self, board: Board, clues: tuple[str, ...]) -> object:
+        return self.guesser.belief(board, clues, weights=self.guesser.prior())
+
+
+def _people() -> None:
+    responses = dev_picks()[0]
+    for name, factory in (("default", default_agent), ("pooled", pooled_speaker)):
+        guesser = factory().guesser
+        assert isinstance(guesser, ModelGuesser)
+        for how, player in (("outside a game", guesser), ("first round", _FirstRound(guesser))):
+            a = human_agreement(player, responses)
+            assert a.log_likelihood is not None
+            print(
+                f"  {name}, {how}: {a.model_points.format('.3f')} points a pick, "
+                f"log-likelihood {a.log_likelihood.format('.3f')}"
+            )
+
+
+def _paired(results: TournamentResults, label: str) -> None:
+    report = results.report()
+    for p in report.paired:
+        if "random" not in (p.a, p.b):
+            print(
+                f"  {label}: {p.a} - {p.b} = {p.difference.format('+.2f')} points a game "
+                f"({p.blocks} blocks, {p.a} better in {p.a_better:.0%})"
+            )
+
+
+def _guessing(results: TournamentResults, label: str) -> None:
+    """The guessers' R15 points a pawn on each giver's clues (the two defaults' givers are the
+    same giver: taken together), regular rounds."""
+    sums: dict[tuple[str, str], list[float]] = {}
+    for c in results.report().crossplay:
+        giver = "naming" if c.giver == "naming" else "default"
+        kept = sums.setdefault((giver, c.guesser), [0.0, 0.0])
+        kept[0] += c.points_per_pawn * c.pawns
+        kept[1] += c.pawns
+    for (giver, guesser), (points, pawns) in sorted(sums.items()):
+        if guesser != "naming":
+            print(f"  {label}: {guesser} guessing {giver}'s clues: {points / pawns:.3f} a pawn")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (2)")
+    args = parser.parse_args()
+    if DEFAULT_GIVER_POOL is None:
+        raise SystemExit("the default giver pools nothing: nothing to measure")
+    here = str(Path(__file__).resolve().parent)
+    sys.path.insert(0, here)
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (here, os.environ.get("PYTHONPATH", "")) if p
+    )
+    print("People's picks for the 39 dev clues:")
+    _people()
+    print("The default tournament (240 games, seed 0), the pooled speaker in default's seat:")
+    _paired(run_tournament([POOLED, "naming", "random"], games=240, workers=args.workers), "seed 0")
+    print("Head to head (960 games a seed):")
+    for seed in (5, 6):
+        results = run_tournament(
+            ["default", POOLED, "naming"], games=960, seed=seed, workers=args.workers
+        )
+        _paired(results, f"seed {seed}")
+        _guessing(results, f"seed {seed}")
+
+
+if __name__ == "__main__":
+    main()
