@@ -5,6 +5,8 @@ language, the QR codes of the links, and a page for unknown addresses."""
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import io
 import json
 import sqlite3
@@ -82,6 +84,29 @@ def _next(ws: Any, kind: str, until: Any = None, limit: int = 100) -> dict[str, 
         if msg["type"] == kind and (until is None or until(msg)):
             return msg
     raise AssertionError(f"no {kind!r} message among the next {limit}")
+
+
+def _next_state(ws: Any, log: list[dict[str, Any]], stall: float = 60.0) -> dict[str, Any]:
+    """The next state, answering pings; a game that sends no state for ``stall`` seconds fails
+    at once, saying what came instead and what every thread of this process (the server's
+    too) was doing: a fresh clone's CI once saw such a stall, which no other run has shown."""
+    other: list[dict[str, Any]] = []
+    until = time.monotonic() + stall
+    while time.monotonic() < until:
+        try:
+            msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, until - time.monotonic())))
+        except TimeoutError:
+            break
+        if msg["type"] == "ping":
+            ws.send(json.dumps({"type": "pong"}))
+        elif msg["type"] == "state":
+            return msg
+        else:
+            other.append(msg)
+    with contextlib.suppress(Exception):  # to stderr: pytest shows it with the failure
+        faulthandler.dump_traceback(all_threads=True)
+    last = {k: log[-1].get(k) for k in ("phase", "current", "ready", "presence")} if log else None
+    raise AssertionError(f"no state for {stall:g} s; the last: {last}; meanwhile: {other[-5:]}")
 
 
 @contextmanager
@@ -335,7 +360,7 @@ def _play_all(
     deadline = time.monotonic() + 300
     while True:
         assert time.monotonic() < deadline, f"the game did not end in 300 s; last: {log[-1:]}"
-        msg, first = (first, None) if first is not None else (_next(watcher, "state"), None)
+        msg, first = (first, None) if first is not None else (_next_state(watcher, log), None)
         log.append(msg)
         for ws in sockets.values():
             if ws is not watcher:
