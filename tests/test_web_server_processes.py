@@ -128,7 +128,11 @@ def test_big_frames_from_many_sockets_leave_the_memory_bounded(tmp_path: Path) -
 # -- 2. one server per database --------------------------------------------------------------------
 def _finished_game(db: Path) -> None:
     """A database holding one finished game, played by a scripted person in process."""
-    settings = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5)
+    # (No message limit: the scripted person answers as fast as the bots play; on a busy machine
+    # its moves and pongs came in a burst the limit refused.)
+    settings = TableSettings(
+        bot_delay=0, reveal_pause=0, bot_time_limit=5, message_rate=1000.0, message_burst=1000.0
+    )
     app = create_app(db, tables=settings)
     with TestClient(app) as client:
         body = {"seats": SEATS, "house_rules": {"rounds_per_giver": 1}}
