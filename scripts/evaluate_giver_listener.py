@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 from huescues.agents import resolve_model
 from huescues.research import dev_picks
 from huescues.research._agreement import checked_inputs
-from huescues.research._clue_choice import _beliefs_of
+from huescues.research._clue_choice import _beliefs_of, _points_between
 
 FloatArray = NDArray[np.float64]
 LISTENERS = ("default", "naming", "embedding")  # default_agent()'s giver's models
@@ -66,10 +66,7 @@ def main() -> None:
     n = len(clues)
     beliefs = {m: _beliefs_of(resolve_model(m), board, r15, clues)[1] for m in LISTENERS}
     logs = {m: np.log(np.maximum(b, 1e-300)) for m, b in beliefs.items()}
-    rows, cols = np.indices(board.shape)
-    r, c = rows.ravel(), cols.ravel()
-    dist = np.maximum(np.abs(r[:, None] - r[None, :]), np.abs(c[:, None] - c[None, :]))
-    points = np.array([r15.points_at(int(d)) for d in range(int(dist.max()) + 1)])[dist]
+    points = _points_between(board, r15)
     picks = {
         i: sorted({p.square.row * board.cols + p.square.col for p in groups[k]})
         for i, k in enumerate(clues)

@@ -47,7 +47,7 @@ from huescues.language import ObjectColourModel
 from huescues.language._phrases import _classes, survey_names
 from huescues.research import dev_picks
 from huescues.research._agreement import checked_inputs
-from huescues.research._clue_choice import _beliefs_of
+from huescues.research._clue_choice import _beliefs_of, _points_between
 
 FloatArray = NDArray[np.float64]
 GRID = np.round(np.linspace(-3.0, 3.0, 61), 2)
@@ -75,10 +75,7 @@ def main() -> None:
     n = len(clues)
     beliefs = {m: _beliefs_of(resolve_model(m), board, r15, clues)[1] for m in LISTENERS}
     avg = np.mean([beliefs[m] for m in LISTENERS], axis=0)
-    rows, cols = np.indices(board.shape)
-    r, c = rows.ravel(), cols.ravel()
-    dist = np.maximum(np.abs(r[:, None] - r[None, :]), np.abs(c[:, None] - c[None, :]))
-    points = np.array([r15.points_at(int(d)) for d in range(int(dist.max()) + 1)])[dist]
+    points = _points_between(board, r15)
     picks = {
         i: [p.square.row * board.cols + p.square.col for p in groups[k]]
         for i, k in enumerate(clues)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from huescues.engine import Cell, Rules
+from huescues.engine import Board, Cell, Rules
 from huescues.language import ColourTermModel, default_model
 from huescues.stats import Estimate
 
@@ -75,6 +75,17 @@ class ClueChoiceAgreement:
         return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+def _points_between(board: Board, rules: Rules) -> FloatArray:
+    """The R15 points of a pawn on every square against a target on every square (Chebyshev
+    distance): a (squares, squares) symmetric table."""
+    rows, cols = np.indices(board.shape)
+    r, c = rows.ravel(), cols.ravel()
+    dist = np.maximum(np.abs(r[:, None] - r[None, :]), np.abs(c[:, None] - c[None, :]))
+    table = np.array([rules.points_at(int(d)) for d in range(int(dist.max()) + 1)], np.float64)
+    out: FloatArray = table[dist]
+    return out
+
+
 def clue_choice_agreement(
     responses: HumanResponses,
     giver: object | None = None,
@@ -106,12 +117,7 @@ def clue_choice_agreement(
     groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
     clues = list(groups)
     label, beliefs = _beliefs_of(giver, board, r15, clues)
-    # Points of every square against every target (R15, Chebyshev distance).
-    rows, cols = np.indices(board.shape)
-    r, c = rows.ravel(), cols.ravel()
-    dist = np.maximum(np.abs(r[:, None] - r[None, :]), np.abs(c[:, None] - c[None, :]))
-    table = np.array([r15.points_at(int(d)) for d in range(int(dist.max()) + 1)], np.float64)
-    points = table[dist]  # (squares, squares), symmetric
+    points = _points_between(board, r15)
     expected = beliefs @ points  # (clues, squares): the giver's expected points per target
     people = np.zeros((len(clues), board.size))
     for i, clue in enumerate(clues):
