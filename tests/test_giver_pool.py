@@ -24,6 +24,7 @@ from huescues.agents import (
     default_agent,
     pooled_model,
 )
+from huescues.agents._languages import names_in
 from huescues.language import ColourTermModelBase, FlatModel, Prediction
 from huescues.language._protocol import FloatArray, as_lab, gaussian_log_density
 
@@ -173,3 +174,22 @@ def test_a_pack_names_a_pooled_speaker() -> None:
         with pytest.raises(ValueError, match="pool"):
             _read("en", pack(bad))
     assert names_in(read.speakers[0], "es") == Pooled(("default-es", "naming-es"), (0.6, 0.4))
+
+
+def test_a_pool_of_spanish_models_reads_the_spanish_vocabulary() -> None:
+    """A giver without words of its own takes its models' language's vocabulary (R18-R21 in
+    that language); a pool of Spanish models is Spanish, and a blend of two languages has no
+    one vocabulary: a clear error, not English words."""
+    from huescues.agents import clue_vocabulary
+    from huescues.agents._vocabulary import model_language
+    from huescues.language import BlendedModel, default_model
+
+    spanish = pooled_model(names_in(DEFAULT_GIVER_MODELS, "es"), (0.5, 0.25, 0.25))
+    assert model_language(spanish) == "es"
+    assert model_language(pooled_model(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)) == "en"
+    giver = ModelClueGiver(model=names_in(DEFAULT_GIVER_MODELS, "es"), pool=(0.5, 0.25, 0.25))
+    words = giver._by_square(Board.standard())[0]
+    assert words == clue_vocabulary("es")
+    mixed = BlendedModel(default_model(), default_model("es"), 1.0)
+    with pytest.raises(ValueError, match="reading 'en' and one reading 'es'"):
+        model_language(mixed)

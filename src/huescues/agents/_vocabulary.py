@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Board
-from huescues.language import ColourTermModel, TranslatedModel, with_capabilities
+from huescues.language import BlendedModel, ColourTermModel, TranslatedModel, with_capabilities
 
 from . import _scores
 from ._languages import clue_vocabulary
@@ -29,9 +29,21 @@ FloatArray = NDArray[np.float64]
 
 
 def model_language(model: object) -> str:
-    """The language a model reads clues in: a :class:`~huescues.language.TranslatedModel`'s,
+    """The language a model reads clues in: a :class:`~huescues.language.TranslatedModel`'s;
+    a :class:`~huescues.language.BlendedModel`'s two models' (a pool of Spanish models reads
+    Spanish), a ValueError if they read different languages (no one vocabulary is theirs);
     else English."""
-    return model.language if isinstance(model, TranslatedModel) else "en"
+    if isinstance(model, TranslatedModel):
+        return model.language
+    if isinstance(model, BlendedModel):
+        base, other = model_language(model.base), model_language(model.other)
+        if base != other:
+            raise ValueError(
+                f"a blend of a model reading {base!r} and one reading {other!r} has no one "
+                "vocabulary: give the clue giver its words"
+            )
+        return base
+    return "en"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
