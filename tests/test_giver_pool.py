@@ -24,7 +24,7 @@ from huescues.agents import (
     default_agent,
     pooled_model,
 )
-from huescues.agents._languages import names_in
+from huescues.agents._languages import names_in, players_pack
 from huescues.language import ColourTermModelBase, FlatModel, Prediction
 from huescues.language._protocol import FloatArray, as_lab, gaussian_log_density
 
@@ -92,9 +92,39 @@ def test_the_default_giver_pools_its_three_listeners() -> None:
     assert giver.listeners() == [pooled_model(DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL)]
     # A giver without a pool averages its models, as before.
     assert len(ModelClueGiver(model=DEFAULT_GIVER_MODELS).listeners()) == 3
-    # The Spanish player's giver averages (the pool was measured on English clues).
+    # The Spanish player's giver pools its three models read in Spanish, with its own weights.
     spanish = default_agent("es").giver
-    assert isinstance(spanish, ModelClueGiver) and spanish.pool is None
+    assert isinstance(spanish, ModelClueGiver) and spanish.pool == (0.5, 0.25, 0.25)
+    assert spanish.model == names_in(DEFAULT_GIVER_MODELS, "es")
+    assert spanish.listeners() == [pooled_model(spanish.model, spanish.pool)]
+
+
+def test_the_spanish_pool_is_the_one_chosen_held_out_on_spanish_picks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The Spanish pack's giver_pool is what scripts/evaluate_giver_listener.py chooses, held out
+    by clue, on the picks of the people who saw the clues in Spanish, with the dev words'
+    glossary entries and own ratings left out: geometric, the default model at 0.5 in most
+    folds, ahead of the average by an interval that excludes 0 (docs/agents.md)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "evaluate_giver_listener.py"
+    spec = importlib.util.spec_from_file_location("evaluate_giver_listener", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    script.main(["--language", "es", "--held"])
+    out = capsys.readouterr().out
+    assert out.startswith("39 dev clues, 366 targets")
+    row = next(line for line in out.splitlines() if line.startswith("| both forms |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    gain = cells[2].split()[1:]  # "[lo, hi]" of the held-out gain over the average
+    assert float(gain[0].strip("[,")) > 0
+    assert cells[5].startswith("geome 0.5 in ")
+    assert int(cells[5].split()[3].rstrip(",")) > 30
+    weight = 0.5
+    assert players_pack("es").giver_pool == (weight, (1 - weight) / 2, (1 - weight) / 2)
 
 
 def test_clue_choice_agreement_reads_the_pooled_giver() -> None:
@@ -144,7 +174,7 @@ def test_the_default_guesser_still_imagines_the_giver_averaging() -> None:
     assert guesser.speakers == DEFAULT_SPEAKERS == ModelGuesser().speakers
     assert DEFAULT_SPEAKERS[0] == DEFAULT_GIVER_MODELS
     assert len(guesser._model_groups()[1]) == 3
-    # The Spanish player's giver averages, and its guesser imagines it averaging.
+    # The Spanish player's guesser imagines its giver averaging too.
     spanish = default_agent("es")
     assert isinstance(spanish.guesser, ModelGuesser) and isinstance(spanish.giver, ModelClueGiver)
     assert spanish.guesser.speakers[0] == spanish.giver.model

@@ -42,7 +42,8 @@ TABLES: dict[str, dict[str, Any]] = {
 #: Spanish read as Spanish, two raters' knowledge); before: web-en and web-es at 0283ce4,
 #: web-stand-in at 36af401.
 #: web-en and web-stand-in again when the default giver's listener models were pooled
-#: geometrically (issue 34, item 3; web-es's Spanish giver still averages: unchanged).
+#: geometrically (issue 34, item 3); web-es when the Spanish giver's were too (its own weights,
+#: chosen on the Spanish picks).
 MADE_AT = dict.fromkeys(("web-en", "web-es", "web-stand-in"), "recorded again in issue 34")
 #: The person's first clues, one a round they give (R19, R20 in either language).
 CLUES = ("lagoon", "banana", "pradera", "glaciar", "velvet", "ember", "coral", "tomate")
