@@ -1417,6 +1417,13 @@ def _people_each_other() -> str:
     return f"{report.overall.person.mean:.2f}"
 
 
+def _agents_people_default() -> str:
+    """``default_agent()`` on the dev clues, all clues (docs/people.md's last row,
+    scripts/evaluate_people.py's), as docs/agents.md quotes it."""
+    report, _, _ = _people()
+    return str(dict(report.overall.players)["default_agent()"].format())
+
+
 def _knowledge_players() -> str:
     """The players on the dev clues, all clues (docs/people.md's last row), as docs/knowledge.md
     quotes them."""
@@ -1579,7 +1586,12 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "givers-combined": (("docs/knowledge.md",), lambda: _giver_row("combined")),
     "givers-naming": (("docs/knowledge.md",), lambda: _giver_row("naming")),
     "givers-default": (("docs/knowledge.md",), lambda: _giver_row("default", bold=True)),
-    "givers-best": (("docs/knowledge.md",), lambda: _giver_row("default", "best")),
+    "givers-best": (
+        ("docs/agents.md", "docs/knowledge.md"),
+        lambda: _giver_row("default", "best"),
+    ),
+    "agents-givers-default": (("docs/agents.md",), lambda: _giver_row("default")),
+    "agents-people-default": (("docs/agents.md",), _agents_people_default),
     "embedding-one-word-count": (("docs/embedding.md",), lambda: _embedding_one_word()[0]),
     "embedding-one-word-medians": (("docs/embedding.md",), lambda: _embedding_one_word()[1]),
     "embedding-tokens": (("docs/embedding.md",), _embedding_tokens),
