@@ -338,14 +338,20 @@ def _research_naming() -> str:
     )
 
 
+@cache
 def _script(name: str) -> Any:
-    """One of scripts/, loaded from its file (they are scripts, not modules of the package)."""
+    """One of scripts/, loaded from its file (they are scripts, not modules of the package), once
+    a process; registered as a module while it runs, which its dataclasses need."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
     return module
 
 
@@ -678,6 +684,25 @@ def _languages_guesser() -> str:
         f"({shipped.mean:.3f} with them, which the glossary was\nwritten knowing; a person "
         f"{person.mean:.3f}, a random square {square.mean:.3f}). The kept-back clues have not "
         "been\nmeasured."
+    )
+
+
+def _es_heldout_today() -> str:
+    """scripts/evaluate_spanish_heldout.py's figures on the held-out Spanish list, all words:
+    its points for the Spanish default model and guesser, the model's object words' and the
+    share with the listed basic term (docs/languages.md)."""
+    script = _script("evaluate_spanish_heldout")
+    kinds = script.groups()
+    got = {
+        name: {group: script.summarise([(e, r) for e, r in rows if keep(e)])
+               for group, keep in kinds.items()}
+        for name, rows in script.measure().items()
+    }  # fmt: skip
+    model, guesser = got['default_model("es")'], got['default_agent("es").guesser']
+    return (
+        f'{model["all"].points:.2f} points for `default_model("es")` and '
+        f"{guesser['all'].points:.2f} for the guesser (the object words "
+        f"{model['object words'].points:.2f}), the listed basic term {model['all'].term:.2f}"
     )
 
 
@@ -1539,6 +1564,7 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "web-grey-retail": (("docs/web.md",), lambda: _grey_share("retail")),
     "text-board-size": (("docs/text-agent.md",), _board_text_size),
     "common-words-es": (("docs/languages.md",), _common_words_es),
+    "es-heldout-today": (("docs/languages.md",), _es_heldout_today),
     "own-knowledge-weight": (("docs/languages.md",), _own_knowledge_weight),
     "es-vocabulary-size": (("docs/languages.md",), _es_vocabulary_size),
     "es-vocabulary-none": (("docs/languages.md",), _es_vocabulary_none),
