@@ -419,6 +419,71 @@ def _people_hardest() -> str:
     return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
 
 
+#: scripts/fit_crowd_reading.py's guessers, and the models whose shipped crowd reading each is.
+_CROWD_GUESSERS = {
+    "EmbeddingGuesser()": ("default",),
+    "default_agent().guesser": ("default", "naming"),
+}
+_OWN, _HELD = "its models' own (1, 0)", "fitted on the other clues (held out)"
+
+
+@cache
+def _crowd_fit() -> dict[str, Any]:
+    """scripts/fit_crowd_reading.py's fit (docs/people.md), with the prose's claims on it
+    checked: the pair fitted on every clue is the one shipped, the smoothing is none for the
+    one model and half a square for the pair, and the log-likelihood of ``EmbeddingGuesser()``'s
+    own reading is below a uniform belief's, each held-out one above it."""
+    from huescues.agents import CROWD_READINGS
+
+    fitted, uniform = _script("fit_crowd_reading").fit()
+    if list(fitted) != list(_CROWD_GUESSERS):
+        raise SystemExit(f"docs/people.md: fit_crowd_reading.py fits {list(fitted)}")
+    for name, models in _CROWD_GUESSERS.items():
+        got = fitted[name]
+        if CROWD_READINGS[models] != (got.temperature, got.smoothing):
+            raise SystemExit(f"docs/people.md: {name}'s crowd reading is not the one fitted")
+    own = {name: got.readings[_OWN][0].mean for name, got in fitted.items()}
+    held = {name: got.readings[_HELD][0].mean for name, got in fitted.items()}
+    says = [
+        [got.smoothing for got in fitted.values()] == [0.0, 0.5],
+        own["EmbeddingGuesser()"] < uniform < own["default_agent().guesser"],
+        all(v > uniform for v in held.values()),
+    ]
+    if not all(says):
+        raise SystemExit("docs/people.md: the crowd fit no longer reads as the prose says")
+    return fitted
+
+
+def _people_crowd_table() -> str:
+    """docs/people.md's table of scripts/fit_crowd_reading.py: its rows, the held-out ones in
+    bold and the in-sample pair marked as the one shipped (:func:`_crowd_fit` checks it)."""
+    lines = [
+        "| guesser | reading | log-likelihood a pick | points a pick (R15) |",
+        "| --- | --- | ---: | ---: |",
+    ]
+
+    def bold(e: Any) -> str:
+        return f"**{e.mean:.3f}** [{e.low:.3f}, {e.high:.3f}]"
+
+    for name, got in _crowd_fit().items():
+        for label, (ll, points) in got.readings.items():
+            if label == _HELD:
+                cells = [f"**{label}**", bold(ll), bold(points)]
+            else:
+                if label != _OWN:
+                    label = label.replace("; in sample)", "; in sample, shipped)")
+                cells = [label, ll.format(".3f"), points.format(".3f")]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _crowd_gain(name: str, measure: int, spec: str) -> str:
+    """How much a guesser's held-out crowd reading adds to its models' own reading: the
+    log-likelihood a pick (``measure`` 0) or the points (1)."""
+    got = _crowd_fit()[name].readings
+    return f"{got[_HELD][measure].mean - got[_OWN][measure].mean:{spec}}"
+
+
 def _knowledge_calibration() -> str:
     """docs/knowledge.md's calibration of the evidence on CoDa's objects, as the build stored it
     in the shipped summary (src/huescues/data/objects/objects.json); the prose's quotes of it
@@ -1315,6 +1380,7 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "people-data": ("docs/people.md", _people_data),
     "people-today": ("docs/people.md", _people_today),
     "people-hardest": ("docs/people.md", _people_hardest),
+    "people-crowd-fit": ("docs/people.md", _people_crowd_table),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
@@ -1592,6 +1658,22 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "people-crowd-share": (("docs/people.md",), _people_crowd_share),
     "people-crowd-grid": (("docs/people.md",), _people_crowd_grid),
     "people-uniform": (("docs/people.md",), _people_uniform),
+    "people-crowd-ll-embedding": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("EmbeddingGuesser()", 0, ".2f"),
+    ),
+    "people-crowd-ll-player": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("default_agent().guesser", 0, ".2f"),
+    ),
+    "people-crowd-points-embedding": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("EmbeddingGuesser()", 1, "+.3f"),
+    ),
+    "people-crowd-points-player": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("default_agent().guesser", 1, "+.3f"),
+    ),
     "knowledge-words": (("docs/knowledge.md",), _knowledge_words),
     "knowledge-size": (("docs/knowledge.md",), _knowledge_size),
     "knowledge-coda": (("docs/knowledge.md",), lambda: _knowledge_source("coda", "objects")),
