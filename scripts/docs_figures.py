@@ -484,6 +484,90 @@ def _crowd_gain(name: str, measure: int, spec: str) -> str:
     return f"{got[_HELD][measure].mean - got[_OWN][measure].mean:{spec}}"
 
 
+@cache
+def _listener_search() -> Any:
+    """scripts/evaluate_giver_listener.py's search (docs/agents.md), with the prose's claim on it
+    checked: the geometric search's folds chose the shipped pool's weight most."""
+    from huescues.agents import DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL
+
+    script = _script("evaluate_giver_listener")
+    got = script.search()
+    (first, _), *_ = got.families["geometric weight"].chosen
+    shipped = script.label(("geometric", DEFAULT_GIVER_POOL[0]))
+    if first != shipped or script.LISTENERS != DEFAULT_GIVER_MODELS:
+        raise SystemExit("docs/agents.md: the listener search no longer chose the shipped pool")
+    return got
+
+
+_FORMS = {"arith": "arithmetic", "geome": "geometric"}
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _minus(text: str) -> str:
+    """A figure of the scripts' (hyphen-minus) as the prose prints it (a minus sign)."""
+    return text.replace("-", "\u2212")
+
+
+def _agents_listener_search() -> str:
+    """docs/agents.md's table of the search, held out by clue, per family."""
+    got = _listener_search()
+    names = {
+        "arithmetic weight": "arithmetic, `w`",
+        "geometric weight": "geometric, `w`",
+        "both forms": "both forms",
+    }
+    lines = [
+        "| combinations searched | held out by clue | less the average | chosen in the 39 folds |",
+        "| --- | ---: | ---: | --- |",
+    ]
+    for family, f in got.families.items():
+        if family == "both forms":
+            same = [k for k, g in got.families.items() if k != family and g.chosen == f.chosen]
+            if same:
+                (label, count), *_ = f.chosen
+                form, weight = label.split()
+                folds = f"{_FORMS[form]} {weight} in {count} (as above)"
+            else:
+                folds = ", ".join(
+                    f"{_FORMS[k.split()[0]]} {k.split()[1]} in {v}" for k, v in f.chosen
+                )
+        else:
+            folds = ", ".join(f"{k.split()[1]} in {v}" for k, v in f.chosen)
+        lines.append(f"| {names[family]} | {f.held} | {f.held_less} | {folds} |")
+    return "\n".join(lines)
+
+
+def _agents_listener_in_sample() -> str:
+    from huescues.agents import DEFAULT_GIVER_POOL
+
+    weight = DEFAULT_GIVER_POOL[0]
+    points, _ = _listener_search().in_sample[("geometric", weight)]
+    return f"the geometric pool at {weight:g} scores {points}"
+
+
+def _agents_listener_own() -> str:
+    """The geometric search by the convention of the rules (each clue at its own weight), and
+    how many folds chose another weight than the most chosen."""
+    got = _listener_search()
+    f = got.families["geometric weight"]
+    others = got.clues - f.chosen[0][1]
+    said = _NUMBER_WORDS[others] if others < len(_NUMBER_WORDS) else str(others)
+    return f"{f.own}, {_minus(f.own_less)}: the {said} folds"
+
+
+def _agents_giver_pool() -> str:
+    """The default giver's pool of its listener models (DEFAULT_GIVER_POOL)."""
+    from huescues.agents import DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL
+
+    default, naming, vectors = DEFAULT_GIVER_POOL
+    if DEFAULT_GIVER_MODELS != ("default", "naming", "embedding") or naming != vectors:
+        raise SystemExit("docs/agents.md: the giver's pool is no longer as the prose words it")
+    return (
+        f"{default:g} for the default model and {naming:g} each for the naming data and the "
+        "word vectors"
+    )
+
+
 def _knowledge_calibration() -> str:
     """docs/knowledge.md's calibration of the evidence on CoDa's objects, as the build stored it
     in the shipped summary (src/huescues/data/objects/objects.json); the prose's quotes of it
@@ -1381,6 +1465,7 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "people-today": ("docs/people.md", _people_today),
     "people-hardest": ("docs/people.md", _people_hardest),
     "people-crowd-fit": ("docs/people.md", _people_crowd_table),
+    "agents-listener-search": ("docs/agents.md", _agents_listener_search),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
@@ -1700,6 +1785,13 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     ),
     "agents-givers-default": (("docs/agents.md",), lambda: _giver_row("default")),
     "agents-people-default": (("docs/agents.md",), _agents_people_default),
+    "agents-listener-as-it-was": (
+        ("docs/agents.md",),
+        lambda: f"**{_listener_search().as_it_is}**",
+    ),
+    "agents-listener-in-sample": (("docs/agents.md",), _agents_listener_in_sample),
+    "agents-listener-own": (("docs/agents.md",), _agents_listener_own),
+    "agents-giver-pool": (("docs/agents.md",), _agents_giver_pool),
     "embedding-one-word-count": (("docs/embedding.md",), lambda: _embedding_one_word()[0]),
     "embedding-one-word-medians": (("docs/embedding.md",), lambda: _embedding_one_word()[1]),
     "embedding-tokens": (("docs/embedding.md",), _embedding_tokens),

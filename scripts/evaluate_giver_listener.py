@@ -33,6 +33,7 @@ Run: ``python scripts/evaluate_giver_listener.py`` (about 20 s).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -59,7 +60,32 @@ def label(c: Combination) -> str:
     return f"{form[:5]} {'1/3' if abs(w - 1 / 3) < 1e-9 else f'{w:g}'}"
 
 
-def main() -> None:
+@dataclass(frozen=True)
+class Family:
+    """A family's figures (each a mean and its interval, formatted), and the combinations its
+    folds chose, with how many chose each, most first."""
+
+    held: str
+    held_less: str
+    own: str
+    own_less: str
+    chosen: list[tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class Search:
+    """The search's figures: the clues and targets, the giver as it is, each combination in
+    sample (its points, less as it is) and each family held out."""
+
+    clues: int
+    targets: int
+    as_it_is: str
+    in_sample: dict[Combination, tuple[str, str]]
+    families: dict[str, Family]
+
+
+def search() -> Search:
+    """The whole measure (what :func:`main` prints)."""
     responses, _ = dev_picks()
     groups, board, r15 = checked_inputs(responses, 2000, 0.95, None, seed=0)
     clues = list(groups)
@@ -109,19 +135,11 @@ def main() -> None:
 
     everyone = list(range(n))
     base = chosen_points(cache[AS_IT_IS], everyone, every)
-    print(f"{n} dev clues, {len(every)} targets; the default giver as it is: {interval(base)}\n")
-    print("In sample (every clue, every target):\n")
-    print("| combination | points | less as it is |")
-    print("| --- | ---: | ---: |")
+    in_sample = {}
     for comb in combos:
         got = chosen_points(cache[comb], everyone, every)
-        print(f"| {label(comb)} | {interval(got)} | {interval(got - base, '+')} |")
-
-    print(
-        "\n| family | held out by clue | less as it is | each clue at its own weight | less |"
-        " chosen in the 39 folds |"
-    )
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
+        in_sample[comb] = (interval(got), interval(got - base, "+"))
+    families = {}
     for family, grid in FAMILIES.items():
         # Ties: the giver as it is first, then the smaller weight, arithmetic first.
         order = sorted(grid, key=lambda c: (c != AS_IT_IS, c[1], c[0]))
@@ -144,12 +162,36 @@ def main() -> None:
         # Each clue's belief at the combination chosen without it.
         own = np.stack([cache[chosen[h]][h] for h in range(n)])
         own_pts = chosen_points(own, everyone, every)
-        tally = Counter(label(c) for c in chosen)
-        folds = ", ".join(f"{k} in {v}" for k, v in tally.most_common())
-        print(
-            f"| {family} | {interval(held)} | {interval(held - base, '+')} | "
-            f"{interval(own_pts)} | {interval(own_pts - base, '+')} | {folds} |"
+        families[family] = Family(
+            interval(held),
+            interval(held - base, "+"),
+            interval(own_pts),
+            interval(own_pts - base, "+"),
+            Counter(label(c) for c in chosen).most_common(),
         )
+    return Search(n, len(every), interval(base), in_sample, families)
+
+
+def main() -> None:
+    got = search()
+    print(
+        f"{got.clues} dev clues, {got.targets} targets; the default giver as it is: "
+        f"{got.as_it_is}\n"
+    )
+    print("In sample (every clue, every target):\n")
+    print("| combination | points | less as it is |")
+    print("| --- | ---: | ---: |")
+    for comb, (points, less) in got.in_sample.items():
+        print(f"| {label(comb)} | {points} | {less} |")
+
+    print(
+        "\n| family | held out by clue | less as it is | each clue at its own weight | less |"
+        " chosen in the 39 folds |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name, f in got.families.items():
+        folds = ", ".join(f"{k} in {v}" for k, v in f.chosen)
+        print(f"| {name} | {f.held} | {f.held_less} | {f.own} | {f.own_less} | {folds} |")
 
 
 if __name__ == "__main__":
