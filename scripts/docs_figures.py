@@ -338,14 +338,20 @@ def _research_naming() -> str:
     )
 
 
+@cache
 def _script(name: str) -> Any:
-    """One of scripts/, loaded from its file (they are scripts, not modules of the package)."""
+    """One of scripts/, loaded from its file (they are scripts, not modules of the package), once
+    a process; registered as a module while it runs, which its dataclasses need."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
     return module
 
 
@@ -411,6 +417,155 @@ def _people_hardest() -> str:
         said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         text += f" {said} left the list."
     return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
+
+
+#: scripts/fit_crowd_reading.py's guessers, and the models whose shipped crowd reading each is.
+_CROWD_GUESSERS = {
+    "EmbeddingGuesser()": ("default",),
+    "default_agent().guesser": ("default", "naming"),
+}
+_OWN, _HELD = "its models' own (1, 0)", "fitted on the other clues (held out)"
+
+
+@cache
+def _crowd_fit() -> dict[str, Any]:
+    """scripts/fit_crowd_reading.py's fit (docs/people.md), with the prose's claims on it
+    checked: the pair fitted on every clue is the one shipped, the smoothing is none for the
+    one model and half a square for the pair, and the log-likelihood of ``EmbeddingGuesser()``'s
+    own reading is below a uniform belief's, each held-out one above it."""
+    from huescues.agents import CROWD_READINGS
+
+    fitted, uniform = _script("fit_crowd_reading").fit()
+    if list(fitted) != list(_CROWD_GUESSERS):
+        raise SystemExit(f"docs/people.md: fit_crowd_reading.py fits {list(fitted)}")
+    for name, models in _CROWD_GUESSERS.items():
+        got = fitted[name]
+        if CROWD_READINGS[models] != (got.temperature, got.smoothing):
+            raise SystemExit(f"docs/people.md: {name}'s crowd reading is not the one fitted")
+    own = {name: got.readings[_OWN][0].mean for name, got in fitted.items()}
+    held = {name: got.readings[_HELD][0].mean for name, got in fitted.items()}
+    says = [
+        [got.smoothing for got in fitted.values()] == [0.0, 0.5],
+        own["EmbeddingGuesser()"] < uniform < own["default_agent().guesser"],
+        all(v > uniform for v in held.values()),
+    ]
+    if not all(says):
+        raise SystemExit("docs/people.md: the crowd fit no longer reads as the prose says")
+    return fitted
+
+
+def _people_crowd_table() -> str:
+    """docs/people.md's table of scripts/fit_crowd_reading.py: its rows, the held-out ones in
+    bold and the in-sample pair marked as the one shipped (:func:`_crowd_fit` checks it)."""
+    lines = [
+        "| guesser | reading | log-likelihood a pick | points a pick (R15) |",
+        "| --- | --- | ---: | ---: |",
+    ]
+
+    def bold(e: Any) -> str:
+        return f"**{e.mean:.3f}** [{e.low:.3f}, {e.high:.3f}]"
+
+    for name, got in _crowd_fit().items():
+        for label, (ll, points) in got.readings.items():
+            if label == _HELD:
+                cells = [f"**{label}**", bold(ll), bold(points)]
+            else:
+                if label != _OWN:
+                    label = label.replace("; in sample)", "; in sample, shipped)")
+                cells = [label, ll.format(".3f"), points.format(".3f")]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _crowd_gain(name: str, measure: int, spec: str) -> str:
+    """How much a guesser's held-out crowd reading adds to its models' own reading: the
+    log-likelihood a pick (``measure`` 0) or the points (1)."""
+    got = _crowd_fit()[name].readings
+    return f"{got[_HELD][measure].mean - got[_OWN][measure].mean:{spec}}"
+
+
+@cache
+def _listener_search() -> Any:
+    """scripts/evaluate_giver_listener.py's search (docs/agents.md), with the prose's claim on it
+    checked: the geometric search's folds chose the shipped pool's weight most."""
+    from huescues.agents import DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL
+
+    script = _script("evaluate_giver_listener")
+    got = script.search()
+    (first, _), *_ = got.families["geometric weight"].chosen
+    shipped = script.label(("geometric", DEFAULT_GIVER_POOL[0]))
+    if first != shipped or script.LISTENERS != DEFAULT_GIVER_MODELS:
+        raise SystemExit("docs/agents.md: the listener search no longer chose the shipped pool")
+    return got
+
+
+_FORMS = {"arith": "arithmetic", "geome": "geometric"}
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _minus(text: str) -> str:
+    """A figure of the scripts' (hyphen-minus) as the prose prints it (a minus sign)."""
+    return text.replace("-", "\u2212")
+
+
+def _agents_listener_search() -> str:
+    """docs/agents.md's table of the search, held out by clue, per family."""
+    got = _listener_search()
+    names = {
+        "arithmetic weight": "arithmetic, `w`",
+        "geometric weight": "geometric, `w`",
+        "both forms": "both forms",
+    }
+    lines = [
+        "| combinations searched | held out by clue | less the average | chosen in the 39 folds |",
+        "| --- | ---: | ---: | --- |",
+    ]
+    for family, f in got.families.items():
+        if family == "both forms":
+            same = [k for k, g in got.families.items() if k != family and g.chosen == f.chosen]
+            if same:
+                (label, count), *_ = f.chosen
+                form, weight = label.split()
+                folds = f"{_FORMS[form]} {weight} in {count} (as above)"
+            else:
+                folds = ", ".join(
+                    f"{_FORMS[k.split()[0]]} {k.split()[1]} in {v}" for k, v in f.chosen
+                )
+        else:
+            folds = ", ".join(f"{k.split()[1]} in {v}" for k, v in f.chosen)
+        lines.append(f"| {names[family]} | {f.held} | {f.held_less} | {folds} |")
+    return "\n".join(lines)
+
+
+def _agents_listener_in_sample() -> str:
+    from huescues.agents import DEFAULT_GIVER_POOL
+
+    weight = DEFAULT_GIVER_POOL[0]
+    points, _ = _listener_search().in_sample[("geometric", weight)]
+    return f"the geometric pool at {weight:g} scores {points}"
+
+
+def _agents_listener_own() -> str:
+    """The geometric search by the convention of the rules (each clue at its own weight), and
+    how many folds chose another weight than the most chosen."""
+    got = _listener_search()
+    f = got.families["geometric weight"]
+    others = got.clues - f.chosen[0][1]
+    said = _NUMBER_WORDS[others] if others < len(_NUMBER_WORDS) else str(others)
+    return f"{f.own}, {_minus(f.own_less)}: the {said} folds"
+
+
+def _agents_giver_pool() -> str:
+    """The default giver's pool of its listener models (DEFAULT_GIVER_POOL)."""
+    from huescues.agents import DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL
+
+    default, naming, vectors = DEFAULT_GIVER_POOL
+    if DEFAULT_GIVER_MODELS != ("default", "naming", "embedding") or naming != vectors:
+        raise SystemExit("docs/agents.md: the giver's pool is no longer as the prose words it")
+    return (
+        f"{default:g} for the default model and {naming:g} each for the naming data and the "
+        "word vectors"
+    )
 
 
 def _knowledge_calibration() -> str:
@@ -678,6 +833,25 @@ def _languages_guesser() -> str:
         f"({shipped.mean:.3f} with them, which the glossary was\nwritten knowing; a person "
         f"{person.mean:.3f}, a random square {square.mean:.3f}). The kept-back clues have not "
         "been\nmeasured."
+    )
+
+
+def _es_heldout_today() -> str:
+    """scripts/evaluate_spanish_heldout.py's figures on the held-out Spanish list, all words:
+    its points for the Spanish default model and guesser, the model's object words' and the
+    share with the listed basic term (docs/languages.md)."""
+    script = _script("evaluate_spanish_heldout")
+    kinds = script.groups()
+    got = {
+        name: {group: script.summarise([(e, r) for e, r in rows if keep(e)])
+               for group, keep in kinds.items()}
+        for name, rows in script.measure().items()
+    }  # fmt: skip
+    model, guesser = got['default_model("es")'], got['default_agent("es").guesser']
+    return (
+        f'{model["all"].points:.2f} points for `default_model("es")` and '
+        f"{guesser['all'].points:.2f} for the guesser (the object words "
+        f"{model['object words'].points:.2f}), the listed basic term {model['all'].term:.2f}"
     )
 
 
@@ -1290,6 +1464,8 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "people-data": ("docs/people.md", _people_data),
     "people-today": ("docs/people.md", _people_today),
     "people-hardest": ("docs/people.md", _people_hardest),
+    "people-crowd-fit": ("docs/people.md", _people_crowd_table),
+    "agents-listener-search": ("docs/agents.md", _agents_listener_search),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
@@ -1417,6 +1593,13 @@ def _people_each_other() -> str:
     return f"{report.overall.person.mean:.2f}"
 
 
+def _agents_people_default() -> str:
+    """``default_agent()`` on the dev clues, all clues (docs/people.md's last row,
+    scripts/evaluate_people.py's), as docs/agents.md quotes it."""
+    report, _, _ = _people()
+    return str(dict(report.overall.players)["default_agent()"].format())
+
+
 def _knowledge_players() -> str:
     """The players on the dev clues, all clues (docs/people.md's last row), as docs/knowledge.md
     quotes them."""
@@ -1532,6 +1715,7 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "web-grey-retail": (("docs/web.md",), lambda: _grey_share("retail")),
     "text-board-size": (("docs/text-agent.md",), _board_text_size),
     "common-words-es": (("docs/languages.md",), _common_words_es),
+    "es-heldout-today": (("docs/languages.md",), _es_heldout_today),
     "own-knowledge-weight": (("docs/languages.md",), _own_knowledge_weight),
     "es-vocabulary-size": (("docs/languages.md",), _es_vocabulary_size),
     "es-vocabulary-none": (("docs/languages.md",), _es_vocabulary_none),
@@ -1559,6 +1743,22 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "people-crowd-share": (("docs/people.md",), _people_crowd_share),
     "people-crowd-grid": (("docs/people.md",), _people_crowd_grid),
     "people-uniform": (("docs/people.md",), _people_uniform),
+    "people-crowd-ll-embedding": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("EmbeddingGuesser()", 0, ".2f"),
+    ),
+    "people-crowd-ll-player": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("default_agent().guesser", 0, ".2f"),
+    ),
+    "people-crowd-points-embedding": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("EmbeddingGuesser()", 1, "+.3f"),
+    ),
+    "people-crowd-points-player": (
+        ("docs/people.md",),
+        lambda: _crowd_gain("default_agent().guesser", 1, "+.3f"),
+    ),
     "knowledge-words": (("docs/knowledge.md",), _knowledge_words),
     "knowledge-size": (("docs/knowledge.md",), _knowledge_size),
     "knowledge-coda": (("docs/knowledge.md",), lambda: _knowledge_source("coda", "objects")),
@@ -1579,7 +1779,19 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "givers-combined": (("docs/knowledge.md",), lambda: _giver_row("combined")),
     "givers-naming": (("docs/knowledge.md",), lambda: _giver_row("naming")),
     "givers-default": (("docs/knowledge.md",), lambda: _giver_row("default", bold=True)),
-    "givers-best": (("docs/knowledge.md",), lambda: _giver_row("default", "best")),
+    "givers-best": (
+        ("docs/agents.md", "docs/knowledge.md"),
+        lambda: _giver_row("default", "best"),
+    ),
+    "agents-givers-default": (("docs/agents.md",), lambda: _giver_row("default")),
+    "agents-people-default": (("docs/agents.md",), _agents_people_default),
+    "agents-listener-as-it-was": (
+        ("docs/agents.md",),
+        lambda: f"**{_listener_search().as_it_is}**",
+    ),
+    "agents-listener-in-sample": (("docs/agents.md",), _agents_listener_in_sample),
+    "agents-listener-own": (("docs/agents.md",), _agents_listener_own),
+    "agents-giver-pool": (("docs/agents.md",), _agents_giver_pool),
     "embedding-one-word-count": (("docs/embedding.md",), lambda: _embedding_one_word()[0]),
     "embedding-one-word-medians": (("docs/embedding.md",), lambda: _embedding_one_word()[1]),
     "embedding-tokens": (("docs/embedding.md",), _embedding_tokens),

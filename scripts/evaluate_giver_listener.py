@@ -33,13 +33,14 @@ word they saw; ``--held`` reads those words with the Spanish table's glossary en
 pack's own ratings of them left out (as docs/languages.md measures the Spanish reading), so that
 nothing written for the dev words helps.
 
-Run: ``python scripts/evaluate_giver_listener.py`` (about 20 s), or with ``--language es``.
+Run: ``python scripts/evaluate_giver_listener.py`` (a few seconds), or with ``--language es``.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -67,6 +68,30 @@ def label(c: Combination) -> str:
     return f"{form[:5]} {'1/3' if abs(w - 1 / 3) < 1e-9 else f'{w:g}'}"
 
 
+@dataclass(frozen=True)
+class Family:
+    """A family's figures (each a mean and its interval, formatted), and the combinations its
+    folds chose, with how many chose each, most first."""
+
+    held: str
+    held_less: str
+    own: str
+    own_less: str
+    chosen: list[tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class Search:
+    """The search's figures: the clues and targets, the giver as it is, each combination in
+    sample (its points, less as it is) and each family held out."""
+
+    clues: int
+    targets: int
+    as_it_is: str
+    in_sample: dict[Combination, tuple[str, str]]
+    families: dict[str, Family]
+
+
 def spanish_picks(responses: HumanResponses) -> HumanResponses:
     """The picks of the people who saw the clue in Spanish, each clue the word they saw."""
     rows = tuple(
@@ -89,24 +114,18 @@ def spanish_listeners(words: list[str], held: bool) -> dict[str, ColourTermModel
     return {m: TranslatedModel(resolve_model(m), table, "es", knowledge=own) for m in LISTENERS}
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--language", choices=("en", "es"), default="en")
-    parser.add_argument(
-        "--held",
-        action="store_true",
-        help="Spanish: the dev words' glossary entries and own ratings left out",
-    )
-    args = parser.parse_args(argv)
+def search(language: str = "en", held: bool = False) -> Search:
+    """The whole measure (what :func:`main` prints): English, or the Spanish pack's giver on
+    the Spanish picks (``held``: the dev words' entries left out)."""
     responses, _ = dev_picks()
-    if args.language == "es":
+    if language == "es":
         responses = spanish_picks(responses)
     groups, board, r15 = checked_inputs(responses, 2000, 0.95, None, seed=0)
     clues = list(groups)
     n = len(clues)
     models = (
-        spanish_listeners(clues, args.held)
-        if args.language == "es"
+        spanish_listeners(clues, held)
+        if language == "es"
         else {m: resolve_model(m) for m in LISTENERS}
     )
     beliefs = {m: _beliefs_of(models[m], board, r15, clues)[1] for m in LISTENERS}
@@ -154,19 +173,11 @@ def main(argv: list[str] | None = None) -> None:
 
     everyone = list(range(n))
     base = chosen_points(cache[AS_IT_IS], everyone, every)
-    print(f"{n} dev clues, {len(every)} targets; the default giver as it is: {interval(base)}\n")
-    print("In sample (every clue, every target):\n")
-    print("| combination | points | less as it is |")
-    print("| --- | ---: | ---: |")
+    in_sample = {}
     for comb in combos:
         got = chosen_points(cache[comb], everyone, every)
-        print(f"| {label(comb)} | {interval(got)} | {interval(got - base, '+')} |")
-
-    print(
-        "\n| family | held out by clue | less as it is | each clue at its own weight | less |"
-        " chosen in the 39 folds |"
-    )
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
+        in_sample[comb] = (interval(got), interval(got - base, "+"))
+    families = {}
     for family, grid in FAMILIES.items():
         # Ties: the giver as it is first, then the smaller weight, arithmetic first.
         order = sorted(grid, key=lambda c: (c != AS_IT_IS, c[1], c[0]))
@@ -189,12 +200,44 @@ def main(argv: list[str] | None = None) -> None:
         # Each clue's belief at the combination chosen without it.
         own = np.stack([cache[chosen[h]][h] for h in range(n)])
         own_pts = chosen_points(own, everyone, every)
-        tally = Counter(label(c) for c in chosen)
-        folds = ", ".join(f"{k} in {v}" for k, v in tally.most_common())
-        print(
-            f"| {family} | {interval(held)} | {interval(held - base, '+')} | "
-            f"{interval(own_pts)} | {interval(own_pts - base, '+')} | {folds} |"
+        families[family] = Family(
+            interval(held),
+            interval(held - base, "+"),
+            interval(own_pts),
+            interval(own_pts - base, "+"),
+            Counter(label(c) for c in chosen).most_common(),
         )
+    return Search(n, len(every), interval(base), in_sample, families)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--language", choices=("en", "es"), default="en")
+    parser.add_argument(
+        "--held",
+        action="store_true",
+        help="Spanish: the dev words' glossary entries and own ratings left out",
+    )
+    args = parser.parse_args(argv)
+    got = search(args.language, args.held)
+    print(
+        f"{got.clues} dev clues, {got.targets} targets; the default giver as it is: "
+        f"{got.as_it_is}\n"
+    )
+    print("In sample (every clue, every target):\n")
+    print("| combination | points | less as it is |")
+    print("| --- | ---: | ---: |")
+    for comb, (points, less) in got.in_sample.items():
+        print(f"| {label(comb)} | {points} | {less} |")
+
+    print(
+        "\n| family | held out by clue | less as it is | each clue at its own weight | less |"
+        " chosen in the 39 folds |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name, f in got.families.items():
+        folds = ", ".join(f"{k} in {v}" for k, v in f.chosen)
+        print(f"| {name} | {f.held} | {f.held_less} | {f.own} | {f.own_less} | {folds} |")
 
 
 if __name__ == "__main__":

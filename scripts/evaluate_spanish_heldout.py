@@ -22,6 +22,7 @@ tree before the change: ``PYTHONPATH=<tree>/src python scripts/evaluate_spanish_
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,29 +114,37 @@ def model_belief(model: object, text: str, board: Board) -> FloatArray:
     return out
 
 
+@dataclass(frozen=True)
+class Summary:
+    """A group's figures: its words, the median ΔE of the mode and of the mean, the share with
+    the listed basic term, the mean points."""
+
+    n: int
+    de_mode: float
+    de_mean: float
+    term: float
+    points: float
+
+
+def summarise(rows: list[tuple[Entry, Read]]) -> Summary:
+    return Summary(
+        len(rows),
+        float(np.median([r.de_mode for _, r in rows])),
+        float(np.median([r.de_mean for _, r in rows])),
+        float(np.mean([r.term_ok for _, r in rows])),
+        float(np.mean([r.points for _, r in rows])),
+    )
+
+
 def summary(name: str, rows: list[tuple[Entry, Read]]) -> str:
-    de_mode = np.median([r.de_mode for _, r in rows])
-    de_mean = np.median([r.de_mean for _, r in rows])
-    term = np.mean([r.term_ok for _, r in rows])
-    pts = np.mean([r.points for _, r in rows])
-    return f"| {name} | {len(rows)} | {de_mode:.1f} | {de_mean:.1f} | {term:.2f} | {pts:.2f} |"
+    s = summarise(rows)
+    return f"| {name} | {s.n} | {s.de_mode:.1f} | {s.de_mean:.1f} | {s.term:.2f} | {s.points:.2f} |"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--words", action="store_true", help="one line per word too")
-    args = ap.parse_args()
-    entries = read_heldout()
-    board = Board.standard()
-    rules = Rules.standard(4, language="es")
-    readers = {
-        'default_model("es")': lambda text: model_belief(default_model("es"), text, board),
-        'default_agent("es").guesser': lambda text: np.asarray(
-            default_agent("es").guesser.belief(board, [text]), dtype=np.float64
-        ).reshape(-1),
-    }
+def groups() -> dict[str, Callable[[Entry], bool]]:
+    """The kinds of word the figures are grouped by, in the tables' order."""
     rated = spanish_rated()
-    groups = {
+    return {
         "colour words": lambda e: e.kind == "colour",
         "object words": lambda e: e.kind == "object",
         "phrases": lambda e: e.kind == "phrase",
@@ -145,12 +154,35 @@ def main() -> None:
         "no word rated there": lambda e: not rated & set(words(e)),
         "all": lambda e: True,
     }
-    for name, read in readers.items():
-        rows = [(e, judge(e, read(e.spanish), board, rules)) for e in entries]
+
+
+def measure() -> dict[str, list[tuple[Entry, Read]]]:
+    """Each reader's reading of every entry of the list: reader to (entry, read) rows."""
+    entries = read_heldout()
+    board = Board.standard()
+    rules = Rules.standard(4, language="es")
+    readers = {
+        'default_model("es")': lambda text: model_belief(default_model("es"), text, board),
+        'default_agent("es").guesser': lambda text: np.asarray(
+            default_agent("es").guesser.belief(board, [text]), dtype=np.float64
+        ).reshape(-1),
+    }
+    return {
+        name: [(e, judge(e, read(e.spanish), board, rules)) for e in entries]
+        for name, read in readers.items()
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--words", action="store_true", help="one line per word too")
+    args = ap.parse_args()
+    kinds = groups()
+    for name, rows in measure().items():
         print(f"\n## {name}\n")
         print("| words | n | ΔE mode (median) | ΔE mean (median) | term | points |")
         print("|---|---:|---:|---:|---:|---:|")
-        for group, keep in groups.items():
+        for group, keep in kinds.items():
             print(summary(group, [(e, r) for e, r in rows if keep(e)]))
         if args.words:
             print()

@@ -12,34 +12,42 @@ pair fitted on every clue (the one ``CROWD_READINGS`` ships).
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 import numpy as np
 
 from huescues.agents import ModelGuesser, default_agent, expected_points
 from huescues.engine import Rules
 from huescues.research import dev_picks
-from huescues.stats import ratio_interval, resample
+from huescues.stats import Estimate, ratio_interval, resample
 
 #: The grid: temperatures 2^(i/4) from 1/8 to sqrt(2); smoothing widths in squares.
 TEMPERATURES = tuple(2.0 ** (i / 4) for i in range(-12, 3))
 SMOOTHING = (0.0, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n-boot", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
+@dataclass(frozen=True)
+class Fitted:
+    """One guesser's figures: each reading's log-likelihood and R15 points a pick (intervals over
+    the clues), and the pair fitted on every clue."""
+
+    readings: dict[str, tuple[Estimate, Estimate]]
+    temperature: float
+    smoothing: float
+
+
+def fit(n_boot: int = 2000, seed: int = 0) -> tuple[dict[str, Fitted], float]:
+    """Each shipped guesser's figures (guesser to :class:`Fitted`), and a uniform belief's
+    log-likelihood a pick."""
     responses, board = dev_picks()
     groups = responses.by_clue()
     rules = Rules.standard(4)
     cols = board.cols
     picks = [np.array([r.square.row * cols + r.square.col for r in g]) for g in groups.values()]
     n = np.array([len(p) for p in picks], dtype=np.float64)
-    draws = resample(len(groups), args.n_boot, np.random.default_rng(args.seed))
+    draws = resample(len(groups), n_boot, np.random.default_rng(seed))
     guessers = {"EmbeddingGuesser()": "default", "default_agent().guesser": None}
-    print("| guesser | reading | log-likelihood a pick | points a pick (R15) |")
-    print("| --- | --- | ---: | ---: |")
+    out = {}
     for name, spec in guessers.items():
         model = default_agent().guesser.model if spec is None else spec
         # ll[c, i, j], pts[c, i, j]: clue c's picks' sums at temperature i, smoothing j.
@@ -73,11 +81,26 @@ def main() -> None:
                 pts[:, fi, fj],
             ),
         }
-        for label, (a, p) in rows.items():
-            la = ratio_interval(a, n, draws, 0.95).format(".3f")
-            pa = ratio_interval(p, n, draws, 0.95).format(".3f")
-            print(f"| {name} | {label} | {la} | {pa} |")
-    print(f"\nuniform: {-np.log(board.size):.3f} a pick")
+        readings = {
+            label: (ratio_interval(a, n, draws, 0.95), ratio_interval(p, n, draws, 0.95))
+            for label, (a, p) in rows.items()
+        }
+        out[name] = Fitted(readings, TEMPERATURES[fi], SMOOTHING[fj])
+    return out, float(-np.log(board.size))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n-boot", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    fitted, uniform = fit(args.n_boot, args.seed)
+    print("| guesser | reading | log-likelihood a pick | points a pick (R15) |")
+    print("| --- | --- | ---: | ---: |")
+    for name, got in fitted.items():
+        for label, (la, pa) in got.readings.items():
+            print(f"| {name} | {label} | {la.format('.3f')} | {pa.format('.3f')} |")
+    print(f"\nuniform: {uniform:.3f} a pick")
 
 
 if __name__ == "__main__":
