@@ -16,6 +16,7 @@ second BLAS thread only waits for the first (it made the default game twice as s
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -123,8 +124,11 @@ def cold_start(repeat: int = 3) -> None:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description="Speed and memory of the default players.")
+    ap.add_argument("--cold", action="store_true", help="the cold start and memory only")
+    args = ap.parse_args()
     cold_start()
-    if "--cold" in sys.argv[1:]:
+    if args.cold:
         return
     from threadpoolctl import threadpool_limits
 

@@ -25,7 +25,7 @@ def _script() -> ModuleType:
     return module
 
 
-@pytest.mark.slow  # every figure of scripts/docs_figures.py: about 4 s (--check --times)
+@pytest.mark.slow  # every figure of scripts/docs_figures.py: 30 to 40 s (--check --times)
 def test_the_docs_figures_are_current() -> None:
     stale = _script().update(check=True)
     assert not stale, (
