@@ -100,9 +100,7 @@ def test_the_default_giver_pools_its_three_listeners() -> None:
     assert spanish.listeners() == [pooled_model(spanish.model, spanish.pool)]
 
 
-def test_the_spanish_pool_is_the_one_chosen_held_out_on_spanish_picks(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_the_spanish_pool_is_the_one_chosen_held_out_on_spanish_picks() -> None:
     """The Spanish pack's giver_pool is what scripts/evaluate_giver_listener.py chooses, held out
     by clue, on the picks of the people who saw the clues in Spanish, with the dev words'
     glossary entries and own ratings left out: geometric, the default model at 0.5 in most
@@ -118,17 +116,16 @@ def test_the_spanish_pool_is_the_one_chosen_held_out_on_spanish_picks(
     sys.modules[spec.name] = script
     try:
         spec.loader.exec_module(script)
-        script.main(["--language", "es", "--held"])
+        got = script.search("es", held=True)
     finally:
         del sys.modules[spec.name]
-    out = capsys.readouterr().out
-    assert out.startswith("39 dev clues, 366 targets")
-    row = next(line for line in out.splitlines() if line.startswith("| both forms |"))
-    cells = [c.strip() for c in row.strip("|").split("|")]
-    gain = cells[2].split()[1:]  # "[lo, hi]" of the held-out gain over the average
+    assert (got.clues, got.targets) == (39, 366)
+    both = got.families["both forms"]
+    gain = both.held_less.split()[1:]  # "[lo, hi]" of the held-out gain over the average
     assert float(gain[0].strip("[,")) > 0
-    assert cells[5].startswith("geome 0.5 in ")
-    assert int(cells[5].split()[3].rstrip(",")) > 30
+    (label, count), *_ = both.chosen
+    assert label == "geome 0.5"
+    assert count > 30
     weight = 0.5
     assert players_pack("es").giver_pool == (weight, (1 - weight) / 2, (1 - weight) / 2)
 
