@@ -555,6 +555,76 @@ def _agents_listener_own() -> str:
     return f"{f.own}, {_minus(f.own_less)}: the {said} folds"
 
 
+@cache
+def _spanish_listener_search(held: bool) -> Any:
+    """scripts/evaluate_giver_listener.py's Spanish search (docs/agents.md), with the prose's
+    claim on it checked: held out, the geometric folds chose the Spanish pack's pool weight most."""
+    from huescues.agents._languages import players_pack
+
+    script = _script("evaluate_giver_listener")
+    got = script.search("es", held)
+    if held:
+        pool = players_pack("es").giver_pool
+        (first, _), *_ = got.families["geometric weight"].chosen
+        if pool is None or first != script.label(("geometric", pool[0])):
+            raise SystemExit("docs/agents.md: the Spanish search no longer chose the pack's pool")
+    return got
+
+
+def _agents_spanish_listener() -> str:
+    """docs/agents.md's table of the Spanish giver's search: its geometric family held out."""
+    lines = [
+        "| the Spanish giver's models | the average | the pool held out by clue | less the average"
+        " | chosen in the 39 folds |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    for held, name in ((True, "dev words' entries left out"), (False, "the pack as it ships")):
+        got = _spanish_listener_search(held)
+        f = got.families["geometric weight"]
+        (label, count), *rest = f.chosen
+        folds = f"geometric {label.split()[1]} in {count}" + "".join(
+            f", {k.split()[1]} in {v}" for k, v in rest
+        )
+        lines.append(f"| {name} | {got.as_it_is} | {f.held} | {f.held_less} | {folds} |")
+    return "\n".join(lines)
+
+
+def _agents_spanish_picks() -> str:
+    """The Spanish search's data: the picks of the people who saw the clues in Spanish."""
+    from huescues.research import dev_picks
+
+    got = _spanish_listener_search(True)
+    picks = len(_script("evaluate_giver_listener").spanish_picks(dev_picks()[0]).rows)
+    return f"{picks:,} picks of the {got.clues} dev clues, {got.targets} targets"
+
+
+def _agents_spanish_listener_own() -> str:
+    """The Spanish geometric search's gains by the stricter convention, held and as shipped."""
+    held, shipped = (
+        _spanish_listener_search(h).families["geometric weight"].own_less for h in (True, False)
+    )
+    return f"{held} and {shipped}"
+
+
+def _agents_spanish_pool() -> str:
+    """The Spanish pack's giver pool, and the English weights' in-sample figure beside it (the
+    dev words' entries left out)."""
+    from huescues.agents._languages import players_pack
+
+    pool = players_pack("es").giver_pool
+    english = players_pack("en").giver_pool
+    if pool is None or english is None or len(pool) != 3 or pool[1] != pool[2]:
+        raise SystemExit("docs/agents.md: the Spanish pool is no longer as the prose words it")
+    sample = _spanish_listener_search(True).in_sample
+    ours = sample[("geometric", pool[0])][0].split()[0]
+    theirs = sample[("geometric", english[0])][0].split()[0]
+    return (
+        f"{pool[0]:g} for the default model and {pool[1]:g} each for the naming data and the "
+        f"word vectors (the English weights, {english[0]:g}, score {theirs} in sample against "
+        f"{ours} with the entries left out)"
+    )
+
+
 def _agents_giver_pool() -> str:
     """The default giver's pool of its listener models (DEFAULT_GIVER_POOL)."""
     from huescues.agents import DEFAULT_GIVER_MODELS, DEFAULT_GIVER_POOL
@@ -1466,6 +1536,7 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "people-hardest": ("docs/people.md", _people_hardest),
     "people-crowd-fit": ("docs/people.md", _people_crowd_table),
     "agents-listener-search": ("docs/agents.md", _agents_listener_search),
+    "agents-spanish-listener": ("docs/agents.md", _agents_spanish_listener),
     "research-clue-choice": ("docs/research.md", _research_clue_choice),
     "research-skips": ("docs/research.md", _research_skips),
     "research-player": ("docs/research.md", _research_player),
@@ -1792,6 +1863,9 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "agents-listener-in-sample": (("docs/agents.md",), _agents_listener_in_sample),
     "agents-listener-own": (("docs/agents.md",), _agents_listener_own),
     "agents-giver-pool": (("docs/agents.md",), _agents_giver_pool),
+    "agents-spanish-listener-own": (("docs/agents.md",), _agents_spanish_listener_own),
+    "agents-spanish-pool": (("docs/agents.md",), _agents_spanish_pool),
+    "agents-spanish-picks": (("docs/agents.md",), _agents_spanish_picks),
     "embedding-one-word-count": (("docs/embedding.md",), lambda: _embedding_one_word()[0]),
     "embedding-one-word-medians": (("docs/embedding.md",), lambda: _embedding_one_word()[1]),
     "embedding-tokens": (("docs/embedding.md",), _embedding_tokens),
