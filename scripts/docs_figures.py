@@ -558,13 +558,14 @@ def _agents_listener_own() -> str:
 @cache
 def _spanish_listener_search(held: bool) -> Any:
     """scripts/evaluate_giver_listener.py's Spanish search (docs/agents.md), with the prose's
-    claim on it checked: held out, the geometric folds chose the Spanish pack's pool weight most."""
-    from huescues.agents._languages import players_pack
+    claim on it checked: held out, the geometric folds chose the Spanish giver's pool weight
+    most."""
+    from huescues.agents import default_agent
 
     script = _script("evaluate_giver_listener")
     got = script.search("es", held)
     if held:
-        pool = players_pack("es").giver_pool
+        pool = default_agent("es").giver.pool
         (first, _), *_ = got.families["geometric weight"].chosen
         if pool is None or first != script.label(("geometric", pool[0])):
             raise SystemExit("docs/agents.md: the Spanish search no longer chose the pack's pool")
@@ -609,10 +610,9 @@ def _agents_spanish_listener_own() -> str:
 def _agents_spanish_pool() -> str:
     """The Spanish pack's giver pool, and the English weights' in-sample figure beside it (the
     dev words' entries left out)."""
-    from huescues.agents._languages import players_pack
+    from huescues.agents import default_agent
 
-    pool = players_pack("es").giver_pool
-    english = players_pack("en").giver_pool
+    pool, english = default_agent("es").giver.pool, default_agent("en").giver.pool
     if pool is None or english is None or len(pool) != 3 or pool[1] != pool[2]:
         raise SystemExit("docs/agents.md: the Spanish pool is no longer as the prose words it")
     sample = _spanish_listener_search(True).in_sample
