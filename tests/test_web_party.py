@@ -256,8 +256,13 @@ def test_an_away_persons_turn_is_played_by_a_stand_in_and_they_take_it_back(
             assert moved["stand_ins"] == [{"round": 0, "seat": 1, "action": "pawn", "value": pawn}]
             with _join(client, ivy_token) as ivy:
                 _next(ivy, "welcome")
-                _next(hal, "state", until=lambda m: m["presence"][1] == "here")
-                _next(hal, "state", until=lambda m: m["phase"] == "second_clue")
+                # One wait for both: the state that shows her here may already be the second
+                # clue's, and a second wait would then sit until her silent socket timed out.
+                _next(
+                    hal,
+                    "state",
+                    until=lambda m: m["presence"][1] == "here" and m["phase"] == "second_clue",
+                )
                 hal.send(json.dumps({"type": "clue", "text": "calm water"}))
                 # Her second pawn (R12: the guessers in reverse): she is here, and plays it.
                 mine = _next(ivy, "state", until=lambda m: m["current"] == 1)

@@ -164,11 +164,17 @@ PHONE_LAYOUT = """() => ({
 })"""
 
 #: The revealed board: the target's square, and each pawn's square with the points shown on it.
-BOARD_POINTS = """() => ({
-  target: document.querySelector('.cell.target').dataset.cell,
-  pawns: [...document.querySelectorAll('.cell .pawn')].map((p) => [p.parentElement.dataset.cell,
-    (p.parentElement.querySelector('.pawn-points') || {}).textContent || null]),
-})"""
+#: A reveal on the page, read in one step (null when none is shown): read in several, the page
+#: could move on to the next round between them and pair that round's header with the reveal.
+REVEAL = """() => {
+  if (!document.querySelector('.pawn-points')
+      || !document.querySelector('#status').innerText.startsWith('Reveal')) return null;
+  return [document.querySelector('#round').innerText, {
+    target: document.querySelector('.cell.target').dataset.cell,
+    pawns: [...document.querySelectorAll('.cell .pawn')].map((p) => [p.parentElement.dataset.cell,
+      (p.parentElement.querySelector('.pawn-points') || {}).textContent || null]),
+  }];
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -276,8 +282,8 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
             ):
                 seen["after_refusal"] = ann.locator("#message").inner_text()
         seen["secrets"].append(_secrets_shown(spec))
-        if ann.locator(".pawn-points").count() and _status(ann).startswith("Reveal"):
-            seen["reveals"].append((ann.locator("#round").inner_text(), ann.evaluate(BOARD_POINTS)))
+        if (reveal := ann.evaluate(REVEAL)) is not None:
+            seen["reveals"].append(tuple(reveal))
             seen["zoom_board"] = ann.locator("[data-action=zoom-board]").is_visible()
         if ivy_gone and ann.locator(".pawn.stood-in").count():
             seen["ivy_away"] = ann.locator("#scores li").nth(2).get_attribute("data-presence")
