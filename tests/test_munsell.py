@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -15,11 +18,27 @@ from huescues.colour import (
 )
 
 # the chart's layout constants are private: tested here against the WCS chart
-from huescues.colour._munsell import EDGE_ROW_MAX_CHROMA, WCS_HUES, WCS_VALUES
+from huescues.colour._munsell import EDGE_ROW_MAX_CHROMA, WCS_HUES, WCS_VALUES, chart_csv
 from huescues.testing import check_games
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.slow
+def test_the_shipped_chart_is_what_the_script_makes() -> None:
+    """The chart ships (colour-science's conversion takes a quarter of a minute): the file is
+    the rule's chart, built afresh, and what ``wcs_palette`` and ``wcs_specifications`` read."""
+    path = ROOT / "scripts" / "make_wcs_chart.py"
+    spec = importlib.util.spec_from_file_location("make_wcs_chart", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.OUT.read_text(encoding="utf-8") == script.make()
+    assert script.OUT.read_text(encoding="utf-8") == chart_csv(
+        tuple(map(tuple, wcs_specifications())), wcs_palette()
+    )
+
+
 def test_layout_follows_the_wcs_chart() -> None:
     palette = wcs_palette()
     assert palette.shape == (10, 41, 3) and palette.dtype == np.uint8
@@ -32,7 +51,6 @@ def test_layout_follows_the_wcs_chart() -> None:
             assert spec == f"N{value:g}" or spec.startswith(f"{hue} {value:g}/")
 
 
-@pytest.mark.slow
 def test_palette_is_cached_but_returned_as_a_copy() -> None:
     a = wcs_palette()
     a[0, 0] = 0
@@ -40,13 +58,11 @@ def test_palette_is_cached_but_returned_as_a_copy() -> None:
     assert Board.wcs() is Board.wcs()
 
 
-@pytest.mark.slow
 def test_neutral_column_is_achromatic() -> None:
     lab = srgb_to_lab(wcs_palette()[:, 0].astype(np.float64) / 255.0)
     assert np.all(np.hypot(lab[:, 1], lab[:, 2]) < 1.5)
 
 
-@pytest.mark.slow
 def test_lightness_falls_with_value_row_by_row() -> None:
     lab = Board.wcs().lab
     assert np.all(np.diff(lab[:, 0, 0]) < 0)  # the neutral column
@@ -80,7 +96,6 @@ def test_chromatic_squares_are_the_highest_even_chroma_inside_srgb() -> None:
         assert rgb.min() < -1e-6 or rgb.max() > 1 + 1e-6
 
 
-@pytest.mark.slow
 def test_most_squares_are_chromatic() -> None:
     lab = Board.wcs().lab[1:-1, 1:]
     assert np.mean(np.hypot(lab[..., 1], lab[..., 2]) > 10) > 0.9

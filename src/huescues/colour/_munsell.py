@@ -15,6 +15,7 @@ those values, which reaches implausible chromas such as 10Y 9.5/22.)
 from __future__ import annotations
 
 import functools
+from importlib import resources
 
 import numpy as np
 from numpy.typing import NDArray
@@ -114,30 +115,61 @@ def _limit(value: float) -> int:
     return EDGE_ROW_MAX_CHROMA if edge else _MAX_CHROMA
 
 
-@functools.cache
-def _specifications() -> tuple[tuple[str, ...], ...]:
+#: The shipped chart (``scripts/make_wcs_chart.py`` writes it from the functions below):
+#: colour-science's Munsell conversion takes a quarter of a minute for the chart's 410 squares and
+#: their chroma searches, so a first ``Board.wcs()`` reads the file instead.
+_CHART_FILE = "wcs_chart.csv"
+_ROWS = "ABCDEFGHIJ"
+
+
+def build_specifications() -> tuple[tuple[str, ...], ...]:
+    """The chart's Munsell specifications worked out afresh from the rule in the module's
+    docstring (slow: what ``scripts/make_wcs_chart.py`` ships)."""
     return tuple(
         (f"N{_fmt(value)}", *(_max_chroma_spec(hue, value, _limit(value)) for hue in WCS_HUES))
         for value in WCS_VALUES
     )
 
 
-def wcs_specifications() -> list[list[str]]:
-    """The Munsell specification of every square, ``[row][column]`` (10 x 41), as used by
-    :func:`wcs_palette`: ``"N9.5"`` for neutrals, ``"2.5R 6/14"`` for hues."""
-    return [list(row) for row in _specifications()]
+def build_palette(specs: tuple[tuple[str, ...], ...]) -> NDArray[np.uint8]:
+    """The 8-bit sRGB of ``specs`` (clipped to the gamut, then rounded)."""
+    rgb = np.array([[munsell_to_srgb(s) for s in row] for row in specs], dtype=np.float64)
+    out: NDArray[np.uint8] = np.round(np.clip(rgb, 0.0, 1.0) * 255.0).astype(np.uint8)
+    return out
+
+
+def chart_csv(specs: tuple[tuple[str, ...], ...], palette: NDArray[np.uint8]) -> str:
+    """The shipped file's text: a header, then one line per square, A1 first."""
+    lines = ["row,column,munsell,red,green,blue"]
+    for r, row in enumerate(specs):
+        for c, spec in enumerate(row):
+            red, green, blue = (int(v) for v in palette[r, c])
+            lines.append(f"{_ROWS[r]},{c + 1},{spec},{red},{green},{blue}")
+    return "\n".join(lines) + "\n"
 
 
 @functools.cache
-def _palette() -> NDArray[np.uint8]:
-    specs = _specifications()
-    rgb = np.array([[munsell_to_srgb(s) for s in row] for row in specs], dtype=np.float64)
-    out: NDArray[np.uint8] = np.round(np.clip(rgb, 0.0, 1.0) * 255.0).astype(np.uint8)
-    out.flags.writeable = False
-    return out
+def _chart() -> tuple[tuple[tuple[str, ...], ...], NDArray[np.uint8]]:
+    text = resources.files("huescues.data").joinpath(_CHART_FILE).read_text(encoding="utf-8")
+    rows = [line.split(",") for line in text.splitlines()[1:]]
+    width = 1 + len(WCS_HUES)
+    if len(rows) != len(WCS_VALUES) * width:
+        raise ValueError(f"{_CHART_FILE} has {len(rows)} squares, not {len(WCS_VALUES) * width}")
+    specs = tuple(tuple(r[2] for r in rows[i : i + width]) for i in range(0, len(rows), width))
+    palette = np.array([[int(v) for v in r[3:6]] for r in rows], dtype=np.uint8)
+    palette = palette.reshape(len(WCS_VALUES), width, 3)
+    palette.flags.writeable = False
+    return specs, palette
+
+
+def wcs_specifications() -> list[list[str]]:
+    """The Munsell specification of every square, ``[row][column]`` (10 x 41), as used by
+    :func:`wcs_palette`: ``"N9.5"`` for neutrals, ``"2.5R 6/14"`` for hues."""
+    return [list(row) for row in _chart()[0]]
 
 
 def wcs_palette() -> NDArray[np.uint8]:
     """``(10, 41, 3)`` 8-bit sRGB: the WCS chart's layout in Munsell notation (see the module's
-    docstring). Computed once per process (a few seconds), then cached; returns a copy."""
-    return _palette().copy()
+    docstring). Read from the package's data once per process (``build_palette`` of
+    ``build_specifications`` makes the same afresh, slowly); returns a copy."""
+    return _chart()[1].copy()

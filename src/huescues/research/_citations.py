@@ -280,6 +280,7 @@ _OWN = (
     "named_colours.txt",
     "standard_board.csv",
     "standard_deck.json",
+    "wcs_chart.csv",
     "naming/naming_model.npz",
     "research/synthetic_responses.csv",
     "readings/huescues-standard-v1-blend-combined-naming-embedding-objects-4.0.bin",
