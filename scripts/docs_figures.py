@@ -638,6 +638,25 @@ def _agents_giver_pool() -> str:
     )
 
 
+def _agents_second_clues() -> str:
+    """scripts/evaluate_second_clues.py's default run: the default giver's two-word second
+    clues in 100 self-play games of four."""
+    script = _script("evaluate_second_clues")
+    run = script.self_play(100, 4)
+    pairs, weighed = run.pairs, run.weighed
+    fine, _ = script.form_counts(pairs)
+    fine_weighed, _ = script.form_counts(weighed)
+    if not pairs or fine != len(pairs) or fine_weighed != len(weighed):
+        raise SystemExit("docs/agents.md: the default giver's two-word clues are not as worded")
+    examples = sorted(set(pairs))[:2]
+    named = " and ".join(f"`{p}`" for p in examples)
+    return (
+        f"{len(pairs)} of {len(run.given)} second clues in {run.games} games ({run.passes} "
+        f"passes), {named} among them, all in a form people say, as are all {len(weighed)} "
+        "two-word clues it weighed"
+    )
+
+
 def _knowledge_calibration() -> str:
     """docs/knowledge.md's calibration of the evidence on CoDa's objects, as the build stored it
     in the shipped summary (src/huescues/data/objects/objects.json); the prose's quotes of it
@@ -1863,6 +1882,7 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "agents-listener-in-sample": (("docs/agents.md",), _agents_listener_in_sample),
     "agents-listener-own": (("docs/agents.md",), _agents_listener_own),
     "agents-giver-pool": (("docs/agents.md",), _agents_giver_pool),
+    "agents-second-clues": (("docs/agents.md",), _agents_second_clues),
     "agents-spanish-listener-own": (("docs/agents.md",), _agents_spanish_listener_own),
     "agents-spanish-pool": (("docs/agents.md",), _agents_spanish_pool),
     "agents-spanish-picks": (("docs/agents.md",), _agents_spanish_picks),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from dataclasses import dataclass
 
 import huescues.agents._giver as giver_module  # the giver's own attested, to see what it weighs
 from huescues.agents import default_agent, naming_agent, play_game
@@ -45,16 +46,26 @@ def report(title: str, phrases: list[str]) -> None:
     print(f"  in a form people say: {', '.join(fine_ones)}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument(
-        "--with-naming",
-        action="store_true",
-        help="seat the naming player in every other seat (it pairs its words more often)",
-    )
-    args = ap.parse_args()
+@dataclass(frozen=True)
+class SelfPlay:
+    """What the givers said in self-play: the second clues given, the passes, and every
+    two-word clue the giver weighed (each time it weighed one)."""
+
+    games: int
+    players: int
+    given: list[str]
+    passes: int
+    weighed: list[str]
+
+    @property
+    def pairs(self) -> list[str]:
+        """The two-word second clues given."""
+        return [c for c in self.given if len(c.split()) == 2]
+
+
+def self_play(games: int = 100, players: int = 4, *, with_naming: bool = False) -> SelfPlay:
+    """Seeds 0 to ``games`` - 1, every seat the default player (or every other one the naming
+    player), the giver's ``attested`` watched while they play."""
     weighed: list[str] = []
     attested = giver_module.attested
 
@@ -67,26 +78,43 @@ def main() -> None:
     giver_module.attested = recording  # type: ignore[assignment]
     given: list[str] = []
     passes = 0
-    for seed in range(args.games):
-        agents = [
-            naming_agent() if args.with_naming and seat % 2 else default_agent()
-            for seat in range(args.players)
-        ]
-        game = play_game(agents, seed=seed, rules=Rules.standard(args.players))
-        for r in game.state.history:
-            if r.passed:
-                passes += 1
-            else:
-                given.append(r.clues[1])
-    pairs = [c for c in given if len(c.split()) == 2]
+    try:
+        for seed in range(games):
+            agents = [
+                naming_agent() if with_naming and seat % 2 else default_agent()
+                for seat in range(players)
+            ]
+            game = play_game(agents, seed=seed, rules=Rules.standard(players))
+            for r in game.state.history:
+                if r.passed:
+                    passes += 1
+                else:
+                    given.append(r.clues[1])
+    finally:
+        giver_module.attested = attested  # type: ignore[assignment]
+    return SelfPlay(games, players, given, passes, weighed)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument(
+        "--with-naming",
+        action="store_true",
+        help="seat the naming player in every other seat (it pairs its words more often)",
+    )
+    args = ap.parse_args()
+    run = self_play(args.games, args.players, with_naming=args.with_naming)
+    pairs = run.pairs
     print(
         f"{args.games} self-play games of {args.players} players "
         f"({'default and naming' if args.with_naming else 'default'}): "
-        f"{len(given)} second clues given ({share(len(pairs), len(given))} of two words), "
-        f"{passes} passes"
+        f"{len(run.given)} second clues given ({share(len(pairs), len(run.given))} of two words), "
+        f"{run.passes} passes"
     )
     report("two-word second clues given", pairs)
-    report("two-word clues weighed (each time the giver weighed one)", weighed)
+    report("two-word clues weighed (each time the giver weighed one)", run.weighed)
 
 
 if __name__ == "__main__":
