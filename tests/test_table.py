@@ -281,3 +281,22 @@ def test_a_signal_timer_that_rang_just_before_the_limit_rings_again_until_the_de
         timer.call(hangs, None, 0)  # type: ignore[arg-type]
     assert time.perf_counter() - began < 1
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # cleared with the timer
+
+
+def test_a_signal_timer_ring_handled_as_its_with_ends_does_not_set_the_alarm_again() -> None:
+    # A ring that came just before __exit__ cleared the alarm is handled a bytecode later, and
+    # it set the alarm again: it then rang under the restored default handler and ended the
+    # process ("Alarm clock"; one pytest worker in one CI run, 1 in ~7,000 tournaments with
+    # a 1e-7 s limit). A late ring now leaves the alarm cleared.
+    import signal
+
+    timer = SignalTimer(1e-7)
+    before = signal.signal(signal.SIGALRM, signal.SIG_IGN)  # a failure here fails, not kills
+    try:
+        with timer:
+            pass
+        timer._on_alarm(signal.SIGALRM, None)  # the ring, handled after the end of ``with``
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)

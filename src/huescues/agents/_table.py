@@ -220,20 +220,29 @@ class SignalTimer:
         self._previous: Any = None
         #: When the decision in play started (``time.perf_counter``); None between decisions.
         self._started: float | None = None
+        #: Between ``with`` and its end: a ring handled after that must not set the alarm again.
+        self._open = False
 
     def __enter__(self) -> SignalTimer:
         if self.armed:
+            self._open = True
             self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
             signal.setitimer(signal.ITIMER_REAL, self._every)
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.armed:
+            # Closed first: a ring that came just before the alarm is cleared is handled at the
+            # next bytecode, perhaps inside ``signal.signal`` below, and setting the alarm again
+            # then would ring under the previous handler (by default, the end of the process).
+            self._open = False
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._previous)
             self._started = None
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
+        if not self._open:
+            return
         started = self._started
         now = time.perf_counter()
         if started is not None and now - started >= self.limit:
