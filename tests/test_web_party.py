@@ -6,6 +6,7 @@ language, the QR codes of the links, and a page for unknown addresses."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import faulthandler
 import io
 import json
@@ -283,6 +284,36 @@ def test_an_away_persons_turn_is_played_by_a_stand_in_and_they_take_it_back(
     assert [r for r in rows if r[0] == 1 and r[1] is None]  # and one of her own
     record_rows = [r for r in rows if r[0] == 0]
     assert record_rows and all(r[1] is None for r in record_rows)
+
+
+def test_a_person_still_away_once_a_stand_in_moved_for_them_holds_later_turns_up_briefly(
+    tmp_path: Path,
+) -> None:
+    """Ivy never opens her link. Her first turn waits away_seconds for her; once a stand-in has
+    moved for her and she is still away, her later turns wait only away_again: four friends
+    whose fourth phone died are held up once, not on each of its turns."""
+    app = _app(tmp_path, dataclasses.replace(PARTY, away_again=0.3))
+    with _client(app) as client:
+        answer = _post(client, ["person", "person", "random"], away_seconds=3)
+        with _join(client, answer["seats"][0]["token"]) as hal:
+            _next(hal, "welcome")
+            _next(hal, "state", until=lambda m: m["ready"])
+            hal.send(json.dumps({"type": "target", "index": 0}))
+            _next(hal, "state", until=lambda m: m["phase"] == "first_clue")
+            hal.send(json.dumps({"type": "clue", "text": "lagoon"}))
+            _next(hal, "state", until=lambda m: m["phase"] == "second_clue")
+            hal.send(json.dumps({"type": "clue", "text": "calm water"}))
+            # Her second pawn (R12: the guessers in reverse) is the round's last move.
+            _next(hal, "state", until=lambda m: len(m["history"]) == 1)
+    rows = (
+        sqlite3.connect(tmp_path / "p.sqlite")
+        .execute("SELECT by, response_ms FROM actions WHERE seat = 1 ORDER BY n")
+        .fetchall()
+    )
+    (first_by, first_ms), (second_by, second_ms) = rows[:2]
+    assert first_by == second_by == "stand-in:default"
+    assert first_ms >= 3000  # the table waited away_seconds once
+    assert 300 <= second_ms < 3000  # then away_again: not away_seconds again
 
 
 def test_no_stand_in_plays_while_no_person_is_here(tmp_path: Path) -> None:

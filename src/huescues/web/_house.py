@@ -137,7 +137,8 @@ class TableOptions:
     """How a table runs (not game rules: the record does not carry them, the database does).
 
     ``away_seconds``: a person away when it is their turn has the move made by a stand-in after
-    this many seconds (0: never). ``turn_seconds``: every person's turn ends after this many,
+    this many seconds (0: never); while they stay away, their later turns wait at most
+    :attr:`TableSettings.away_again`. ``turn_seconds``: every person's turn ends after this many,
     the stand-in moving (0: no timer). ``board``: ``"standard"`` (the library's) or
     ``"retail"`` (the retail game's, as measured). ``waiting_room``: the table opens on a
     waiting room, and starts when its creator says so."""

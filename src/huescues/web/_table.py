@@ -4,6 +4,7 @@ waits on, the connections, and the guarded :class:`~huescues.agents.Table` that 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,10 @@ __all__ = [
 #: ping for this many seconds (the one definition of presence: the idle sweep uses it, and so
 #: does the party game's). The server pings every third of it.
 AWAY_SECONDS = 30.0
+
+#: The longest a person's later turns wait for them once a stand-in has moved for them and they
+#: are still away (:attr:`TableSettings.away_again`).
+AWAY_AGAIN_SECONDS = 5.0
 
 #: The WebSocket close code after a join to a table that is gone (or a wrong link): the page
 #: shows so and does not reconnect (4000-4999 are the application's own codes).
@@ -94,6 +99,10 @@ class TableSettings:
     unjoined_timeout: float = 300.0
     #: Seconds without a message or pong after which a seat's person is away.
     away_after: float = AWAY_SECONDS
+    #: Once a stand-in has moved for a person who is away, their later turns wait at most this
+    #: long while they stay away (the table's ``away_seconds`` when that is shorter): a friend
+    #: whose phone died holds the table up once, not on every turn.
+    away_again: float = AWAY_AGAIN_SECONDS
     #: Seconds a new WebSocket has to join a seat before it is closed.
     join_timeout: float = 10.0
     #: WebSockets open at once from one client address (a pass-and-play page holds one a seat).
@@ -124,6 +133,7 @@ class TableSettings:
             "join_timeout",
             "bot_time_limit",
             "away_after",
+            "away_again",
         ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"TableSettings.{name} is a positive number of seconds")
@@ -254,6 +264,8 @@ class WebTable:
     #: kind (``target``, ``clue``, ``pass``, ``pawn``) and public value (the clue, the square;
     #: never the target). Kept in memory (the actions table keeps who played what for good).
     stand_in_moves: list[dict[str, Any]] = field(default_factory=list)
+    #: When a stand-in last moved for each seat whose person was away (``time.monotonic``).
+    stood_in: dict[int, float] = field(default_factory=dict)
 
     @property
     def state(self) -> GameState:
@@ -310,8 +322,12 @@ class WebTable:
         if self.options.turn_seconds:
             times.append((since + self.options.turn_seconds, "turn"))
         if self.options.away_seconds and not self.here(seat, now):
-            away = max(since, self.away_since(seat, now))
-            times.append((away + self.options.away_seconds, "away"))
+            gone = self.away_since(seat, now)
+            wait = float(self.options.away_seconds)
+            if gone <= self.stood_in.get(seat, -math.inf):
+                # Away since before a stand-in last moved for them: the table waited once.
+                wait = min(wait, self.settings.away_again)
+            times.append((max(since, gone) + wait, "away"))
         return min(times) if times else None
 
     def idle_for(self, now: float) -> float:

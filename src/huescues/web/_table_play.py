@@ -176,6 +176,8 @@ class TablePlay:
         game.state = after
         if stand_in:
             table.stand_in_moves.append(stand_in_move(state, seat, after.actions[-1]))
+            if not table.here(seat):
+                table.stood_in[seat] = time.monotonic()
         self._after(table, state, after)
         if after.is_terminal and not await self.finish(table):
             return False
