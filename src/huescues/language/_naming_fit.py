@@ -256,12 +256,6 @@ class _WordStats:
         cov = share[:, None, None] * covs[0] + (1.0 - share)[:, None, None] * covs[1]
         return mean, symmetric(cov) + self.spread, counts[0] + counts[1]
 
-    def without(self, name: int) -> FloatArray:
-        """The per-group sums of the name's words with the name itself left out."""
-        sums = self.sums[:, self.incidence[name]].copy()
-        sums[self.group[name]] -= self.single[name]
-        return sums
-
 
 def _shrink(cov: FloatArray, n: FloatArray, prior: FloatArray) -> FloatArray:
     """Covariances estimated from ``n`` names, shrunk towards ``prior`` (WORD_PRIOR_NAMES)."""
@@ -355,19 +349,22 @@ def _fit_modifiers(
         if j >= 0:
             pairs.setdefault(first, []).append((i, j))
 
+    fitted = sorted(w for w in pairs if len(pairs[w]) >= MIN_MODIFIER_PAIRS)
+    # Every modified name's guess from its words, at once (a name begins with one word, so it
+    # is one modifier's at most).
+    rows = np.array([i for w in fitted for i, _ in pairs[w]], dtype=np.int64)
+    guessed = _words_guesses(stats, rows, names.lab.mean(axis=0))
     out: dict[str, tuple[FloatArray, FloatArray, FloatArray, int]] = {}
-    for word in sorted(pairs):
+    start = 0
+    for word in fitted:
         found = pairs[word]
-        if len(found) < MIN_MODIFIER_PAIRS:
-            continue
+        guesses, start = guessed[start : start + len(found)], start + len(found)
         full_rows = np.array([i for i, _ in found])
         base_rows = np.array([j for _, j in found])
         full, base = names.lab[full_rows], names.lab[base_rows]
         weight = 1.0 / (names.var[full_rows] + names.var[base_rows])
         params, held_out = _fit_map(base, full, weight, form)
         err_map = _weighted_median(delta_e_2000(held_out, full), weight)
-        fallback = names.lab.mean(axis=0)
-        guesses = np.array([_words_guess(stats, int(i), fallback) for i in full_rows])
         err_words = _weighted_median(delta_e_2000(guesses, full), weight)
         if err_map >= err_words:
             continue
@@ -381,18 +378,26 @@ def _fit_modifiers(
     return out
 
 
-def _words_guess(stats: _WordStats, name: int, fallback: FloatArray) -> FloatArray:
-    """A name's colour from the intersection of its words' distributions, the name left out
-    (``fallback`` when no other name has any of its words)."""
-    mean, cov, n = stats.gaussians(stats.without(name))
+def _words_guesses(stats: _WordStats, rows: IntArray, fallback: FloatArray) -> FloatArray:
+    """Each name's colour (``rows``) from the intersection of its words' distributions, the
+    name left out of them (``fallback`` when no other name has any of its words). All names at
+    once: one name at a time was half of a fit's time."""
+    owner = np.array([p for p, i in enumerate(rows) for _ in stats.incidence[i]], dtype=np.int64)
+    word = np.array([w for i in rows for w in stats.incidence[i]], dtype=np.int64)
+    sums = stats.sums[:, word].copy()
+    sums[stats.group[rows[owner]], np.arange(len(word))] -= stats.single[rows[owner]]
+    mean, cov, n = stats.gaussians(sums)
     seen = n > 0
-    if not seen.any():
-        return fallback
-    precision = np.linalg.inv(cov[seen])
-    guess: FloatArray = np.linalg.solve(
-        precision.sum(axis=0), np.einsum("wij,wj->i", precision, mean[seen])
-    )
-    return guess
+    precision = np.zeros_like(cov)
+    precision[seen] = np.linalg.inv(cov[seen])
+    total = np.zeros((len(rows), 3, 3))
+    np.add.at(total, owner, precision)
+    pulled = np.zeros((len(rows), 3))
+    np.add.at(pulled, owner, np.einsum("wij,wj->wi", precision, mean))
+    known = np.bincount(owner, seen, len(rows)) > 0
+    guesses = np.tile(fallback, (len(rows), 1))
+    guesses[known] = np.linalg.solve(total[known], pulled[known][..., None])[..., 0]
+    return guesses
 
 
 def _fit_map(
