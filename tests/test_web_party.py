@@ -79,17 +79,24 @@ def _post_http(client: TestClient, kinds: list[str], **extra: Any) -> dict[str, 
     return answer
 
 
-def _next(ws: Any, kind: str, until: Any = None, limit: int = 100) -> dict[str, Any]:
-    """The next message of type ``kind`` for which ``until`` holds (within 20 s a message);
-    the server's pings are answered."""
+def _next(
+    ws: Any, kind: str, until: Any = None, limit: int = 100, within: float = 90.0
+) -> dict[str, Any]:
+    """The next message of type ``kind`` for which ``until`` holds (within 20 s a message, and
+    ``within`` seconds in all: the server's pings, answered here, would otherwise keep a wait
+    that never holds going for 100 pings, over a quarter of an hour)."""
+    deadline = time.monotonic() + within
     for _ in range(limit):
-        msg: dict[str, Any] = json.loads(ws.recv(timeout=20))
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=min(20.0, left)))
         if msg["type"] == "ping":
             ws.send(json.dumps({"type": "pong"}))
             continue
         if msg["type"] == kind and (until is None or until(msg)):
             return msg
-    raise AssertionError(f"no {kind!r} message among the next {limit}")
+    raise AssertionError(f"no {kind!r} message among the next {limit} within {within:g} s")
 
 
 def _next_state(ws: Any, log: list[dict[str, Any]], stall: float = 60.0) -> dict[str, Any]:
