@@ -2,7 +2,7 @@
 colour among two distractors, far / split / close by CIEDE2000, targets held out by name from the
 model in five folds. Prints a Markdown table (the one in docs/language.md, "Words in context").
 
-    python scripts/evaluate_listen.py            # XKCD names and a second set (about 2 minutes)
+    python scripts/evaluate_listen.py            # XKCD names and a second set (about a minute)
     python scripts/evaluate_listen.py --xkcd-only
 """
 

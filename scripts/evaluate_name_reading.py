@@ -3,7 +3,7 @@ square nearest its colour the target, and the guesser's best square (most expect
 earns the R15 points against it. Models are refitted without the fold's names (five folds, as
 in ``scripts/evaluate_language.py``); so are the imagined clue givers of the pragmatic guesser.
 
-    python scripts/evaluate_name_reading.py                # the XKCD names, about a minute
+    python scripts/evaluate_name_reading.py                # the XKCD names, about 30 s
     python scripts/evaluate_name_reading.py --second-set   # 1,000 color-name-list names
 """
 

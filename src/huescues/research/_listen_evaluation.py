@@ -105,7 +105,7 @@ def listen_evaluation(
     """Reference games on the XKCD names (and, with ``second_set``, on
     :func:`second_test_set`), each target's model fitted by ``factory`` (by default the
     combined model's, ``standard_models()["combined"]``) without the names of its fold. About a
-    minute or two; see ``docs/language.md``, "Words in context"."""
+    minute; see ``docs/language.md``, "Words in context"."""
     if not 0.0 <= minimum < near:
         raise ValueError(f"need 0 <= minimum < near, not minimum={minimum}, near={near}")
     factory = standard_models()["combined"] if factory is None else factory
