@@ -18,6 +18,7 @@ from huescues.agents import RANDOM_CLUE_WORDS, RandomAgent
 from huescues.engine import MAX_PLAYERS, MIN_PLAYERS, Board, GameRecord, PlacePawn, View
 from huescues.web import TableSettings, create_app
 from huescues.web import _bots as web_bots  # private: bad bots are patched in
+from huescues.web._inbound import Pawn
 
 #: Tables that play at once: no pauses for people to follow the bots.
 FAST = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5, allow_seed=True)
@@ -160,6 +161,42 @@ def test_guesser_connection_never_receives_the_card_or_target_before_the_reveal(
     assert checked > 100
     # The person's own rounds did show the card and target, to the giver only.
     assert any(m["card"] and m["giver"] == 1 for m in states)
+
+
+def test_no_page_or_action_sees_a_bots_decision_before_it_is_stored(tmp_path: Path) -> None:
+    """A bot's decision is made in a thread, which keeps it as the game's state at once: a
+    page told of the table then (another's move, a presence change) saw it before it was
+    stored, and its person's pawn for the new turn was refused (most likely what a fresh
+    clone's CI saw once: "pawn on A1 by seat 1 refused: it is seat 0's turn to play
+    GiveClue"), or played on a state the table then set back. While a decision is made,
+    the table shows and judges the state before it: the person's pawn for the turn the
+    decision leads to is refused, as it is not yet their turn (R10), not played."""
+    app = _app(tmp_path)
+    seen: list[tuple[int, int]] = []
+    early: list[Any] = []
+    with TestClient(app) as client:
+        answer = _create(client, ["random", "person", "random", "random"], seed=11)
+        registry = _registry(app)
+        table = registry.tables[answer["table"]]
+        step = table.game.step
+
+        def slow_hand_back() -> Any:
+            after = step()
+            # What the event loop's readers see while the thread has yet to hand it back.
+            seen.append((len(table.state.actions), len(after.actions)))
+            if not early and after.current_player == 1 and after.phase.value == "first_guess":
+                pawn = Pawn(next(c for c in CELLS if c not in {str(p) for _, p in after.pawns}))
+                early.append(client.portal.call(registry.act, table, 1, pawn))
+            time.sleep(0.02)
+            return after
+
+        table.game.step = slow_hand_back
+        with _join(client, answer["seats"][1]["token"]) as ws:
+            final = _play_person(ws, 1, [])
+    assert final["result"] is not None
+    assert len(seen) > 20
+    assert all(shown == made - 1 for shown, made in seen)  # the state before the decision
+    assert early and early[0]["type"] == "error" and "refused" in early[0]["message"]
 
 
 def test_a_finished_game_is_stored_and_survives_a_restart(tmp_path: Path) -> None:

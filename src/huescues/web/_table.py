@@ -266,10 +266,15 @@ class WebTable:
     stand_in_moves: list[dict[str, Any]] = field(default_factory=list)
     #: When a stand-in last moved for each seat whose person was away (``time.monotonic``).
     stood_in: dict[int, float] = field(default_factory=dict)
+    #: The state a bot's (or a stand-in's) decision is being made in, off the event loop; None
+    #: between decisions. Pages and persons' actions see it until the decision is stored.
+    deciding: GameState | None = None
 
     @property
     def state(self) -> GameState:
-        state = self.game.state
+        """The game as stored: during a decision made off the event loop, the state before it
+        (the decision's thread keeps its result in ``game.state`` until it is stored)."""
+        state = self.deciding if self.deciding is not None else self.game.state
         assert state is not None
         return state
 

@@ -158,14 +158,21 @@ class TablePlay:
         anyone is told of it. False if the table expired or stopped meanwhile."""
         game = table.game
         faults = len(game.faults)
-        if not stand_in:
-            after = await asyncio.to_thread(game.step)
-        else:
-            after = await asyncio.to_thread(self._decide_for, table, seat)
+        # The thread keeps the decision in game.state as soon as it is made: until it is
+        # stored, every page and action sees the state before it (a page once saw a bot's
+        # clue before it was stored, and its person's pawn was then refused).
+        table.deciding = state
+        try:
+            if not stand_in:
+                after = await asyncio.to_thread(game.step)
+            else:
+                after = await asyncio.to_thread(self._decide_for, table, seat)
+        finally:
+            game.state = state  # played once stored
+            table.deciding = None
         if table.expired:
             return False
         fault = game.faults[-1] if len(game.faults) > faults else None
-        game.state = state  # played once stored
         by = f"stand-in:{STAND_IN}" if stand_in else None
         took = round((time.monotonic() - table.turn[1]) * 1000)
         if not await self._keep(
@@ -309,6 +316,14 @@ class TablePlay:
         self, table: WebTable, seat: int, msg: Target | Clue | PassClue | Pawn, state: GameState
     ) -> dict[str, Any] | None:
         """Apply a person's action (under the table's lock); an error if refused."""
+        if table.deciding is not None:
+            # A bot's decision, or a stand-in's for this seat, is being made: refused as the
+            # state before it refuses it, or as the stand-in's move to come.
+            try:
+                state.apply(to_action(msg, state), seat=seat)
+            except IllegalAction as e:
+                return error(str(e), getattr(e, "rule", None))
+            return error("a stand-in is making this move for you: it shows in a moment")
         try:
             after = table.game.act(seat, to_action(msg, state))
         except IllegalAction as e:
