@@ -3,7 +3,9 @@ messages, rate limits, guarded bots and finished games kept in the database."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -197,6 +199,40 @@ def test_no_page_or_action_sees_a_bots_decision_before_it_is_stored(tmp_path: Pa
     assert len(seen) > 20
     assert all(shown == made - 1 for shown, made in seen)  # the state before the decision
     assert early and early[0]["type"] == "error" and "refused" in early[0]["message"]
+
+
+def test_a_person_back_while_their_stand_in_decides_is_told_so_and_the_stand_in_moves(
+    tmp_path: Path,
+) -> None:
+    """Ivy never opens her link, so a stand-in plays her turns; her pawn sent while it decides
+    her first guess (R10) is not played over it: she is told the stand-in is moving."""
+    app = _app(tmp_path, dataclasses.replace(FAST, away_again=0.05))
+    told: list[dict[str, Any]] = []
+    with TestClient(app) as client:
+        seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "random"}]
+        body = {"seats": seats, "seed": 4, "away_seconds": 1}
+        answer = client.post("/api/tables", json=body).json()
+        registry = _registry(app)
+        table = registry.tables[answer["table"]]
+        play_for = table.game.play_for
+
+        def back_meanwhile(seat: int, agent: Any) -> Any:
+            after = play_for(seat, agent)
+            if not told:
+                taken = {str(c) for _, c in table.state.pawns}
+                pawn = Pawn(next(c for c in CELLS if c not in taken))
+                told.append(client.portal.call(registry.act, table, seat, pawn))
+            return after
+
+        table.game.play_for = back_meanwhile
+        with _join(client, answer["seats"][0]["token"]) as ws:
+            final = _play_person(ws, 0, [])
+    assert final["result"] is not None
+    assert told and told[0]["type"] == "error"
+    assert told[0]["message"].startswith("a stand-in is making this move for you")
+    with sqlite3.connect(tmp_path / "t.sqlite") as conn:
+        rows = conn.execute("SELECT by FROM actions WHERE seat = 1").fetchall()
+    assert rows and all(by == "stand-in:default" for (by,) in rows)
 
 
 def test_a_finished_game_is_stored_and_survives_a_restart(tmp_path: Path) -> None:

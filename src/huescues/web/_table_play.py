@@ -159,8 +159,8 @@ class TablePlay:
         game = table.game
         faults = len(game.faults)
         # The thread keeps the decision in game.state as soon as it is made: until it is
-        # stored, every page and action sees the state before it (a page once saw a bot's
-        # clue before it was stored, and its person's pawn was then refused).
+        # stored, every page and action sees the state before it (else a page may see a
+        # bot's move unstored, and a person's move be judged, or stored, against it).
         table.deciding = state
         try:
             if not stand_in:
