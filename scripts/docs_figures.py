@@ -8,13 +8,17 @@ line (:data:`INLINE`). The test suite runs the
 check (tests/test_docs_figures.py), so a change that moves a figure fails until the page is
 regenerated, and the prose next to it is re-read.
 
-Only figures that are deterministic (fixed data, fixed seeds) and quick (a few seconds in all)
-belong here; timings keep the command and machine they were measured with, and slow evaluations
-(scripts/evaluate_*.py) keep their commands.
+Only figures that are deterministic (fixed data, fixed seeds) belong here; timings keep the
+command and machine they were measured with. Most are quick (a few seconds in all); the tables of
+the held-out evaluations by scripts/evaluate_*.py that share the five folds' model fits
+(:data:`EVALUATIONS`, about two minutes together) and the default tournament's margin are a
+part of their own, checked by tests/test_docs_evaluations.py. Other tournaments keep their
+commands.
 
     python scripts/docs_figures.py            # rewrite the regions
     python scripts/docs_figures.py --check    # exit 1 and name the stale regions
     python scripts/docs_figures.py --check --times   # and each region's seconds
+    python scripts/docs_figures.py --check --quick   # the quick part alone (30 to 40 s)
 """
 
 from __future__ import annotations
@@ -1540,6 +1544,127 @@ def _knowledge_raters_apart() -> str:
     return ", ".join(f"{w.title()} {r:.2f}" for w, r, _ in worst)
 
 
+@cache
+def _fold_models() -> dict[str, Any]:
+    """``standard_models()``, each fit made once a process: the held-out evaluations below use
+    the same folds (five by ``fold_of``, on the XKCD names and on the second set), so they share
+    their twenty fits (about 30 s) instead of making them once each."""
+    from huescues.language import CombinedModel, standard_models
+
+    models = standard_models()
+    naming, embedding = cache(models["naming data"]), cache(models["embedding"])
+    models.update(
+        {
+            "naming data": naming,
+            "embedding": embedding,
+            "combined": lambda held: CombinedModel(naming(held), embedding(held)),
+        }
+    )
+    return models
+
+
+def _language_held_out(second_set: bool) -> str:
+    """scripts/evaluate_language.py's table (docs/language.md), with or without --second-set."""
+    from huescues.engine import Board
+    from huescues.language import xkcd_names
+    from huescues.research import evaluate, second_test_set
+
+    if second_set:
+        names, lab = second_test_set()
+    else:
+        xkcd = xkcd_names()
+        names, lab = list(xkcd.names), xkcd.lab
+    table = evaluate(_fold_models(), names, lab, board=Board.standard()).table()
+    return table.split("\n\n")[0]
+
+
+@cache
+def _listen() -> Any:
+    """scripts/evaluate_listen.py's reference games (docs/language.md)."""
+    from huescues.research import listen_evaluation
+
+    return listen_evaluation(factory=_fold_models()["combined"])
+
+
+def _language_listen() -> str:
+    return str(_listen().table().split("\n\n")[0])
+
+
+@cache
+def _name_reading(second_set: bool) -> Any:
+    """scripts/evaluate_name_reading.py's (names, table, differences) (docs/agents.md)."""
+    return _script("evaluate_name_reading").name_reading(second_set, _fold_models())
+
+
+def _listen_gains() -> str:
+    """``listen`` minus ``score`` alone on the names, by condition (XKCD, then the second set),
+    as docs/language.md's prose reads the table."""
+    rows = {(r.names, r.kind, r.condition): r for r in _listen().rows}
+
+    def gains(condition: str) -> str:
+        got = [rows[s, "name", condition] for s in ("XKCD", "color-name-list")]
+        return " and ".join(_minus(f"{r.listen - r.literal:+.3f}") for r in got)
+
+    return (
+        f"split {gains('split')}, close {gains('close')} over the literal reading, far "
+        f"{gains('far')}"
+    )
+
+
+def _prior_cost() -> str:
+    """What starting at the prior costs the default guesser on people's names (docs/agents.md)."""
+    label = "default, in a game's first round (its prior)"
+    xkcd, second = (_name_reading(s)[2][label] for s in (False, True))
+    costs = []
+    for mean, low, high in (xkcd, second):
+        costs.append("nothing" if low <= 0 <= high or mean >= 0 else f"{-mean:.2f} points a name")
+    return f"{costs[0]} on the XKCD names and {costs[1]} on the second set"
+
+
+def _naming_cost() -> str:
+    """What mixing the naming data's reading into the combined model's costs on the XKCD names."""
+    mean, _, _ = _name_reading(False)[2]["combined (EmbeddingGuesser())"]
+    return f"{mean:.2f} points a name"
+
+
+def _default_tournament() -> str:
+    """The default tournament's margin, default minus naming (``huescues tournament``: the
+    command's entrants, games and seed; about 20 s in one process), as docs/agents.md quotes it."""
+    from huescues.cli import DEFAULT_ENTRANTS, DEFAULT_GAMES
+    from huescues.tournament import Tournament
+
+    tournament = Tournament(list(DEFAULT_ENTRANTS), games=DEFAULT_GAMES, seed=0)
+    report = tournament.run(workers=1).report(seed=0)
+    (pair,) = [p for p in report.paired if {p.a, p.b} == {"default", "naming"}]
+    d, sign = pair.difference, 1 if (pair.a, pair.b) == ("default", "naming") else -1
+    assert d.mean is not None and d.low is not None and d.high is not None
+    low, high = sorted((sign * d.low, sign * d.high))
+    return _minus(f"{sign * d.mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+
+
+#: The held-out evaluations of scripts/evaluate_*.py whose tables a page prints: minutes, not
+#: seconds, so they are checked by a test of their own (tests/test_docs_evaluations.py), which
+#: the suite's other worker runs beside the quick figures'; ``--quick`` leaves them out.
+EVALUATIONS: dict[str, tuple[str, Callable[[], str]]] = {
+    "language-held-out": ("docs/language.md", lambda: _language_held_out(False)),
+    "language-second-set": ("docs/language.md", lambda: _language_held_out(True)),
+    "language-listen": ("docs/language.md", _language_listen),
+    "agents-name-reading": ("docs/agents.md", lambda: str(_name_reading(False)[1])),
+    "agents-name-reading-second-set": ("docs/agents.md", lambda: str(_name_reading(True)[1])),
+}
+
+#: The inline figures that read the held-out evaluations: in :data:`INLINE`, and checked with
+#: :data:`EVALUATIONS`.
+INLINE_EVALUATIONS = frozenset(
+    {
+        "language-listen-gains",
+        "agents-prior-cost",
+        "agents-naming-cost",
+        "agents-default-tournament",
+    }
+)
+
+
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "languages-guesser": ("docs/languages.md", _languages_guesser),
     "naming-example": ("docs/naming.md", _naming_example),
@@ -1902,6 +2027,10 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
         ("docs/knowledge.md",),
         lambda: f"{len((ROOT / 'knowledge/vocabulary/givers.txt').read_text().split()):,} words",
     ),
+    "language-listen-gains": (("docs/language.md",), _listen_gains),
+    "agents-default-tournament": (("docs/agents.md",), _default_tournament),
+    "agents-prior-cost": (("docs/agents.md",), _prior_cost),
+    "agents-naming-cost": (("docs/agents.md",), _naming_cost),
     "knowledge-culture": (
         ("docs/knowledge.md",),
         lambda: _knowledge_ratings(("authors-culture.tsv",), "names"),
@@ -1912,7 +2041,8 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
 def pages() -> list[str]:
     """Every page with a figure."""
     inline = {page for where, _ in INLINE.values() for page in where}
-    return sorted({page for page, _ in FIGURES.values()} | inline)
+    blocks = {page for page, _ in [*FIGURES.values(), *EVALUATIONS.values()]}
+    return sorted(blocks | inline)
 
 
 # A region's body holds no other marker, so that a region left empty cannot swallow the next.
@@ -1948,21 +2078,38 @@ def _computed(name: str, compute: Callable[[], str]) -> str:
     return _DONE[name]
 
 
-def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None) -> list[str]:
+def update(
+    check: bool,
+    root: Path = ROOT,
+    times: dict[str, float] | None = None,
+    part: str = "all",
+) -> list[str]:
     """Rewrite (or with ``check`` only compare) every region; returns the stale ones' names
     (an inline region's once a page). A figure whose page lacks its region, or a region no
     figure fills, is an error. ``times``, if given, gets each region's seconds to compute
-    (work shared through a cache is counted by the first region that needs it)."""
+    (work shared through a cache is counted by the first region that needs it). ``part`` is
+    ``"all"``, ``"quick"`` (:data:`FIGURES`, :data:`INLINE` and the pictures) or
+    ``"evaluations"`` (:data:`EVALUATIONS` and :data:`INLINE_EVALUATIONS`, which the quick part
+    leaves out); the regions of the part left out are not computed, and kept as they are."""
+    if part not in ("all", "quick", "evaluations"):
+        raise ValueError(f"part must be 'all', 'quick' or 'evaluations', not {part!r}")
+    blocks = {**FIGURES, **EVALUATIONS}
+    doing = {
+        name: figure
+        for name, figure in blocks.items()
+        if part == "all" or (name in EVALUATIONS) == (part == "evaluations")
+    }
+    quick = part != "evaluations"
     stale = []
     for page in pages():
         path = root / page
         text = path.read_text(encoding="utf-8")
         found = regions(text)
         for name in found:
-            if name not in FIGURES or FIGURES[name][0] != page:
+            if name not in blocks or blocks[name][0] != page:
                 raise SystemExit(f"{page}: region {name!r} is no figure of this script")
         wanted = {}
-        for name, (where, compute) in FIGURES.items():
+        for name, (where, compute) in doing.items():
             if where != page:
                 continue
             if name not in found:
@@ -1983,6 +2130,8 @@ def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None
                 continue
             if name not in {n for n, _ in inline}:
                 raise SystemExit(f"{page}: no inline region <!-- figures:{name} --> for {name!r}")
+            if part != "all" and (name in INLINE_EVALUATIONS) != (part == "evaluations"):
+                continue
             start = time.perf_counter()
             short[name] = _computed(f"inline:{name}", compute)
             if times is not None:
@@ -1990,17 +2139,22 @@ def update(check: bool, root: Path = ROOT, times: dict[str, float] | None = None
             if any(n == name and body != short[name] for n, body in inline):
                 stale.append(f"{page}: {name}")
 
+        # A region of the part left out is kept as it is.
         def fill(m: re.Match[str], wanted: dict[str, str] = wanted) -> str:
+            if m.group("name") not in wanted:
+                return m.group(0)
             return m.group(1) + wanted[m.group("name")] + "\n<!-- /figures -->"
 
         def fill_inline(m: re.Match[str], short: dict[str, str] = short) -> str:
+            if m.group("name") not in short:
+                return m.group(0)
             return m.group(1) + short[m.group("name")] + "<!-- /figures -->"
 
         if not check:
             new = _INLINE.sub(fill_inline, _REGION.sub(fill, text))
             if new != text:
                 path.write_text(new, encoding="utf-8")
-    for image, draw in IMAGES.items():
+    for image, draw in IMAGES.items() if quick else ():
         if not check:
             draw(root / image)
         elif not (root / image).is_file():
@@ -2012,10 +2166,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 if stale")
     parser.add_argument("--times", action="store_true", help="print each region's seconds")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="leave out the held-out evaluations (EVALUATIONS: about two minutes)",
+    )
     args = parser.parse_args(argv)
     times: dict[str, float] = {}
     start = time.perf_counter()
-    stale = update(args.check, times=times)
+    stale = update(args.check, times=times, part="quick" if args.quick else "all")
     if args.times:
         for name, seconds in times.items():
             print(f"{seconds:6.2f} s  {name}", file=sys.stderr)

@@ -27,7 +27,7 @@ def _script() -> ModuleType:
 
 @pytest.mark.slow  # every figure of scripts/docs_figures.py: 30 to 40 s (--check --times)
 def test_the_docs_figures_are_current() -> None:
-    stale = _script().update(check=True)
+    stale = _script().update(check=True, part="quick")
     assert not stale, (
         f"stale figures {stale}: run python scripts/docs_figures.py, re-read the prose"
     )
@@ -44,15 +44,32 @@ def _copy(script: ModuleType, root: Path) -> None:
 def test_a_stale_figure_is_found_and_rewritten(tmp_path: Path) -> None:
     script = _script()
     _copy(script, tmp_path)
+    quick = "|".join(script.FIGURES)
     for page in script.pages():
         text = (tmp_path / page).read_text(encoding="utf-8")
-        text = text.replace("\n<!-- /figures -->", "\n9.999\n<!-- /figures -->")
-        text = re.sub(r"(<!-- figures:[\w-]+ -->)(?!\n)", r"\g<1>9.999 ", text)
+        # Every quick region (the held-out evaluations' regions are left as they are: the quick
+        # part must not read them).
+        text = re.sub(
+            rf"(<!-- figures:(?:{quick}) -->\n(?:(?!<!-- /?figures).)*?)\n<!-- /figures -->",
+            r"\g<1>\n9.999\n<!-- /figures -->",
+            text,
+            flags=re.S,
+        )
+        text = re.sub(
+            r"(<!-- figures:([\w-]+) -->)(?!\n)",
+            lambda m: m.group(0) + ("" if m.group(2) in script.INLINE_EVALUATIONS else "9.999 "),
+            text,
+        )
         (tmp_path / page).write_text(text)
-    inline = sum(len(where) for where, _ in script.INLINE.values())
-    assert len(script.update(check=True, root=tmp_path)) == len(script.FIGURES) + inline
-    script.update(check=False, root=tmp_path)
-    assert script.update(check=True, root=tmp_path) == []
+    inline = sum(
+        len(where)
+        for name, (where, _) in script.INLINE.items()
+        if name not in script.INLINE_EVALUATIONS
+    )
+    stale = script.update(check=True, root=tmp_path, part="quick")
+    assert len(stale) == len(script.FIGURES) + inline
+    script.update(check=False, root=tmp_path, part="quick")
+    assert script.update(check=True, root=tmp_path, part="quick") == []
     for page in script.pages():
         assert (tmp_path / page).read_text() == (ROOT / page).read_text()
 
@@ -66,7 +83,7 @@ def test_a_region_without_a_figure_is_an_error(tmp_path: Path) -> None:
         text + "\n<!-- figures:nope -->\nx\n<!-- /figures -->\n"
     )
     with pytest.raises(SystemExit, match="region 'nope' is no figure"):
-        script.update(check=True, root=tmp_path)
+        script.update(check=True, root=tmp_path, part="quick")
 
 
 def test_an_inline_region_is_read_in_the_prose() -> None:
@@ -74,3 +91,19 @@ def test_an_inline_region_is_read_in_the_prose() -> None:
     line = "a vocabulary (<!-- figures:vocabulary-size -->3,414 words<!-- /figures -->), and"
     assert script.inline_regions(line) == [("vocabulary-size", "3,414 words")]
     assert script.regions(line) == {}
+
+
+def test_a_part_other_than_all_quick_or_evaluations_is_refused() -> None:
+    with pytest.raises(
+        ValueError, match="part must be 'all', 'quick' or 'evaluations', not 'slow'"
+    ):
+        _script().update(check=True, part="slow")
+
+
+def test_the_held_out_evaluations_are_a_part_of_their_own() -> None:
+    script = _script()
+    # Their regions sit on pages, and the quick part's names and theirs do not overlap.
+    assert not set(script.EVALUATIONS) & set(script.FIGURES)
+    assert set(script.INLINE) >= script.INLINE_EVALUATIONS
+    for name, (page, _) in script.EVALUATIONS.items():
+        assert name in script.regions((ROOT / page).read_text(encoding="utf-8")), name

@@ -1,0 +1,18 @@
+"""The held-out evaluations' tables on the pages are what scripts/evaluate_*.py give now
+(scripts/docs_figures.py's EVALUATIONS): a file of their own, so that the suite's other worker
+runs them beside the quick figures of tests/test_docs_figures.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_docs_figures import _script
+
+
+@pytest.mark.slow  # twenty model fits and five evaluations: about two minutes on a 2-core machine
+def test_the_held_out_evaluations_on_the_pages_are_current() -> None:
+    script = _script()
+    stale = script.update(check=True, part="evaluations")
+    assert not stale, (
+        f"stale tables {stale}: run python scripts/docs_figures.py, re-read the prose around them"
+    )
