@@ -1627,19 +1627,66 @@ def _naming_cost() -> str:
     return f"{mean:.2f} points a name"
 
 
-def _default_tournament() -> str:
-    """The default tournament's margin, default minus naming (``huescues tournament``: the
-    command's entrants, games and seed; about 20 s in one process), as docs/agents.md quotes it."""
-    from huescues.cli import DEFAULT_ENTRANTS, DEFAULT_GAMES
+@cache
+def _tournament(entrants: tuple[str, ...], games: int, language: str = "en") -> Any:
+    """A tournament's report as ``huescues tournament`` makes it (seed 0), played in this
+    process."""
     from huescues.tournament import Tournament
 
-    tournament = Tournament(list(DEFAULT_ENTRANTS), games=DEFAULT_GAMES, seed=0)
-    report = tournament.run(workers=1).report(seed=0)
-    (pair,) = [p for p in report.paired if {p.a, p.b} == {"default", "naming"}]
-    d, sign = pair.difference, 1 if (pair.a, pair.b) == ("default", "naming") else -1
+    rules = {} if language == "en" else {"language": language}
+    tournament = Tournament(list(entrants), games=games, seed=0, rules=rules)
+    return tournament.run(workers=1).report(seed=0)
+
+
+def _margin(report: Any, a: str, b: str) -> str:
+    """``a``'s points a game minus ``b``'s with its interval, as the report pairs them."""
+    (pair,) = [p for p in report.paired if {p.a, p.b} == {a, b}]
+    d, sign = pair.difference, 1 if (pair.a, pair.b) == (a, b) else -1
     assert d.mean is not None and d.low is not None and d.high is not None
     low, high = sorted((sign * d.low, sign * d.high))
     return _minus(f"{sign * d.mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+
+
+def _default_tournament(language: str = "en") -> str:
+    """The default tournament's margin, default minus naming (``huescues tournament``: the
+    command's entrants, games and seed; seconds once the models are loaded), as docs/agents.md
+    quotes it."""
+    from huescues.cli import DEFAULT_ENTRANTS, DEFAULT_GAMES
+
+    report = _tournament(tuple(DEFAULT_ENTRANTS), DEFAULT_GAMES, language)
+    return _margin(report, "default", "naming")
+
+
+def _languages_self_play() -> str:
+    """docs/languages.md's table: the default player against random, 480 games, in Spanish and
+    in English (``huescues tournament [--language es] --entrants default random --games 480``)."""
+    lines = [
+        "| table | default's points a game | random's | default minus random "
+        "| default giving to default (points a pawn) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for label, language in (
+        ("Spanish (`--language es`)", "es"),
+        ("English (the same command without it)", "en"),
+    ):
+        report = _tournament(("default", "random"), 480, language)
+        points = {e.entrant: e.points_per_game.format(".1f") for e in report.entrants}
+        (own,) = [c for c in report.crossplay if (c.giver, c.guesser) == ("default", "default")]
+        lines.append(
+            f"| {label} | {points['default']} | {points['random']} | "
+            f"{_margin(report, 'default', 'random')} | {own.points_per_pawn:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def _languages_self_play_gap() -> str:
+    """The English default player's points a game minus the Spanish one's, in that table."""
+    got = []
+    for language in ("en", "es"):
+        report = _tournament(("default", "random"), 480, language)
+        (default,) = [e for e in report.entrants if e.entrant == "default"]
+        got.append(default.points_per_game.mean)
+    return f"{got[0] - got[1]:.1f} points"
 
 
 #: The held-out evaluations of scripts/evaluate_*.py whose tables a page prints: minutes, not
@@ -1651,6 +1698,7 @@ EVALUATIONS: dict[str, tuple[str, Callable[[], str]]] = {
     "language-listen": ("docs/language.md", _language_listen),
     "agents-name-reading": ("docs/agents.md", lambda: str(_name_reading(False)[1])),
     "agents-name-reading-second-set": ("docs/agents.md", lambda: str(_name_reading(True)[1])),
+    "languages-self-play": ("docs/languages.md", _languages_self_play),
 }
 
 #: The inline figures that read the held-out evaluations: in :data:`INLINE`, and checked with
@@ -2029,6 +2077,8 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     ),
     "language-listen-gains": (("docs/language.md",), _listen_gains),
     "agents-default-tournament": (("docs/agents.md",), _default_tournament),
+    "agents-default-tournament-es": (("docs/agents.md",), lambda: _default_tournament("es")),
+    "languages-self-play-gap": (("docs/languages.md",), _languages_self_play_gap),
     "agents-prior-cost": (("docs/agents.md",), _prior_cost),
     "agents-naming-cost": (("docs/agents.md",), _naming_cost),
     "knowledge-culture": (
