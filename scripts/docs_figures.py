@@ -11,9 +11,9 @@ regenerated, and the prose next to it is re-read.
 Only figures that are deterministic (fixed data, fixed seeds) belong here; timings keep the
 command and machine they were measured with. Most are quick (a few seconds in all); the tables of
 the held-out evaluations by scripts/evaluate_*.py that share the five folds' model fits
-(:data:`EVALUATIONS`, about two minutes together) and the default tournament's margin are a
-part of their own, checked by tests/test_docs_evaluations.py. Other tournaments keep their
-commands.
+(:data:`EVALUATIONS`, about two minutes together) and the tournaments the pages quote
+(:data:`INLINE_EVALUATIONS` and a table) are a part of their own, checked by
+tests/test_docs_evaluations.py. Tournaments of thousands of games keep their commands.
 
     python scripts/docs_figures.py            # rewrite the regions
     python scripts/docs_figures.py --check    # exit 1 and name the stale regions
@@ -1701,16 +1701,16 @@ EVALUATIONS: dict[str, tuple[str, Callable[[], str]]] = {
     "languages-self-play": ("docs/languages.md", _languages_self_play),
 }
 
-#: The inline figures that read the held-out evaluations: in :data:`INLINE`, and checked with
-#: :data:`EVALUATIONS`.
-INLINE_EVALUATIONS = frozenset(
-    {
-        "language-listen-gains",
-        "agents-prior-cost",
-        "agents-naming-cost",
-        "agents-default-tournament",
-    }
-)
+#: The inline figures that read the held-out evaluations or play a tournament: part of
+#: :data:`INLINE`, and checked with :data:`EVALUATIONS` (the quick part leaves them out).
+INLINE_EVALUATIONS: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
+    "language-listen-gains": (("docs/language.md",), _listen_gains),
+    "agents-default-tournament": (("docs/agents.md",), _default_tournament),
+    "agents-default-tournament-es": (("docs/agents.md",), lambda: _default_tournament("es")),
+    "languages-self-play-gap": (("docs/languages.md",), _languages_self_play_gap),
+    "agents-prior-cost": (("docs/agents.md",), _prior_cost),
+    "agents-naming-cost": (("docs/agents.md",), _naming_cost),
+}
 
 
 FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
@@ -2075,16 +2075,11 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
         ("docs/knowledge.md",),
         lambda: f"{len((ROOT / 'knowledge/vocabulary/givers.txt').read_text().split()):,} words",
     ),
-    "language-listen-gains": (("docs/language.md",), _listen_gains),
-    "agents-default-tournament": (("docs/agents.md",), _default_tournament),
-    "agents-default-tournament-es": (("docs/agents.md",), lambda: _default_tournament("es")),
-    "languages-self-play-gap": (("docs/languages.md",), _languages_self_play_gap),
-    "agents-prior-cost": (("docs/agents.md",), _prior_cost),
-    "agents-naming-cost": (("docs/agents.md",), _naming_cost),
     "knowledge-culture": (
         ("docs/knowledge.md",),
         lambda: _knowledge_ratings(("authors-culture.tsv",), "names"),
     ),
+    **INLINE_EVALUATIONS,
 }
 
 
