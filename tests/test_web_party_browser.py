@@ -109,8 +109,9 @@ def _act(page: Any, clues: list[str], target: str | None = None) -> bool:
     elif "second clue" in status:
         act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=pass]"))
     elif "first clue" in status:
-        page.locator("[data-field=clue]").fill(clues.pop(0))
+        page.locator("[data-field=clue]").fill(clues[0])
         act_and_wait_for_the_next_state(page, lambda: page.click("[data-action=clue]"))
+        clues.pop(0)  # (taken: R22 refuses it again)
     else:
         free = [c for c in _near(target) if page.locator(f'[data-cell="{c}"].open').count()]
         cell = page.locator(f'[data-cell="{free[0]}"]' if free else ".cell.open >> nth=40")

@@ -98,29 +98,43 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-# Counts the page's renders of #status (a state from the server sets its text, even to the same
-# words): a wait on that count cannot miss a turn that comes back to the same words before the
-# page is looked at again, as a wait for the text to change can when bots play fast.
-_COUNT_RENDERS = """() => {
+# Watches the page's renders of #status for words other than those before the action. A state
+# from the server sets the text even to the same words (a broadcast that crosses the click), so
+# any render is no answer; but the observer sees every render, so a turn that moves on and comes
+# back to the same words before the page is looked at again (bots play fast) is not missed.
+# A refusal shows in #message and changes no state.
+_WATCH_STATUS = """() => {
+  const status = document.getElementById('status');
+  const message = document.getElementById('message');
+  window.__statusBefore = status.textContent;
+  window.__messageBefore = message.textContent;
+  window.__statusMoved = false;
+  window.__refusal = null;
   if (!window.__statusWatch) {
-    window.__statusWatch = new MutationObserver(() => { window.__statusRenders += 1; });
-    window.__statusWatch.observe(document.getElementById('status'),
-      { childList: true, characterData: true, subtree: true });
+    window.__statusWatch = new MutationObserver(() => {
+      if (status.textContent !== window.__statusBefore) window.__statusMoved = true;
+      const said = message.textContent;
+      if (said && said !== window.__messageBefore) window.__refusal = said;
+    });
+    for (const node of [status, message]) {
+      window.__statusWatch.observe(node, { childList: true, characterData: true, subtree: true });
+    }
   }
-  window.__statusRenders = 0;
 }"""
 
 
 def act_and_wait_for_the_next_state(page: Any, act: Callable[[], None]) -> None:
     """Do ``act`` (a person's action in the game page) and wait until the page shows the state
-    it led to; if none comes, fail saying what the page showed (a refusal, a lost connection)."""
+    it led to; if none comes, or the action is refused, fail saying what the page showed."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    page.evaluate(_COUNT_RENDERS)
+    page.evaluate(_WATCH_STATUS)
     act()
     try:
         # (Longer than a page's usual wait: the action is stored before its state is sent.)
-        page.wait_for_function("() => window.__statusRenders > 0", timeout=30_000)
+        page.wait_for_function(
+            "() => window.__statusMoved || window.__refusal !== null", timeout=30_000
+        )
     except PlaywrightTimeout:
         shown = page.evaluate(
             """() => ({status: document.getElementById('status').textContent,
@@ -130,3 +144,12 @@ def act_and_wait_for_the_next_state(page: Any, act: Callable[[], None]) -> None:
         raise AssertionError(
             f"no new state 30 s after the person's action; the page showed {shown}"
         ) from None
+    if not page.evaluate("() => window.__statusMoved"):
+        # (A refusal can cross a state that moved the turn on anyway: a stand-in's move.)
+        try:
+            page.wait_for_function("() => window.__statusMoved", timeout=3_000)
+            return
+        except PlaywrightTimeout:
+            pass
+        refusal = page.evaluate("() => window.__refusal")
+        raise AssertionError(f"the person's action was refused: {refusal!r}")
