@@ -12,6 +12,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import numpy as np
 import pytest
 from starlette.testclient import TestClient
@@ -48,9 +49,34 @@ def _registry(app: Any) -> Any:
     return route.endpoint.__self__
 
 
+#: A whole game sends one seat under a hundred messages (68 for the slow test's); these bound a game
+#: that never ends.
+MAX_MESSAGES = 2000
+GAME_SECONDS = 180.0
+
+
+async def _receive_within(ws: Any, seconds: float) -> Any:
+    with anyio.fail_after(seconds):
+        return await ws._send_rx.receive()  # private: the stream receive_text reads
+
+
 def _messages(ws: Any) -> Iterator[dict[str, Any]]:
-    while True:
-        yield json.loads(ws.receive_text())
+    """The connection's messages, at most ``MAX_MESSAGES`` and for at most ``GAME_SECONDS``
+    in all: a table that stops answering, or never ends, fails the test, not the run."""
+    deadline = time.monotonic() + GAME_SECONDS
+    for count in range(MAX_MESSAGES):
+        left = deadline - time.monotonic()
+        try:
+            # The test client's receive has no timeout: wait on its stream in its own loop.
+            message = ws.portal.call(_receive_within, ws, max(left, 0.0))
+        except TimeoutError:
+            raise AssertionError(
+                f"the game had not ended after {GAME_SECONDS:.0f} s ({count} messages)"
+            ) from None
+        if message["type"] == "websocket.close":
+            raise AssertionError(f"the server closed the connection after {count} messages")
+        yield json.loads(message["text"])
+    raise AssertionError(f"the game had not ended after {MAX_MESSAGES} messages")
 
 
 def _play_person(ws: Any, seat: int, log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -86,7 +112,7 @@ def _play_person(ws: Any, seat: int, log: list[dict[str, Any]]) -> dict[str, Any
             taken = {c for _, c in msg["pawns"]}
             cell = next(c for c in CELLS if c not in taken)
             ws.send_text(json.dumps({"type": "pawn", "cell": cell}))
-    raise AssertionError("unreachable")
+    raise AssertionError("unreachable: _messages raises when it runs out")
 
 
 def _next(ws: Any, kind: str, *, until: Any = None) -> dict[str, Any]:
