@@ -269,6 +269,19 @@ def test_paired_comparison_sign_when_a_always_beats_b() -> None:
     assert flipped.a_better == 0.0
 
 
+def test_difference_reads_a_pair_either_way_round() -> None:
+    report = Report.from_games(paired_games(8), n_boot=500)
+    d, back = report.difference("A", "B"), report.difference("B", "A")
+    assert d == report.paired[0].difference
+    assert d.mean is not None and d.low is not None and d.high is not None
+    # B against A: the same interval, negated and turned round; its printed form's signs too.
+    assert (back.mean, back.low, back.high) == (-d.mean, -d.high, -d.low)
+    assert (back.n, back.blocks) == (d.n, d.blocks)
+    assert back.format("+.2f") == f"{-d.mean:+.2f} [{-d.high:+.2f}, {-d.low:+.2f}]"
+    with pytest.raises(KeyError, match="'A' and 'C'"):
+        report.difference("A", "C")
+
+
 def test_blocks_with_an_unfinished_game_are_left_out_of_paired_comparisons() -> None:
     games = paired_games(3)
     games[4]["status"] = "unfinished"

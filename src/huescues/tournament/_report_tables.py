@@ -5,7 +5,7 @@ The modules that compute, read, write, word and draw a report work with these;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from huescues.stats import Estimate
 
@@ -136,6 +136,22 @@ class ReportTables:
             if row.entrant == name:
                 return row
         raise KeyError(f"no entrant {name!r} in the report")
+
+    def difference(self, a: str, b: str) -> Estimate:
+        """``a``'s points a game minus ``b``'s, paired over the blocks both played (the
+        :attr:`paired` comparison of the two, negated if it is stored as ``b`` against ``a``)."""
+        for pair in self.paired:
+            if (pair.a, pair.b) == (a, b):
+                return pair.difference
+            if (pair.a, pair.b) == (b, a):
+                d = pair.difference
+                if d.mean is None:
+                    return d
+                if d.low is None or d.high is None:
+                    return replace(d, mean=0.0 - d.mean)
+                # (0.0 - x: a difference of 0 reads +0.00, not -0.00.)
+                return replace(d, mean=0.0 - d.mean, low=0.0 - d.high, high=0.0 - d.low)
+        raise KeyError(f"no paired comparison of {a!r} and {b!r} in the report")
 
     @property
     def timeouts(self) -> int:

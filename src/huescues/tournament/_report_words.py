@@ -25,19 +25,10 @@ LEGEND: tuple[str, ...] = (
 
 def _difference(report: ReportTables, a: str, b: str) -> Estimate | None:
     """``a``'s points a game minus ``b``'s, over the blocks both played (``None``: never met)."""
-    from huescues.stats import Estimate
-
-    for p in report.paired:
-        if (p.a, p.b) == (a, b):
-            return p.difference
-        if (p.a, p.b) == (b, a):
-            d = p.difference
-            if d.mean is None:
-                return d
-            low = None if d.high is None else -d.high
-            high = None if d.low is None else -d.low
-            return Estimate(-d.mean, low, high, d.n, d.blocks)
-    return None
+    try:
+        return report.difference(a, b)
+    except KeyError:
+        return None
 
 
 def _interval(d: Estimate) -> str:
