@@ -33,6 +33,9 @@ def main() -> None:
     )
     print()
     print(result.table())
+    print("\nThe predictions' chroma over the named colours' (the names each model knew):")
+    for row in result.rows:
+        print(f"  {row.model}: {row.chroma_ratio:.2f}")
     print(f"\n({time.perf_counter() - start:.0f} s)")
 
 

@@ -193,6 +193,35 @@ def test_evaluate_ranks_a_real_model_above_the_mean_colour() -> None:
         evaluate({}, names, lab, folds=1)
 
 
+def test_evaluate_reports_how_dull_the_predictions_are() -> None:
+    """The chroma ratio by hand: a model that predicts each named colour with its a and b
+    scaled by k has k times the chroma of every name, so the ratio is k; names it does not know
+    are left out of it."""
+    from huescues.language import ColourTermModelBase, Prediction
+
+    names = [f"colour {i}" for i in range(12)]
+    lab = np.array([[50.0, 10.0 * (i - 6), 4.0 * i - 20] for i in range(12)])
+    truth = dict(zip(names, lab, strict=True))
+
+    class Dull(ColourTermModelBase):
+        def __init__(self, k: float) -> None:
+            self.k = k
+
+        def predict(self, text: str) -> Prediction:
+            known = text != "colour 0"
+            centre = truth[text] * [1.0, self.k, self.k] if known else np.array([50.0, 90, 90])
+            return Prediction(centre, np.eye(3) * 25.0, known=known)
+
+        def score(self, text: str, lab: object) -> np.ndarray:
+            return -np.asarray(delta_e_2000(np.asarray(lab), self.predict(text).lab))
+
+    result = evaluate({"half": lambda held: Dull(0.5), "same": lambda held: Dull(1.0)}, names, lab)
+    half, same = result.rows
+    assert half.chroma_ratio == pytest.approx(0.5)
+    assert same.chroma_ratio == pytest.approx(1.0)
+    assert half.known == pytest.approx(11 / 12)
+
+
 @pytest.mark.parametrize("name", ["Evaluation", "ModelScores", "evaluate", "standard_evaluation"])
 def test_the_board_aware_evaluation_says_where_it_moved(name: str) -> None:
     import huescues.language

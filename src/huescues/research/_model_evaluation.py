@@ -41,6 +41,9 @@ class ModelScores:
     board_points: float = math.nan
     #: Share of held-out names the model said it knew (``Prediction.known``).
     known: float = math.nan
+    #: The predictions' CIELAB chroma over the named colours', both averaged over the names the
+    #: model knew: below 1, its predictions are duller than the names (they regress to grey).
+    chroma_ratio: float = math.nan
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,7 @@ def evaluate(
         errors = np.full(len(norm), np.nan)
         known = np.zeros(len(norm))
         earned = np.full(len(norm), np.nan)
+        chroma = np.full(len(norm), np.nan)
         wins: dict[str, list[float]] = {_band_key(b): [] for b in bands}
         for k in range(folds):
             held = np.flatnonzero(fold == k)
@@ -139,6 +143,7 @@ def evaluate(
                 pred = model.predict(norm[i])
                 errors[i] = float(delta_e_2000(pred.lab, colours[i]))
                 known[i] = pred.known
+                chroma[i] = float(np.hypot(*np.asarray(pred.lab, dtype=float)[1:]))
                 for band in bands:
                     others = distractors[_band_key(band)].get(int(i))
                     if others is not None:
@@ -156,11 +161,20 @@ def evaluate(
                 {b: float(np.mean(v)) if v else math.nan for b, v in wins.items()},
                 float(np.mean(earned)),
                 float(np.mean(known)),
+                _chroma_ratio(chroma, colours, known > 0),
             )
         )
     return Evaluation(
         tuple(rows), folds, board.id, n_distractors, tuple(bands), 1 / (n_distractors + 1)
     )
+
+
+def _chroma_ratio(predicted: FloatArray, colours: FloatArray, known: NDArray[np.bool_]) -> float:
+    """Mean predicted chroma over mean named chroma, over the known names (NaN if none)."""
+    if not known.any():
+        return math.nan
+    named = np.hypot(colours[known, 1], colours[known, 2])
+    return float(np.mean(predicted[known]) / np.mean(named))
 
 
 def _draw_distractors(
