@@ -133,6 +133,13 @@ def _research_clue_choice() -> str:
     return str(clue_choice_agreement(responses).table()).rstrip()
 
 
+def _dev_responses() -> Any:
+    """People's picks for the 39 dev clues."""
+    from huescues.research import dev_picks
+
+    return dev_picks()[0]
+
+
 @cache
 def _dev() -> dict[str, Any]:
     """docs/research.md's worked example on people's picks for the dev clues."""
@@ -1563,8 +1570,9 @@ def _fold_models() -> dict[str, Any]:
     return models
 
 
-def _language_held_out(second_set: bool) -> str:
-    """scripts/evaluate_language.py's table (docs/language.md), with or without --second-set."""
+@cache
+def _held_out(second_set: bool) -> Any:
+    """scripts/evaluate_language.py's evaluation, with or without --second-set."""
     from huescues.engine import Board
     from huescues.language import xkcd_names
     from huescues.research import evaluate, second_test_set
@@ -1574,8 +1582,19 @@ def _language_held_out(second_set: bool) -> str:
     else:
         xkcd = xkcd_names()
         names, lab = list(xkcd.names), xkcd.lab
-    table = evaluate(_fold_models(), names, lab, board=Board.standard()).table()
-    return table.split("\n\n")[0]
+    return evaluate(_fold_models(), names, lab, board=Board.standard())
+
+
+def _language_held_out(second_set: bool) -> str:
+    """scripts/evaluate_language.py's table (docs/language.md), with or without --second-set."""
+    return str(_held_out(second_set).table().split("\n\n")[0])
+
+
+def _chroma_ratio() -> str:
+    """The naming data's held-out predictions' chroma over the names' (scripts/
+    evaluate_language.py's), as docs/language.md and docs/naming.md quote it."""
+    (row,) = [r for r in _held_out(False).rows if r.model == "naming data"]
+    return f"{row.chroma_ratio:.2f}"
 
 
 @cache
@@ -1627,24 +1646,42 @@ def _naming_cost() -> str:
     return f"{mean:.2f} points a name"
 
 
+def _entrants_module(name: str) -> Any:
+    """A script of scripts/ whose factories are a tournament's entrants by module path
+    (``name=module:callable``): imported by its name, as a tournament's workers import it."""
+    import importlib
+
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
+    return importlib.import_module(name)
+
+
 @cache
-def _tournament(entrants: tuple[str, ...], games: int, language: str = "en") -> Any:
-    """A tournament's report as ``huescues tournament`` makes it (seed 0), played in this
-    process."""
+def _tournament(entrants: tuple[str, ...], games: int, language: str = "en", seed: int = 0) -> Any:
+    """A tournament's report as ``huescues tournament`` makes it, played in this process."""
     from huescues.tournament import Tournament
 
     rules = {} if language == "en" else {"language": language}
-    tournament = Tournament(list(entrants), games=games, seed=0, rules=rules)
+    tournament = Tournament(list(entrants), games=games, seed=seed, rules=rules)
     return tournament.run(workers=1).report(seed=0)
+
+
+def _agents_speakers() -> str:
+    """scripts/evaluate_speakers.py's table (docs/agents.md), its tournaments played here."""
+    speakers = _entrants_module("evaluate_speakers")
+
+    def play(entrants: tuple[str, ...], games: int, seed: int) -> Any:
+        # (Seed 0 called as the default tournament's figure calls it: the same cached games.)
+        return (
+            _tournament(entrants, games, "en", seed) if seed else _tournament(entrants, games, "en")
+        )
+
+    return str(speakers.table(play))
 
 
 def _margin(report: Any, a: str, b: str) -> str:
     """``a``'s points a game minus ``b``'s with its interval, as the report pairs them."""
-    (pair,) = [p for p in report.paired if {p.a, p.b} == {a, b}]
-    d, sign = pair.difference, 1 if (pair.a, pair.b) == (a, b) else -1
-    assert d.mean is not None and d.low is not None and d.high is not None
-    low, high = sorted((sign * d.low, sign * d.high))
-    return _minus(f"{sign * d.mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+    return _minus(report.difference(a, b).format("+.2f"))
 
 
 def _default_tournament(language: str = "en") -> str:
@@ -1655,6 +1692,18 @@ def _default_tournament(language: str = "en") -> str:
 
     report = _tournament(tuple(DEFAULT_ENTRANTS), DEFAULT_GAMES, language)
     return _margin(report, "default", "naming")
+
+
+def _averaged_margin(language: str) -> str:
+    """scripts/evaluate_giver_listener.py's default tournament with the averaged giver in the
+    default player's seat: its margin over naming (docs/agents.md)."""
+    listener = _entrants_module("evaluate_giver_listener")
+
+    def play(entrants: tuple[str, ...], games: int, seed: int, language: str) -> Any:
+        assert seed == 0
+        return _tournament(entrants, games, language)
+
+    return _minus(listener.averaged_margin(language, play))
 
 
 def _languages_self_play() -> str:
@@ -1699,6 +1748,7 @@ EVALUATIONS: dict[str, tuple[str, Callable[[], str]]] = {
     "agents-name-reading": ("docs/agents.md", lambda: str(_name_reading(False)[1])),
     "agents-name-reading-second-set": ("docs/agents.md", lambda: str(_name_reading(True)[1])),
     "languages-self-play": ("docs/languages.md", _languages_self_play),
+    "agents-speakers": ("docs/agents.md", _agents_speakers),
 }
 
 #: The inline figures that read the held-out evaluations or play a tournament: part of
@@ -1710,6 +1760,9 @@ INLINE_EVALUATIONS: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "languages-self-play-gap": (("docs/languages.md",), _languages_self_play_gap),
     "agents-prior-cost": (("docs/agents.md",), _prior_cost),
     "agents-naming-cost": (("docs/agents.md",), _naming_cost),
+    "language-chroma": (("docs/language.md", "docs/naming.md"), _chroma_ratio),
+    "agents-averaged-giver": (("docs/agents.md",), lambda: _averaged_margin("en")),
+    "agents-averaged-giver-es": (("docs/agents.md",), lambda: _averaged_margin("es")),
 }
 
 
@@ -1744,6 +1797,10 @@ FIGURES: dict[str, tuple[str, Callable[[], str]]] = {
     "study-report": ("docs/study.md", _study_report),
     "study-methods": ("docs/study.md", _study_methods),
     "embedding-table": ("docs/embedding.md", _embedding_table),
+    "knowledge-giver-listener": (
+        "docs/knowledge.md",
+        lambda: _script("evaluate_givers").listener_table(_dev_responses()),
+    ),
     "knowledge-rated": ("docs/knowledge.md", _knowledge_rated),
     "knowledge-raters": ("docs/knowledge.md", _knowledge_raters),
     "embedding-held-out": ("docs/embedding.md", _embedding_held_out),
@@ -2047,6 +2104,10 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
         lambda: _giver_row("default", "best"),
     ),
     "agents-givers-default": (("docs/agents.md",), lambda: _giver_row("default")),
+    "knowledge-floor-people": (
+        ("docs/knowledge.md",),
+        lambda: _script("evaluate_givers").people_on_floored(_dev_responses()),
+    ),
     "agents-people-default": (("docs/agents.md",), _agents_people_default),
     "agents-listener-as-it-was": (
         ("docs/agents.md",),

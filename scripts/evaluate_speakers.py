@@ -22,7 +22,9 @@ import argparse
 import dataclasses
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from huescues.agents import (
     DEFAULT_GIVER_POOL,
@@ -34,7 +36,7 @@ from huescues.agents import (
 )
 from huescues.engine import Board
 from huescues.research import dev_picks, human_agreement
-from huescues.tournament import TournamentResults, run_tournament
+from huescues.tournament import run_tournament
 
 #: The entrant: this module's factory, importable by the tournament's workers.
 POOLED = "pooled=evaluate_speakers:pooled_speaker"
@@ -61,42 +63,88 @@ class _FirstRound:
         return self.guesser.belief(board, clues, weights=self.guesser.prior())
 
 
-def _people() -> None:
+#: Plays a tournament: (entrants, games, seed) -> its report (``run_tournament``'s, seed's).
+Play = Callable[[tuple[str, ...], int, int], Any]
+
+
+def _people() -> list[tuple[str, str, str]]:
+    """People's picks: each reading's (measure, default, pooled) rows."""
     responses = dev_picks()[0]
+    cells: dict[tuple[str, str, str], str] = {}
     for name, factory in (("default", default_agent), ("pooled", pooled_speaker)):
         guesser = factory().guesser
         assert isinstance(guesser, ModelGuesser)
         for how, player in (("outside a game", guesser), ("first round", _FirstRound(guesser))):
             a = human_agreement(player, responses)
             assert a.log_likelihood is not None
-            print(
-                f"  {name}, {how}: {a.model_points.format('.3f')} points a pick, "
-                f"log-likelihood {a.log_likelihood.format('.3f')}"
+            cells[how, "points", name] = a.model_points.format(".3f")
+            cells[how, "loglik", name] = a.log_likelihood.format(".3f")
+    rows = []
+    for how in ("outside a game", "first round"):
+        for measure, said in (
+            ("points", "points a pick"),
+            ("loglik", "log-likelihood (calibrated)"),
+        ):
+            rows.append(
+                (
+                    f"people's picks, {how}: {said}",
+                    cells[how, measure, "default"],
+                    cells[how, measure, "pooled"],
+                )
             )
+    return rows
 
 
-def _paired(results: TournamentResults, label: str) -> None:
-    report = results.report()
-    for p in report.paired:
-        if "random" not in (p.a, p.b):
-            print(
-                f"  {label}: {p.a} - {p.b} = {p.difference.format('+.2f')} points a game "
-                f"({p.blocks} blocks, {p.a} better in {p.a_better:.0%})"
-            )
-
-
-def _guessing(results: TournamentResults, label: str) -> None:
+def _guessing(report: Any) -> dict[tuple[str, str], str]:
     """The guessers' R15 points a pawn on each giver's clues (the two defaults' givers are the
-    same giver: taken together), regular rounds."""
+    same giver: taken together), regular rounds: by (giver, guesser)."""
     sums: dict[tuple[str, str], list[float]] = {}
-    for c in results.report().crossplay:
+    for c in report.crossplay:
         giver = "naming" if c.giver == "naming" else "default"
         kept = sums.setdefault((giver, c.guesser), [0.0, 0.0])
         kept[0] += c.points_per_pawn * c.pawns
         kept[1] += c.pawns
-    for (giver, guesser), (points, pawns) in sorted(sums.items()):
-        if guesser != "naming":
-            print(f"  {label}: {guesser} guessing {giver}'s clues: {points / pawns:.3f} a pawn")
+    return {key: f"{points / pawns:.3f}" for key, (points, pawns) in sums.items()}
+
+
+def table(play: Play) -> str:
+    """The measures as a Markdown table: the default guesser (imagining the average) and the
+    pooled speaker, side by side."""
+    rows = _people()
+    default = play(("default", "naming", "random"), 240, 0)
+    pooled = play((POOLED, "naming", "random"), 240, 0)
+    rows.append(
+        (
+            "the default tournament (240 games, seed 0), minus naming",
+            default.difference("default", "naming").format("+.2f"),
+            pooled.difference("pooled", "naming").format("+.2f"),
+        )
+    )
+    for seed in (5, 6):
+        report = play(("default", POOLED, "naming"), 960, seed)
+        said = f"head to head, seed {seed} (960 games)"
+        rows.append(
+            (
+                f"{said}: points a game, default minus pooled",
+                report.difference("default", "pooled").format("+.2f"),
+                "",
+            )
+        )
+        pawns = _guessing(report)
+        for giver in ("default", "naming"):
+            rows.append(
+                (
+                    f"{said}: points a pawn on the {giver} giver's clues",
+                    pawns[giver, "default"],
+                    pawns[giver, "pooled"],
+                )
+            )
+    lines = [
+        "| measure | default (imagines the average) | pooled speaker |",
+        "| --- | ---: | ---: |",
+    ]
+    lines += [f"| {measure} | {a} | {b} |" for measure, a, b in rows]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -110,17 +158,12 @@ def main() -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (here, os.environ.get("PYTHONPATH", "")) if p
     )
-    print("People's picks for the 39 dev clues:")
-    _people()
-    print("The default tournament (240 games, seed 0), the pooled speaker in default's seat:")
-    _paired(run_tournament([POOLED, "naming", "random"], games=240, workers=args.workers), "seed 0")
-    print("Head to head (960 games a seed):")
-    for seed in (5, 6):
-        results = run_tournament(
-            ["default", POOLED, "naming"], games=960, seed=seed, workers=args.workers
-        )
-        _paired(results, f"seed {seed}")
-        _guessing(results, f"seed {seed}")
+
+    def play(entrants: tuple[str, ...], games: int, seed: int) -> Any:
+        results = run_tournament(list(entrants), games=games, seed=seed, workers=args.workers)
+        return results.report()
+
+    print(table(play))
 
 
 if __name__ == "__main__":
