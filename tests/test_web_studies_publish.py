@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 
 from huescues.cli import main
 from huescues.colour import delta_e_2000, srgb_to_lab
-from huescues.engine import Board
+from huescues.engine import Board, Cell
 from huescues.research import GameActions, GivenClues, HumanResponses, reading_in_play
 from huescues.web import (
     ACTION_COLUMNS,
@@ -39,6 +39,7 @@ from huescues.web import (
     export_responses,
 )
 from huescues.web._plates import DEFICIENCIES, plate_validation, simulate
+from huescues.web._study_items import ATTENTION_RADIUS
 
 BOARD = Board.standard()
 # No pauses, and no message limit: the scripted people answer faster than people can.
@@ -86,6 +87,14 @@ def _answer(
                          square=square, ms=1000 + 10 * n)  # fmt: skip
         n += 1
     return body
+
+
+def _far_from(shown: str) -> str:
+    """A square that misses an attention check showing ``shown``: a corner outside its frame
+    (R5). The shown square is random, so a fixed A1 counted as seen when it was A1, A2, B1 or
+    B2 (4 checks in 480)."""
+    corner = Cell.parse("A1")
+    return "P30" if Cell.parse(shown).distance(corner) <= ATTENTION_RADIUS else "A1"
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -137,7 +146,7 @@ def test_every_export_ends_with_status_and_research_keeps_the_completed(tmp_path
         p, body = out["participant"], {"item": out["item"], "done": False}
         while not body["done"]:  # misses the attention check
             item = body["item"]
-            square = "A1" if item["kind"] == "attention" else next(squares)
+            square = _far_from(item["square"]) if item["kind"] == "attention" else next(squares)
             body = _post(c, "/study/api/answer", participant=p, item=item["index"], square=square)
         assert body["screened_out"]
     clicks = tmp_path / "clicks.csv"
