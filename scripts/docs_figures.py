@@ -1706,6 +1706,29 @@ def _averaged_margin(language: str) -> str:
     return _minus(listener.averaged_margin(language, play))
 
 
+def _spanish_three_givers() -> str:
+    """scripts/evaluate_giver_listener.py --self-play --language es: the three Spanish givers at
+    one table, reported as its command reports them (docs/agents.md)."""
+    from huescues.tournament import Tournament
+
+    listener = _entrants_module("evaluate_giver_listener")
+
+    def play(entrants: tuple[str, ...], games: int, seed: int, language: str) -> Any:
+        tournament = Tournament(
+            list(entrants), games=games, seed=seed, rules={"language": language}
+        )
+        return tournament.run(workers=1).report(seed=seed)
+
+    report = listener.three_givers(play)
+    giver = {e.entrant: e.giver_points_per_round.format(".2f") for e in report.entrants}
+    return (
+        f"the pool at 0.5 is {_margin(report, 'pooled', 'pooled_en_weights')} points a game "
+        f"against the pool at 0.7 and {_margin(report, 'pooled', 'averaged')} against the "
+        f"average, its giver's points a round {giver['pooled']} against the average's "
+        f"{giver['averaged']} and the pool at 0.7's {giver['pooled_en_weights']}"
+    )
+
+
 def _languages_self_play() -> str:
     """docs/languages.md's table: the default player against random, 480 games, in Spanish and
     in English (``huescues tournament [--language es] --entrants default random --games 480``)."""
@@ -1763,6 +1786,7 @@ INLINE_EVALUATIONS: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "language-chroma": (("docs/language.md", "docs/naming.md"), _chroma_ratio),
     "agents-averaged-giver": (("docs/agents.md",), lambda: _averaged_margin("en")),
     "agents-averaged-giver-es": (("docs/agents.md",), lambda: _averaged_margin("es")),
+    "agents-spanish-three-givers": (("docs/agents.md",), _spanish_three_givers),
 }
 
 
@@ -1887,6 +1911,14 @@ def _es_vocabulary_size() -> str:
 
 def _es_vocabulary_none() -> str:
     return f"{_es_vocabulary()[1]:,} English words"
+
+
+def _es_glossary_common() -> str:
+    """The entries of the Spanish pack's second glossary (scripts/build_spanish.py)."""
+    path = ROOT / "knowledge/spanish/glossary-common.tsv"
+    lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    entries = [x for x in lines if not x.startswith("#")][1:]
+    return f"{len(entries):,} common things"
 
 
 def _grey_share(board_id: str) -> str:
@@ -2039,6 +2071,7 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "own-knowledge-weight": (("docs/languages.md",), _own_knowledge_weight),
     "es-vocabulary-size": (("docs/languages.md",), _es_vocabulary_size),
     "es-vocabulary-none": (("docs/languages.md",), _es_vocabulary_none),
+    "es-glossary-common": (("docs/languages.md",), _es_glossary_common),
     "calibration-quote": (("docs/knowledge.md", "docs/research.md"), _calibration_quote),
     "agents-pawn-evidence": (("docs/agents.md",), _agents_pawn_evidence),
     "agents-crowd-default": (("docs/agents.md",), lambda: _crowd_reading(("default",), False)),

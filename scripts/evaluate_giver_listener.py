@@ -160,18 +160,24 @@ def self_play(language: str, play: Play, games: int = 1000, seed: int = 5) -> li
         f"averaged - naming = {averaged_margin(language, play)}"
     ]
     if language == "es":
-        three = (
-            _entrant("pooled"),
-            _entrant("averaged_es", "averaged"),
-            _entrant("pooled_en_weights"),
-        )
-        report = play(three, games, seed, language)
+        report = three_givers(play, games, seed)
         lines.append(f"The three givers at one table ({games} games, seed {seed}):")
         for a, b in (("pooled", "pooled_en_weights"), ("pooled", "averaged")):
             lines.append(f"  {a} - {b} = {report.difference(a, b).format('+.2f')} points a game")
         for e in report.entrants:
             lines.append(f"  {e.entrant}'s giver: {e.giver_points_per_round.format('.2f')} a round")
     return lines
+
+
+def three_givers(play: Play, games: int = 1000, seed: int = 5) -> Any:
+    """The Spanish default player with its giver's pool as named (``pooled``, the default;
+    ``averaged``; ``pooled_en_weights``), the three at one table: ``play``'s report."""
+    three = (
+        _entrant("pooled"),
+        _entrant("averaged_es", "averaged"),
+        _entrant("pooled_en_weights"),
+    )
+    return play(three, games, seed, "es")
 
 
 def spanish_picks(responses: HumanResponses) -> HumanResponses:

@@ -4,7 +4,8 @@ It is the English giver vocabulary (``data/clue_vocabulary.txt``) carried to Spa
 inverting the shipped Spanish-to-English table (``data/languages/es/spanish_english.tsv.gz``, the
 one the Spanish reading uses): for each English word, the Spanish words the table translates to
 it with confidence at least :data:`MIN_CONFIDENCE`, spelt as Debian's ``wspanish`` spells them
-(with accents: the table holds folded words), kept when
+(with accents: the table holds folded words; a glossary's word as the glossary writes it), kept
+when
 
 - the Spanish reading (``default_model("es").translate``) of the spelt word gives that English
   word back (so plural or feminine look-ups do not lead elsewhere), or reads it by the pack's
@@ -32,6 +33,7 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
+from build_spanish import glossary_entries  # scripts/, beside this one
 from wordfreq import zipf_frequency
 
 from huescues.agents import clue_vocabulary
@@ -72,6 +74,9 @@ def main() -> int:
     for line in WORD_LIST.read_text(encoding="utf-8").split():
         if line == line.lower():
             spellings[fold(line)].append(line)
+    # A glossary's word is spelt as its authors wrote it: "té" (tea), not "te" (you).
+    for folded, (written, _) in glossary_entries().items():
+        spellings[folded] = [written]
     reader = default_model("es")
     table = spanish_table()
     by_english: dict[str, list[tuple[str, float]]] = defaultdict(list)

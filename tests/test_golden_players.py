@@ -7,8 +7,8 @@ The golden files keep the results file's SHA-256, each line's (to name the first
 differs) and a few lines in full (to show how), and the report's JSON in full. Record them again
 only when a change of decisions is meant: ``python tests/test_golden_players.py``. Recorded
 again in issue 34, when its changes moved the players' decisions by design (the crowd reading,
-the two raters' knowledge, the givers' pooled listener models: players-es-200 last when the
-Spanish giver's models were pooled).
+the two raters' knowledge, the givers' pooled listener models; players-es-200 and web-es last
+when the Spanish table took the second glossary and the Spanish vocabulary was made again from it).
 """
 
 from __future__ import annotations
