@@ -172,3 +172,52 @@ def test_pass_and_play_hides_the_screen_between_people(tmp_path: Path) -> None:
         # The board fits a phone's width.
         width = page.locator("#board").evaluate("e => e.getBoundingClientRect().width")
         assert width <= 390
+
+
+def test_a_tap_on_give_survives_a_state_that_arrives_between_its_press_and_release(
+    tmp_path: Path,
+) -> None:
+    """A slow phone's tap: Ann presses "Give", Bob's page comes back (a state that changes
+    nothing of hers reaches her page) before she lifts her finger; the clue is still given,
+    as she typed it (R11)."""
+    import urllib.request
+
+    from web_server import chromium
+
+    with live_server(tmp_path / "t.sqlite", SETTINGS) as url, chromium() as browser:
+        body = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"kind": "random"}], "seed": 1}
+        request = urllib.request.Request(
+            url + "/api/tables",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            ann_token, bob_token = (s["token"] for s in json.loads(response.read())["seats"][:2])
+        ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        for page in (ann, bob):
+            page.set_default_timeout(15_000)
+        states: list[str] = []
+        ann.on(
+            "websocket",
+            lambda ws: ws.on("framereceived", lambda f: states.append(str(f))),
+        )
+        bob.goto(f"{url}/play#t={bob_token}")
+        ann.goto(f"{url}/play#t={ann_token}")
+        ann.wait_for_selector("text=Choose a target")
+        ann.locator(".cell.card").first.click()
+        ann.locator("[data-field=clue]").fill("lagoon")
+        give = ann.locator("[data-action=clue]")
+        give.hover()
+        ann.mouse.down()
+        seen = sum('"type": "state"' in f or '"type":"state"' in f for f in states)
+        bob.reload()
+        deadline = time.monotonic() + 15
+        while sum('"type": "state"' in f or '"type":"state"' in f for f in states) == seen:
+            assert time.monotonic() < deadline, "Bob's return sent Ann's page no state"
+            ann.wait_for_timeout(50)
+        ann.mouse.up()
+        ann.wait_for_function(
+            "() => document.querySelectorAll('#clues .clue').length === 1", timeout=10_000
+        )
+        assert ann.locator("#clues .clue").inner_text().strip('“”"') == "lagoon"

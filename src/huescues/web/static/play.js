@@ -24,6 +24,8 @@ HuesI18n.ready.then(function () {
   let gone = false; // the server said the table is gone: stop reconnecting
   let startSent = false; // this page asked the server to start (it holds every person's seat)
   let lastKey = null; // what the last state showed of the game, to tell an accepted action
+  let controlsKey = null; // what the controls were drawn for: redrawn only when it changes
+  let draft = { key: null, text: "" }; // the clue being typed, kept across redraws of its turn
   let myTurnBefore = false;
   let timerDue = null; // {seat, at: performance.now() deadline, why}
   let revealSeen = null; // [round key, performance.now()] of the reveal being shown
@@ -372,8 +374,11 @@ HuesI18n.ready.then(function () {
     const input = el("input", { type: "text", maxLength: 60, autocomplete: "off", spellcheck: false,
       placeholder: second ? t("play.words.up_to", { n: state.clue_words }) : t("play.words.one", { n: state.clue_words }) });
     input.dataset.field = "clue";
+    const turn = `${welcome.table}|${conn.seat}|${state.round}|${state.phase}`;
+    if (draft.key === turn) input.value = draft.text;
     const check = el("p", { id: "clue-check", className: "check" });
     input.addEventListener("input", () => {
+      draft = { key: turn, text: input.value };
       clearTimeout(checkTimer);
       check.textContent = "";
       if (input.value.trim()) checkTimer = setTimeout(() => send(conn, { type: "check", text: input.value }), 120);
@@ -407,6 +412,16 @@ HuesI18n.ready.then(function () {
 
   function controls(conn, state) {
     const box = $("controls");
+    // A state that changes nothing the controls show (a presence change, a reaction, another
+    // seat's reconnection) leaves them as they are: redrawn, they would drop a tap or a key
+    // press in flight on a slow phone (the button under the finger replaced between its
+    // press and its release).
+    const reveal = state.reveal ? [state.reveal.waiting_for, Math.ceil(state.reveal.seconds_left)] : null;
+    const key = JSON.stringify([welcome.table, conn.seat, state.current, state.phase, state.round,
+      state.clues.length, state.pawns.length, state.history.length, state.may_pass, state.clue_words,
+      conn.state.card || null, conn.state.target || null, selected, reveal, conns.map((c) => c.seat)]);
+    if (key === controlsKey && box.isConnected) return;
+    controlsKey = key;
     box.replaceChildren();
     if (state.reveal) { box.append(...revealControls(state)); return; }
     if (state.phase === "game_over" || conn.seat === null || conn.seat !== state.current) return;
@@ -828,13 +843,7 @@ HuesI18n.ready.then(function () {
     $("status").textContent = statusText(conn, state);
     $("status").classList.toggle("your-turn", conn.seat !== null && conn.seat === state.current);
     drawClues(state);
-    const active = document.activeElement;
-    const keep = active && active.dataset && active.dataset.field === "clue" && conn.seat === state.current ? active.value : null;
     controls(conn, state);
-    if (keep !== null) {
-      const input = document.querySelector("[data-field=clue]");
-      if (input) { input.value = keep; }
-    }
     drawScores(conn, state);
     drawLastRound(state);
     drawBoard(state, conn);
