@@ -45,7 +45,7 @@ def _act(page: Any, clues: list[str], done: dict[str, bool]) -> Any:
             box.fill("reddish")
             # A function, not an expression: the page's policy forbids eval.
             page.wait_for_function(
-                "() => document.getElementById('clue-check').textContent.includes('R19')"
+                "() => (document.getElementById('clue-check')?.textContent ?? '').includes('R19')"
             )
             done["refused"] = True
         if "second clue" in status and not done.get("evil"):
@@ -101,7 +101,8 @@ def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(tmp_path:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             page.wait_for_function(
-                "() => /Your turn|Game over/.test(document.getElementById('status').textContent)"
+                "() => /Your turn|Game over/.test("
+                "document.getElementById('status')?.textContent ?? '')"
             )
             if "Game over" in _status(page):
                 break
@@ -112,7 +113,7 @@ def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(tmp_path:
                 # again at once: the last first guess is followed by the first second guess).
                 page.wait_for_function(
                     "([el, s]) => !el.isConnected || el.offsetParent === null"
-                    " || document.getElementById('status').textContent !== s",
+                    " || (document.getElementById('status')?.textContent ?? '') !== s",
                     arg=[used, before],
                 )
         else:

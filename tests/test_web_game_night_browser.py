@@ -92,7 +92,9 @@ def test_r14_r24_a_person_dismisses_every_reveal_then_the_end_screen_and_play_ag
         page.click("[data-action=play-again]")
         page.wait_for_selector("[data-screen=game]:not([hidden])")
         assert page.url == old
-        page.wait_for_function("() => /Ann/.test(document.getElementById('round').textContent)")
+        page.wait_for_function(
+            "() => /Ann/.test(document.getElementById('round')?.textContent ?? '')"
+        )
         assert page.locator("#scores li").count() == 3
 
 
@@ -124,10 +126,12 @@ def test_r19_a_house_rule_from_the_lobby_refuses_indigo(tmp_path: Path) -> None:
         box = page.locator("[data-field=clue]")
         box.fill("indigo")
         page.wait_for_function(
-            "() => /house rule.*R19/.test(document.getElementById('clue-check').textContent)"
+            "() => /house rule.*R19/.test(document.getElementById('clue-check')?.textContent ?? '')"
         )
         page.click("[data-action=clue]")
-        page.wait_for_function("() => /R19/.test(document.getElementById('message').textContent)")
+        page.wait_for_function(
+            "() => /R19/.test(document.getElementById('message')?.textContent ?? '')"
+        )
         box = page.locator("[data-field=clue]")
         box.fill("banana")
         page.wait_for_selector("#clue-check.ok")

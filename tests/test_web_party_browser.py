@@ -248,7 +248,9 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
 
     ann.click("[data-action=start-game]")
     for page in pages.values():
-        page.wait_for_function("() => /you are/.test(document.getElementById('round').textContent)")
+        page.wait_for_function(
+            "() => /you are/.test(document.getElementById('round')?.textContent ?? '')"
+        )
     seen["phone"] = ann.evaluate(PHONE_LAYOUT)
 
     # Ann's first clue is refused (R19), then one is taken: the refusal goes with it.
@@ -256,7 +258,7 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
     act_and_wait_for_the_next_state(ann, ann.locator(".cell.card").first.click)
     ann.locator("[data-field=clue]").fill("red")
     ann.click("[data-action=clue]")
-    ann.wait_for_function("() => /R19/.test(document.getElementById('message').textContent)")
+    ann.wait_for_function("() => /R19/.test(document.getElementById('message')?.textContent ?? '')")
     seen["refused"] = ann.locator("#message").inner_text()
 
     # Ivy closes her page before her first pawn: the stand-in places it after 1 s.
@@ -298,7 +300,8 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
             page = _new_page(friend_ctx["Ivy"])
             page.goto(invite)
             page.wait_for_function(
-                "() => /you are|Game over/.test(document.getElementById('round').textContent)"
+                "() => /you are|Game over/.test("
+                "document.getElementById('round')?.textContent ?? '')"
             )
             seen["ivy_back"] = page.locator("#round").inner_text()
             ann.wait_for_selector("#scores li:nth-child(3)[data-presence=here]")
@@ -320,7 +323,7 @@ def evening(server: tuple[str, Path], browser: Any) -> dict[str, Any]:
     for page in [*pages.values(), spec]:
         page.wait_for_selector("[data-screen=game]:not([hidden])")
         page.wait_for_function(
-            "() => /Round 1 of/.test(document.getElementById('round').textContent)"
+            "() => /Round 1 of/.test(document.getElementById('round')?.textContent ?? '')"
         )
     seen["urls_kept"] = {n: p.url == urls[n] for n, p in pages.items()}
     seen["spectator_url_kept"] = spec.url == spec_url
@@ -455,7 +458,9 @@ def test_the_retail_board_chosen_in_the_lobby_is_the_games(
     page.click("[data-action=create]")
     # The only person: nobody to wait for, the game starts as the waiting room opens.
     page.click("[data-action=waiting-room]")
-    page.wait_for_function("() => /you are/.test(document.getElementById('round').textContent)")
+    page.wait_for_function(
+        "() => /you are/.test(document.getElementById('round')?.textContent ?? '')"
+    )
     assert "retail board" in page.locator("#house").inner_text()
     retail, standard = Board.retail(), Board.standard()
     for name in ("A1", "H15", "P30"):
@@ -497,7 +502,9 @@ def test_the_game_study_one_finishes_with_the_code_the_other_drops_out_to_a_stan
     assert not page.locator("[data-action=play-again]").is_visible()
     page.click("[data-action=study-continue]")
     page.wait_for_selector("#completion-code")
-    page.wait_for_function("() => document.getElementById('completion-code').textContent !== ''")
+    page.wait_for_function(
+        "() => (document.getElementById('completion-code')?.textContent ?? '') !== ''"
+    )
     assert page.locator("#completion-code").inner_text() == "PARTY31"
     assert not page.errors
     ctx.close()

@@ -42,11 +42,12 @@ def _play_turn(page: Any, refused: list[bool], clues: list[str]) -> None:
             box.fill("rojizo")
             page.wait_for_function(
                 "() => /Rechazada \\(R19\\):.*rojo/.test("
-                "document.getElementById('clue-check').textContent)"
+                "(document.getElementById('clue-check')?.textContent ?? ''))"
             )
             page.click("[data-action=clue]")
             page.wait_for_function(
-                "() => /Rechazada \\(R19\\)/.test(document.getElementById('message').textContent)"
+                "() => /Rechazada \\(R19\\)/.test("
+                "document.getElementById('message')?.textContent ?? '')"
             )
             refused.append(True)
             box = page.locator("[data-field=clue]")
@@ -157,7 +158,8 @@ def test_a_spanish_giving_study_in_the_browser_exported_with_clue_language_es(
         assert page.locator("#prompt").inner_text().startswith("Escribe una palabra")
         page.locator("[data-field=clue]").fill("rojizo")
         page.wait_for_function(
-            "() => /Rechazada \\(R19\\)/.test(document.getElementById('clue-check').textContent)"
+            "() => /Rechazada \\(R19\\)/.test("
+            "document.getElementById('clue-check')?.textContent ?? '')"
         )
         page.locator("[data-field=clue]").fill("tomate")
         page.wait_for_selector("#clue-check.ok")
