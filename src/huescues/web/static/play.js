@@ -419,7 +419,8 @@ HuesI18n.ready.then(function () {
     const reveal = state.reveal ? [state.reveal.waiting_for, Math.ceil(state.reveal.seconds_left)] : null;
     const key = JSON.stringify([welcome.table, conn.seat, state.current, state.phase, state.round,
       state.clues.length, state.pawns.length, state.history.length, state.may_pass, state.clue_words,
-      conn.state.card || null, conn.state.target || null, selected, reveal, conns.map((c) => c.seat)]);
+      conn.state.card || null, conn.state.target || null, selected, reveal, conns.map((c) => c.seat),
+      (state.seats || []).map((s) => s.name)]);
     if (key === controlsKey && box.isConnected) return;
     controlsKey = key;
     box.replaceChildren();
