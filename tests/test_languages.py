@@ -415,6 +415,18 @@ def test_r20_spanish_number_words_refused(word: str) -> None:
     assert "number word" in str(err)
 
 
+@pytest.mark.parametrize("word", ["uña", "uñas", "UÑAS", "un\u0303a", "n\u0303u"])
+def test_r20_a_spanish_word_with_n_tilde_is_not_the_number_word_without_it(word: str) -> None:
+    """R20: ñ is a letter of its own in Spanish: uña (a nail) is not una (one), though accents
+    fold (``úna`` is still ``una``)."""
+    assert validate_clue(word, language="es") == (word,)
+
+
+@pytest.mark.parametrize("word", ["una", "úna", "UNAS", "uno"])
+def test_r20_spanish_number_words_are_refused_with_accents_folded(word: str) -> None:
+    assert refusal(word, language="es").rule == "R20"
+
+
 @pytest.mark.parametrize("word", ["F12", "a", "12"])
 def test_r20_coordinates_letters_and_digits_refused_in_spanish_too(word: str) -> None:
     assert refusal(word, language="es").rule == "R20"

@@ -159,14 +159,17 @@ def _folded(words: tuple[str, ...], language: str) -> frozenset[str]:
     return frozenset(pack.fold(w) for w in words)
 
 
-def _candidates(word: str, pack: LanguagePack) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The word lowercased (and folded, if the language folds accents) and stripped of edge
-    punctuation, and the strings to check in it.
+def _candidates(
+    word: str, pack: LanguagePack, *, keep_letters: bool = False
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The word lowercased (and folded, if the language folds accents; with ``ñ`` kept if
+    ``keep_letters``) and stripped of edge punctuation, and the strings to check in it.
 
     Each candidate comes with how the message points at it: the whole word, each part split on
     hyphens (and any other punctuation inside the word), and the parts joined.
     """
-    whole = _EDGES.sub("", pack.fold(unicodedata.normalize("NFKC", word)))
+    fold = pack.fold_keeping_letters if keep_letters else pack.fold
+    whole = _EDGES.sub("", fold(unicodedata.normalize("NFKC", word)))
     parts = [p for p in _SEPARATORS.split(whole) if p]
     found: list[tuple[str, str]] = [(whole, "")]
     seen = {whole}
@@ -178,6 +181,10 @@ def _candidates(word: str, pack: LanguagePack) -> tuple[str, tuple[tuple[str, st
     if joined not in seen:
         found.append((joined, f" (read as {joined!r})"))
     return whole, tuple(found)
+
+
+#: ñ in any of its Unicode forms (one code point, or n and a combining tilde), either case.
+_HAS_ENYE = re.compile("[ñÑ]|[nN]\u0303")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -201,7 +208,9 @@ def _word_fault(
         return "R20", f"{shown} contains a number"
     if len(whole) == 1 and whole in _ROW_LIKE_LETTERS:
         return "R20", f"{shown} is a single letter, and the letters A-P name the board's rows"
-    for cand, where in candidates:
+    # (Words are compared with ñ kept: uña is not una. A colour term has no ñ, so R19 folds it.)
+    named = _candidates(word, pack, keep_letters=True)[1] if _HAS_ENYE.search(word) else candidates
+    for cand, where in named:
         if cand in pack.number_words:
             return "R20", f"{shown}{where} is a number word"
         if cand in pack.position_words:

@@ -118,6 +118,11 @@ class LanguagePack:
         """``text`` as this pack compares words: lowercase, and folded if the pack says so."""
         return _fold(text, self.fold_accents)
 
+    def fold_keeping_letters(self, text: str) -> str:
+        """``text`` folded as :meth:`fold` does, but with ``ñ`` kept: a letter of its own in
+        Spanish, not an ``n`` with a mark (``uña``, a nail, is not ``una``, a number word)."""
+        return "ñ".join(self.fold(piece) for piece in text.lower().split("ñ"))
+
     def derived(self, term: str) -> tuple[str, ...]:
         """The listed words derived from ``term`` (folded), or ``()``."""
         key = self.fold(term)
