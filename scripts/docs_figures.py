@@ -936,16 +936,17 @@ def _languages_guesser() -> str:
     )
 
 
-def _es_heldout_today() -> str:
-    """scripts/evaluate_spanish_heldout.py's figures on the held-out Spanish list, all words:
-    its points for the Spanish default model and guesser, the model's object words' and the
-    share with the listed basic term (docs/languages.md)."""
+def _es_heldout_today(name: str = "heldout.tsv") -> str:
+    """scripts/evaluate_spanish_heldout.py's figures on a held-out Spanish list
+    (``knowledge/spanish/NAME``), all words: its points for the Spanish default model and
+    guesser, the model's object words' and the share with the listed basic term
+    (docs/languages.md)."""
     script = _script("evaluate_spanish_heldout")
-    kinds = script.groups()
+    kinds = {k: v for k, v in script.groups().items() if k in ("object words", "all")}
     got = {
-        name: {group: script.summarise([(e, r) for e, r in rows if keep(e)])
-               for group, keep in kinds.items()}
-        for name, rows in script.measure().items()
+        reader: {group: script.summarise([(e, r) for e, r in rows if keep(e)])
+                 for group, keep in kinds.items()}
+        for reader, rows in script.measure(ROOT / "knowledge/spanish" / name).items()
     }  # fmt: skip
     model, guesser = got['default_model("es")'], got['default_agent("es").guesser']
     return (
@@ -1758,7 +1759,7 @@ def _languages_self_play_gap() -> str:
         report = _tournament(("default", "random"), 480, language)
         (default,) = [e for e in report.entrants if e.entrant == "default"]
         got.append(default.points_per_game.mean)
-    return f"{got[0] - got[1]:.1f} points"
+    return f"{got[0] - got[1]:.1f} points".replace("-", "\u2212")  # (a minus sign)
 
 
 #: The held-out evaluations of scripts/evaluate_*.py whose tables a page prints: minutes, not
@@ -1913,12 +1914,16 @@ def _es_vocabulary_none() -> str:
     return f"{_es_vocabulary()[1]:,} English words"
 
 
-def _es_glossary_common() -> str:
-    """The entries of the Spanish pack's second glossary (scripts/build_spanish.py)."""
-    path = ROOT / "knowledge/spanish/glossary-common.tsv"
-    lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-    entries = [x for x in lines if not x.startswith("#")][1:]
-    return f"{len(entries):,} common things"
+def _es_glossary(name: str, what: str) -> Callable[[], str]:
+    """The entries of one of the Spanish pack's glossaries (scripts/build_spanish.py)."""
+
+    def count() -> str:
+        path = ROOT / "knowledge/spanish" / name
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        entries = [x for x in lines if not x.startswith("#")][1:]
+        return f"{len(entries):,} {what}"
+
+    return count
 
 
 def _grey_share(board_id: str) -> str:
@@ -2068,10 +2073,18 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "text-board-size": (("docs/text-agent.md",), _board_text_size),
     "common-words-es": (("docs/languages.md",), _common_words_es),
     "es-heldout-today": (("docs/languages.md",), _es_heldout_today),
+    "es-heldout-2-today": (("docs/languages.md",), lambda: _es_heldout_today("heldout-2.tsv")),
     "own-knowledge-weight": (("docs/languages.md",), _own_knowledge_weight),
     "es-vocabulary-size": (("docs/languages.md",), _es_vocabulary_size),
     "es-vocabulary-none": (("docs/languages.md",), _es_vocabulary_none),
-    "es-glossary-common": (("docs/languages.md",), _es_glossary_common),
+    "es-glossary-common": (
+        ("docs/languages.md",),
+        _es_glossary("glossary-common.tsv", "common things"),
+    ),
+    "es-glossary-more": (
+        ("docs/languages.md",),
+        _es_glossary("glossary-more.tsv", "more common things"),
+    ),
     "calibration-quote": (("docs/knowledge.md", "docs/research.md"), _calibration_quote),
     "agents-pawn-evidence": (("docs/agents.md",), _agents_pawn_evidence),
     "agents-crowd-default": (("docs/agents.md",), lambda: _crowd_reading(("default",), False)),

@@ -8,7 +8,8 @@ differs) and a few lines in full (to show how), and the report's JSON in full. R
 only when a change of decisions is meant: ``python tests/test_golden_players.py``. Recorded
 again in issue 34, when its changes moved the players' decisions by design (the crowd reading,
 the two raters' knowledge, the givers' pooled listener models; players-es-200 and web-es last
-when the Spanish table took the second glossary and the Spanish vocabulary was made again from it).
+when the Spanish table took the third glossary, the Spanish vocabulary was made again from it, and
+a Spanish phrase with a name kept its order).
 """
 
 from __future__ import annotations

@@ -98,7 +98,18 @@ def test_two_words_read_in_english_order_the_modifier_first() -> None:
     assert m.translate("cielo nocturno").text == "night sky"
     assert m.translate("mar profundo").text == "deep sea"
     assert m.translate("monstruo de las galletas").text == "cookie monster"
-    assert m.translate("epi y blas").text == "epi blas"
+    assert m.translate("agua y fuego").text == "water fire"
+    assert m.translate("epi y blas").text == "epi blas"  # (names, not translated)
+
+
+def test_a_group_with_a_word_not_translated_is_a_name_and_keeps_its_order() -> None:
+    """A word neither rated nor in the table is a name, or English already: its group is not
+    turned round (darth vader, lightning mcqueen, captain america)."""
+    m = default_model("es")
+    assert m.translate("darth vader").text == "darth vader"
+    assert m.translate("rayo mcqueen").text == "lightning mcqueen"
+    assert m.translate("capitán américa").text == "captain america"
+    assert m.translate("cielo nocturno de rayo mcqueen").text == "lightning mcqueen night sky"
 
 
 def test_a_phrase_mixes_its_translation_and_the_packs_knowledge() -> None:
@@ -206,7 +217,7 @@ def test_a_spanish_ratings_file_dropped_in_is_built_into_the_pack(tmp_path: Path
     )
 
 
-def test_the_shipped_table_is_its_encoder_matches_with_both_glossaries_in_place() -> None:
+def test_the_shipped_table_is_its_encoder_matches_with_the_glossaries_in_place() -> None:
     """A glossary edited without the table made again (``build_spanish.py --glossary-only``)
     would read nothing of the edit: the shipped table is what the glossaries make, line for
     line, and every glossary word reads as its glossary says."""
@@ -214,12 +225,64 @@ def test_the_shipped_table_is_its_encoder_matches_with_both_glossaries_in_place(
 
     build: Any = _build_spanish()
     glossary = build.read_glossary()
-    assert len(glossary) > 700  # the authors' 170 and the 550 common things
+    assert len(glossary) > 1800  # the authors' 170, the 550 common things and the 1,160 more
     with gzip.open(build.OUT, "rt", encoding="utf-8") as f:
         shipped = f.read()
     assert build.table_text(build.shipped_matches(), glossary) == shipped
     m = default_model("es")
-    for spanish, english in (("zorro", "fox"), ("atún", "tuna"), ("canguro", "kangaroo")):
+    for spanish, english in (
+        ("zorro", "fox"),
+        ("atún", "tuna"),
+        ("canguro", "kangaroo"),
+        ("caballa", "mackerel"),  # glossary-more.tsv: the encoder read "horse"
+        ("lobezno", "wolverine"),
+        ("arco iris", "rainbow"),
+    ):
         assert glossary[fold(spanish)] == english and m.translate(spanish).text == english
     # A phrase with a word the pack rates itself is read by its words, not by a glossary.
     assert "vino tinto" not in glossary
+
+
+def test_a_word_in_two_glossaries_is_an_error(tmp_path: Path) -> None:
+    """A later glossary must not override an earlier one's entry unseen: the build names both."""
+    build: Any = _build_spanish()
+    first, second = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    first.write_text("# how\nspanish\tenglish\nzorro\tfox\n", encoding="utf-8")
+    second.write_text("spanish\tenglish\n# a group\nmofeta\tskunk\n", encoding="utf-8")
+    assert build.glossary_entries((first, second)) == {
+        "zorro": ("zorro", "fox"),
+        "mofeta": ("mofeta", "skunk"),
+    }
+    second.write_text("spanish\tenglish\nZORRO\tvixen\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"'zorro'.*a\.tsv.*b\.tsv"):
+        build.glossary_entries((first, second))
+
+
+def test_the_third_glossary_keeps_its_rules() -> None:
+    """knowledge/spanish/glossary-more.tsv's header rules: each English side is read by the
+    English knowledge (the phrase or each of its words); no entry holds a word the pack's own
+    knowledge reads (in any form the reading folds to it), a colour word issue 34 quotes, or a
+    word the Spanish clue rules refuse (a colour term or a form of one, a number, a place)."""
+    from huescues.engine import IllegalClue, validate_clue
+    from huescues.language import ObjectColourModel
+    from huescues.language._translate import _forms, spanish_knowledge
+
+    build: Any = _build_spanish()
+    path = build.ROOT / "knowledge" / "spanish" / "glossary-more.tsv"
+    assert path in build.GLOSSARIES
+    entries = build.glossary_entries((path,))
+    assert len(entries) > 900
+    english_words = set(ObjectColourModel.default().words)
+    own = spanish_knowledge()
+    quoted = {fold(w) for w in ("marfil", "ocre", "granate", "burdeos", "celeste")}
+    quoted |= {fold(w) for w in ("fucsia", "añil", "cian", "caqui", "teja")}
+    for key, (spanish, english) in entries.items():
+        assert english in english_words or all(w in english_words for w in english.split()), english
+        for word in key.split():
+            forms = _forms(word)
+            assert not any(own.knows(f) or f in quoted for f in forms), spanish
+        for word in spanish.split():
+            try:
+                validate_clue(word, language="es")
+            except IllegalClue as e:  # the message names the entry
+                raise AssertionError(f"{spanish!r}: {e}") from e

@@ -90,8 +90,9 @@ class TranslatedModel(ColourTermModelBase):
     found in ``table`` (folded word -> English text and confidence) is replaced by its English
     counterpart, plural and feminine forms are looked up by their singular masculine, ``X de
     Y`` becomes ``Y X``, the words of a group are read in English order (Spanish puts the
-    modifier after the noun: ``cielo nocturno`` is ``night sky``), and a word not found is read
-    as it is (names such as ``Pikachu`` are the same in both). The English reading is tempered
+    modifier after the noun: ``cielo nocturno`` is ``night sky``) unless one of them is not
+    found (a name keeps its order: ``rayo mcqueen``, ``darth vader``), and a word not found is
+    read as it is (names such as ``Pikachu`` are the same in both). The English reading is tempered
     by the translation's confidence: ``confidence * base.score(english)``, a broader belief
     where the translation is unsure.
 
@@ -267,13 +268,16 @@ class TranslatedModel(ColourTermModelBase):
         done: list[str] = []
         for group in reversed(groups):
             for thing in group:
-                for w in reversed(thing):
-                    known = self._own(w)
+                read = [(w, self._own(w), self._word(w)) for w in thing]
+                # A thing with a word the pack neither rates nor translates is a name, or
+                # English already (darth vader, rayo mcqueen, capitán américa): its words keep
+                # their order; the rest are read modifier first.
+                if all(known is not None or found is not None for _, known, found in read):
+                    read.reverse()
+                for w, known, found in read:
                     if known is not None:
                         own.append(known)
-                        continue
-                    found = self._word(w)
-                    if found is None:
+                    elif found is None:
                         english.append(w)
                     else:
                         english.append(found[0])
