@@ -27,7 +27,7 @@ the translation's confidence.
 Then the authors' glossaries replace the matches of their words, with confidence 0.95:
 ``knowledge/spanish/glossary.tsv`` (170 common things, written knowing the dev clues: it holds
 their Spanish words, so dev figures are also reported with those entries left out,
-``docs/languages.md``), ``knowledge/spanish/glossary-common.tsv`` (550 more, written later
+``docs/languages.md``), ``knowledge/spanish/glossary-common.tsv`` (549 more, written later
 without the held-out list, its header says how) and ``knowledge/spanish/glossary-more.tsv``
 (1,158 more, animals, foods, stones and materials, plants, surroundings, subjective words and
 pop culture, written without the held-out lists, its header says how); all by the project's
