@@ -142,18 +142,23 @@ def _finished(db: Path) -> list[str]:
         return [r[0] for r in conn.execute("SELECT record FROM games WHERE record IS NOT NULL")]
 
 
+def _ann_bob_and_a_bot(url: str) -> list[dict[str, Any]]:
+    """A table of Ann, Bob and a random bot made through the API: its seats (with tokens)."""
+    import urllib.request
+
+    body = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"kind": "random"}], "seed": 1}
+    request = urllib.request.Request(
+        url + "/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return list(json.loads(response.read())["seats"])
+
+
 def test_pass_and_play_hides_the_screen_between_people(tmp_path: Path) -> None:
     with live_server(tmp_path / "p.sqlite", SETTINGS) as url, browser_page(390, 844) as page:
-        import urllib.request
-
-        body = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"kind": "random"}], "seed": 1}
-        request = urllib.request.Request(
-            url + "/api/tables",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            seats = json.loads(response.read())["seats"]
+        seats = _ann_bob_and_a_bot(url)
         tokens = ",".join(s["token"] for s in seats if s["token"])
         page.goto(f"{url}/play#t={tokens}")
         # Ann gives the first clue (R6): the device asks for her before showing her card.
@@ -181,19 +186,10 @@ def test_a_tap_on_give_survives_a_state_that_arrives_between_its_press_and_relea
     """A slow phone's tap: Ann presses "Give", Bob's page comes back (a state that changes
     nothing of hers reaches her page) before she lifts her finger; the clue is still given,
     as she typed it (R11)."""
-    import urllib.request
-
     from web_server import chromium
 
     with live_server(tmp_path / "t.sqlite", SETTINGS) as url, chromium() as browser:
-        body = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"kind": "random"}], "seed": 1}
-        request = urllib.request.Request(
-            url + "/api/tables",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            ann_token, bob_token = (s["token"] for s in json.loads(response.read())["seats"][:2])
+        ann_token, bob_token = (s["token"] for s in _ann_bob_and_a_bot(url)[:2])
         ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         for page in (ann, bob):
