@@ -183,10 +183,6 @@ def _candidates(
     return whole, tuple(found)
 
 
-#: ñ in any of its Unicode forms (one code point, or n and a combining tilde), either case.
-_HAS_ENYE = re.compile("[ñÑ]|[nN]\u0303")
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _word_fault(
     word: str, banned: tuple[str, ...], relative: tuple[str, ...], language: str
@@ -209,8 +205,7 @@ def _word_fault(
     if len(whole) == 1 and whole in _ROW_LIKE_LETTERS:
         return "R20", f"{shown} is a single letter, and the letters A-P name the board's rows"
     # (Words are compared with ñ kept: uña is not una. A colour term has no ñ, so R19 folds it.)
-    named = _candidates(word, pack, keep_letters=True)[1] if _HAS_ENYE.search(word) else candidates
-    for cand, where in named:
+    for cand, where in _candidates(word, pack, keep_letters=True)[1]:
         if cand in pack.number_words:
             return "R20", f"{shown}{where} is a number word"
         if cand in pack.position_words:

@@ -25,7 +25,6 @@ HuesI18n.ready.then(function () {
   let startSent = false; // this page asked the server to start (it holds every person's seat)
   let lastKey = null; // what the last state showed of the game, to tell an accepted action
   let controlsKey = null; // what the controls were drawn for: redrawn only when it changes
-  let draft = { key: null, text: "" }; // the clue being typed, kept across redraws of its turn
   let myTurnBefore = false;
   let timerDue = null; // {seat, at: performance.now() deadline, why}
   let revealSeen = null; // [round key, performance.now()] of the reveal being shown
@@ -374,11 +373,8 @@ HuesI18n.ready.then(function () {
     const input = el("input", { type: "text", maxLength: 60, autocomplete: "off", spellcheck: false,
       placeholder: second ? t("play.words.up_to", { n: state.clue_words }) : t("play.words.one", { n: state.clue_words }) });
     input.dataset.field = "clue";
-    const turn = `${welcome.table}|${conn.seat}|${state.round}|${state.phase}`;
-    if (draft.key === turn) input.value = draft.text;
     const check = el("p", { id: "clue-check", className: "check" });
     input.addEventListener("input", () => {
-      draft = { key: turn, text: input.value };
       clearTimeout(checkTimer);
       check.textContent = "";
       if (input.value.trim()) checkTimer = setTimeout(() => send(conn, { type: "check", text: input.value }), 120);
@@ -416,11 +412,12 @@ HuesI18n.ready.then(function () {
     // seat's reconnection) leaves them as they are: redrawn, they would drop a tap or a key
     // press in flight on a slow phone (the button under the finger replaced between its
     // press and its release).
-    const reveal = state.reveal ? [state.reveal.waiting_for, Math.ceil(state.reveal.seconds_left)] : null;
+    // (A clue being typed is kept so: the box is replaced only when its turn is over.)
+    const reveal = state.reveal
+      ? [state.reveal.waiting_for.map(seatName), Math.ceil(state.reveal.seconds_left)] : null;
     const key = JSON.stringify([welcome.table, conn.seat, state.current, state.phase, state.round,
       state.clues.length, state.pawns.length, state.history.length, state.may_pass, state.clue_words,
-      conn.state.card || null, conn.state.target || null, selected, reveal, conns.map((c) => c.seat),
-      (state.seats || []).map((s) => s.name)]);
+      conn.state.card || null, conn.state.target || null, selected, reveal, conns.map((c) => c.seat)]);
     if (key === controlsKey && box.isConnected) return;
     controlsKey = key;
     box.replaceChildren();
