@@ -694,26 +694,21 @@ def _knowledge_calibration() -> str:
 
 
 def _languages_spanish() -> str:
-    """docs/languages.md's Spanish picks read in Spanish, with and without the glossary entries of
-    the dev words (scripts/evaluate_languages.py's first two tables), and the sentence on them."""
-    from huescues.language import (
-        TranslatedModel,
-        default_model,
-        fold,
-        spanish_knowledge,
-        spanish_table,
-    )
+    """docs/languages.md's Spanish picks read in Spanish, with the glossary entries of the dev
+    words, without them, and with a blind translation of the words in their place
+    (scripts/evaluate_languages.py's first three tables), and the sentence on them."""
     from huescues.research import agreement_by_language, dev_picks
 
+    script = _script("evaluate_languages")
     responses, _ = dev_picks()
-    words = sorted({r.extra["shown_word"] for r in responses.rows})
-    own = spanish_knowledge().without([fold(w) for w in words])
-    held = TranslatedModel(
-        default_model(), spanish_table(without_glossary=words), "es", knowledge=own
-    )
+    words = script.dev_words()
+    held, _ = script.dev_models(words, blind=False)
+    blind, _ = script.dev_models(words, blind=True)
     plain = agreement_by_language(responses, language="spanish")
     honest = agreement_by_language(responses, {"es": held}, language="spanish")
-    shown = dict(honest.overall.players)["shown word"].mean
+    blinded = agreement_by_language(responses, {"es": blind}, language="spanish")
+    shown = dict(honest.overall.players)["shown word"]
+    by_blind = dict(blinded.overall.players)["shown word"]
     english = dict(plain.overall.players)["English clue"].mean
     return "\n".join(
         [
@@ -723,12 +718,18 @@ def _languages_spanish() -> str:
             "",
             honest.table(".3f").rstrip(),
             "",
+            "those glossary entries replaced by the blind translation of the dev words:",
+            "",
+            blinded.table(".3f").rstrip(),
+            "",
             "With the dev words' glossary entries and own ratings left out, the Spanish reading "
             "scores "
-            f"{shown:.3f} a pick on the Spanish picks",
+            f"{shown.mean:.3f} a pick on the Spanish picks",
             f"(0.200 before this reading, the English clue {english:.3f} with the English model "
-            "alone). The kept-back clues have not",
-            "been measured.",
+            "alone); with the blind",
+            f"translation of the dev words in their place, {by_blind.mean:.3f} "
+            f"[{by_blind.low:.3f}, {by_blind.high:.3f}]. The kept-back clues have not been "
+            "measured.",
         ]
     )
 
@@ -891,48 +892,32 @@ def _languages_guesser() -> str:
     """docs/languages.md's sentence on the Spanish default player's guesser on the Spanish picks
     (scripts/evaluate_languages.py's last table)."""
     from huescues.agents import EmbeddingGuesser, default_agent
-    from huescues.language import (
-        NamingModel,
-        TranslatedModel,
-        default_model,
-        fold,
-        spanish_knowledge,
-        spanish_table,
-    )
-    from huescues.research import HumanResponses, Response, agreement_by_category, dev_picks
+    from huescues.research import agreement_by_category
 
-    responses, _ = dev_picks()
-    words = sorted({r.extra["shown_word"] for r in responses.rows})
-    spanish = tuple(
-        Response(r.extra["shown_word"], r.square, r.participant, r.extra, r.line)
-        for r in responses.rows
-        if r.extra.get("shown_language", "").strip().lower() == "spanish"
-    )
-    by_word = HumanResponses(responses.board, spanish, source=responses.source)
-    table = spanish_table(without_glossary=words)
-    own = spanish_knowledge().without([fold(w) for w in words])
-    held = TranslatedModel(default_model(), table, "es", knowledge=own)
+    script = _script("evaluate_languages")
+    words = script.dev_words()
+    by_word = script.spanish_picks()
     players = {
         "with": default_agent("es").guesser,
-        "without": EmbeddingGuesser(
-            model=(held, TranslatedModel(NamingModel.default(), table, "es", knowledge=own))
-        ),
+        "without": EmbeddingGuesser(model=script.dev_models(words, blind=False)),
+        "blind": EmbeddingGuesser(model=script.dev_models(words, blind=True)),
     }
     report = agreement_by_category(by_word, players).overall
     overall = dict(report.players)
-    honest, shipped = overall["without"], overall["with"]
+    honest, shipped, blind = overall["without"], overall["with"], overall["blind"]
     person, square = report.person, report.random
     return (
-        f"On people's picks for the 39 dev clues shown in Spanish ({len(spanish):,} picks, grouped "
+        f"On people's picks for the 39 dev clues shown in Spanish ({len(by_word.rows):,} picks, "
+        "grouped "
         "by the shown\nword; `PYTHONPATH=src python scripts/evaluate_languages.py`, last table), "
         "the Spanish default\nplayer's guesser (its literal reading outside a game: "
         '`default_model("es")` and the naming model\nthrough the table, averaged) scores '
         f"**{honest.mean:.3f} [{honest.low:.3f}, {honest.high:.3f}]** points a pick with the "
-        "glossary\nentries (and the pack's own ratings) of the dev words left out, the honest "
-        "figure "
-        f"({shipped.mean:.3f} with them, which the glossary was\nwritten knowing; a person "
-        f"{person.mean:.3f}, a random square {square.mean:.3f}). The kept-back clues have not "
-        "been\nmeasured."
+        "glossary\nentries (and the pack's own ratings) of the dev words left out "
+        f"({shipped.mean:.3f} with them, which the glossary was\nwritten knowing), and "
+        f"**{blind.mean:.3f} [{blind.low:.3f}, {blind.high:.3f}]** with the blind translation "
+        f"in their place; a person\n{person.mean:.3f}, a random square {square.mean:.3f}. "
+        "The kept-back clues have not been measured."
     )
 
 

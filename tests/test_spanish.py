@@ -292,3 +292,36 @@ def test_the_third_glossary_keeps_its_rules() -> None:
                 validate_clue(word, language="es")
             except IllegalClue as e:  # the message names the entry
                 raise AssertionError(f"{spanish!r}: {e}") from e
+
+
+def _evaluate_languages() -> Any:
+    """scripts/evaluate_languages.py, loaded from its file."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "evaluate_languages.py"
+    spec = importlib.util.spec_from_file_location("evaluate_languages", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_blind_translation_is_of_its_drawn_list_and_reads_every_spanish_dev_word() -> None:
+    """knowledge/work/blind-translation.tsv translates, line for line, the list that
+    ``evaluate_languages.py --draw`` draws (the Spanish dev words hidden among 260 others), and
+    the honest reading with it in place reads every Spanish dev word through it."""
+    script = _evaluate_languages()
+    drawn = script.draw_blind_words()
+    assert script.BLIND_WORDS.read_text(encoding="utf-8").split("\n")[:-1] == drawn
+    rows = [
+        line.split("\t")
+        for line in script.BLIND.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert [spanish for spanish, _ in rows[1:]] == drawn
+    shown = {r.clue for r in script.spanish_picks().rows}
+    assert {w.lower() for w in shown} <= set(drawn) and len(drawn) == 299
+    model, _ = script.dev_models(script.dev_words(), blind=True)
+    blind = script.blind_translation()
+    for word in shown:
+        assert model.translate(word).text == blind[fold(word)], word
