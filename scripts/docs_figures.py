@@ -2059,6 +2059,7 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "common-words-es": (("docs/languages.md",), _common_words_es),
     "es-heldout-today": (("docs/languages.md",), _es_heldout_today),
     "es-heldout-2-today": (("docs/languages.md",), lambda: _es_heldout_today("heldout-2.tsv")),
+    "es-heldout-3-today": (("docs/languages.md",), lambda: _es_heldout_today("heldout-3.tsv")),
     "own-knowledge-weight": (("docs/languages.md",), _own_knowledge_weight),
     "es-vocabulary-size": (("docs/languages.md",), _es_vocabulary_size),
     "es-vocabulary-none": (("docs/languages.md",), _es_vocabulary_none),
@@ -2069,6 +2070,14 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "es-glossary-more": (
         ("docs/languages.md",),
         _es_glossary("glossary-more.tsv", "more common things"),
+    ),
+    "es-glossary-modifiers": (
+        ("docs/languages.md",),
+        _es_glossary("glossary-modifiers.tsv", "adjectives and participles"),
+    ),
+    "es-colour-names": (
+        ("docs/languages.md",),
+        _es_glossary("colour-names.tsv", "Spanish colour words"),
     ),
     "calibration-quote": (("docs/knowledge.md", "docs/research.md"), _calibration_quote),
     "agents-pawn-evidence": (("docs/agents.md",), _agents_pawn_evidence),

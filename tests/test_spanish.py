@@ -67,10 +67,17 @@ def _peak(text: str) -> tuple[float, float, float]:
     return float(top[0]), float(top[1]), float(top[2])
 
 
-def test_colour_words_the_pack_rates_read_as_spanish_not_as_a_false_friend() -> None:
-    """The pack's own knowledge comes before the translation table (marfil is not maroon)."""
+def test_colour_words_read_as_their_colour_not_as_a_false_friend() -> None:
+    """A Spanish colour word reads as the colour it names: by the English colour name that
+    knowledge/spanish/colour-names.tsv gives it (marfil is ivory, not the encoder's "maroon"),
+    or by the pack's own rating (rosa, tinto: the basic terms and words no glossary names)."""
     m = default_model("es")
-    for word in ("marfil", "granate", "burdeos", "celeste", "rosa", "tinto"):
+    names = {"marfil": "ivory", "granate": "maroon", "burdeos": "burgundy", "celeste": "sky blue"}
+    names |= {"cian": "cyan", "ocre": "ochre", "caqui": "khaki", "turquesa": "turquoise"}
+    for word, english in names.items():
+        t = m.translate(word)
+        assert (t.text, t.own, t.translated) == (english, (), (fold(word),)), word
+    for word in ("rosa", "tinto", "violeta", "oscuro"):
         t = m.translate(word)
         assert t.own == (fold(word),) and t.text == "" and t.translated == (), word
     light, _, _ = _peak("marfil")
@@ -85,8 +92,9 @@ def test_colour_words_the_pack_rates_read_as_spanish_not_as_a_false_friend() -> 
 
 def test_a_form_of_a_rated_word_reads_as_the_word() -> None:
     m = default_model("es")
-    assert m.translate("Lilas").own == ("lila",)
-    assert m.translate("granates").own == ("granate",)
+    assert m.translate("Tintos").own == ("tinto",)
+    assert m.translate("oscuras").own == ("oscuro",)
+    assert m.translate("granates").text == "maroon"  # a colour name's forms too
     lab = np.array([[40.0, 50.0, 20.0], [80.0, -10.0, -20.0]])
     assert np.array_equal(m.score("rosas", lab), m.score("rosa", lab))
 
@@ -141,7 +149,7 @@ def test_the_knowledge_is_in_the_readings_cache_key() -> None:
     assert plain.cache_key is not None and "-v1@" in plain.cache_key
     assert own.cache_key is not None and "-v2@" in own.cache_key
     fewer = TranslatedModel(
-        default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["lila"])
+        default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["tinto"])
     )
     assert fewer.cache_key != own.cache_key
     with pytest.raises(ValueError, match="knowledge_weight must be a positive number, not 0"):
@@ -150,9 +158,13 @@ def test_the_knowledge_is_in_the_readings_cache_key() -> None:
 
 def test_the_shipped_knowledge_is_built_from_the_spanish_ratings() -> None:
     """knowledge.tsv is in step with knowledge/ratings/*-es.tsv (knowledge/PROTOCOL.md): each
-    word points at its rating's line, and every rated word with a colour ships."""
+    word points at its rating's line, and every rated word with a colour ships but those that
+    colour-names.tsv names (read by their English colour name), and never a basic term."""
     from importlib import resources
 
+    build: Any = _build_spanish()
+    instead = build.translated_instead()
+    assert "cian" in instead and "rosa" not in instead and "violeta" not in instead
     root = Path(__file__).resolve().parents[1]
     shipped = resources.files("huescues.data").joinpath("languages/es/knowledge.tsv")
     rows = [line.split("\t") for line in shipped.read_text("utf-8").splitlines()[1:]]
@@ -160,7 +172,7 @@ def test_the_shipped_knowledge_is_built_from_the_spanish_ratings() -> None:
     for path in sorted((root / "knowledge" / "ratings").glob("*-es.tsv")):
         for n, line in enumerate(path.read_text("utf-8").splitlines()[1:], start=2):
             word, *values = line.split("\t")
-            if sum(float(v) for v in values[:11]) > 0:
+            if sum(float(v) for v in values[:11]) > 0 and fold(word) not in instead:
                 rated.setdefault(fold(word), f"knowledge/ratings/{path.name}:{n}")
     assert {r[0]: r[-1] for r in rows} == rated
 
@@ -184,16 +196,20 @@ def _build_spanish() -> object:
 def test_a_spanish_ratings_file_dropped_in_is_built_into_the_pack(tmp_path: Path) -> None:
     """Every ``*-es.tsv`` of the ratings folder joins the pack's knowledge with one command
     (``build_spanish.py --knowledge``): the first rating of a word wins, files in name order,
-    a word with no colour is left out; the English builds leave such files out."""
+    a word with no colour is left out, and so is a word colour-names.tsv names (marfil: its
+    English colour name reads it); the English builds leave such files out."""
     folder = tmp_path
     head = "word\tblack\tblue\tbrown\tgray\tgreen\torange\tpink\tpurple\tred\twhite\tyellow"
     head += "\tlight\tvivid\tshared\n"
     (folder / "authors-colours-es.tsv").write_text(
-        head + "marfil\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\t1\t5\t1\t5\n", encoding="utf-8"
+        head
+        + "nieve\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\t1\t5\t1\t5\n"
+        + "marfil\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\t1\t5\t1\t5\n",
+        encoding="utf-8",
     )
     (folder / "authors-extra-es.tsv").write_text(
         head
-        + "marfil\t5\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\n"  # rated before: the first wins
+        + "nieve\t5\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t5\n"  # rated before: the first wins
         + "Piña\t0\t0\t1\t0\t1\t0\t0\t0\t0\t0\t5\t4\t4\t4\n"
         + "idea\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t2\t2\t0\n",  # no colour: nothing to read
         encoding="utf-8",
@@ -205,9 +221,9 @@ def test_a_spanish_ratings_file_dropped_in_is_built_into_the_pack(tmp_path: Path
     out = folder / "knowledge.tsv"
     build.build_knowledge(folder, out)  # type: ignore[attr-defined]
     rows = {r.split("\t")[0]: r.split("\t") for r in out.read_text("utf-8").splitlines()[1:]}
-    assert set(rows) == {"marfil", "piña"}
-    assert rows["marfil"][-1] == "knowledge/ratings/authors-colours-es.tsv:2"
-    assert float(rows["marfil"][10]) > 0.8  # white, from the first file
+    assert set(rows) == {"nieve", "piña"}
+    assert rows["nieve"][-1] == "knowledge/ratings/authors-colours-es.tsv:2"
+    assert float(rows["nieve"][10]) > 0.8  # white, from the first file
     assert rows["piña"][-1] == "knowledge/ratings/authors-extra-es.tsv:3"
     from build_object_colours import rated_in  # type: ignore[import-not-found]
 
@@ -258,21 +274,25 @@ def test_a_word_in_two_glossaries_is_an_error(tmp_path: Path) -> None:
         build.glossary_entries((first, second))
 
 
-def test_the_third_glossary_keeps_its_rules() -> None:
-    """knowledge/spanish/glossary-more.tsv's header rules: each English side is read by the
-    English knowledge (the phrase or each of its words); no entry holds a word the pack's own
-    knowledge reads (in any form the reading folds to it), a colour word issue 34 quotes, or a
-    word the Spanish clue rules refuse (a colour term or a form of one, a number, a place)."""
+@pytest.mark.parametrize(
+    ("name", "least"), [("glossary-more.tsv", 900), ("glossary-modifiers.tsv", 300)]
+)
+def test_the_later_glossaries_keep_their_rules(name: str, least: int) -> None:
+    """knowledge/spanish/glossary-more.tsv's and glossary-modifiers.tsv's header rules: each
+    English side is read by the English knowledge (the phrase or each of its words); no entry
+    holds a word the pack's own knowledge reads (in any form the reading folds to it), a colour
+    word issue 34 quotes, or a word the Spanish clue rules refuse (a colour term or a form of
+    one, a number, a place)."""
     from huescues.engine import IllegalClue, validate_clue
     from huescues.language import ObjectColourModel
     from huescues.language._translate import _forms, spanish_knowledge
     from huescues.research import dev_picks
 
     build: Any = _build_spanish()
-    path = build.ROOT / "knowledge" / "spanish" / "glossary-more.tsv"
+    path = build.ROOT / "knowledge" / "spanish" / name
     assert path in build.GLOSSARIES
     entries = build.glossary_entries((path,))
-    assert len(entries) > 900
+    assert len(entries) > least
     english_words = set(ObjectColourModel.default().words)
     own = spanish_knowledge()
     quoted = {fold(w) for w in ("marfil", "ocre", "granate", "burdeos", "celeste")}
@@ -325,3 +345,35 @@ def test_the_blind_translation_is_of_its_drawn_list_and_reads_every_spanish_dev_
     blind = script.blind_translation()
     for word in shown:
         assert model.translate(word).text == blind[fold(word)], word
+
+
+def test_the_colour_names_are_english_colour_names_and_no_basic_term() -> None:
+    """knowledge/spanish/colour-names.tsv's rules: each English side is a name the English
+    naming data knows; no entry is a Spanish basic colour term (R19's, which the pack's own
+    ratings define) or a form of one."""
+    from huescues.engine import language_pack
+    from huescues.language import NamingModel
+    from huescues.language._translate import _forms
+
+    build: Any = _build_spanish()
+    entries = build.glossary_entries((build.COLOUR_NAMES,))
+    assert len(entries) > 200 and build.COLOUR_NAMES in build.GLOSSARIES
+    naming = NamingModel.default()
+    basic = {fold(w) for w in language_pack("es").basic_colour_terms}
+    for key, (spanish, english) in entries.items():
+        assert naming.is_name(english), (spanish, english)
+        assert not any(f in basic for f in _forms(key)), spanish
+
+
+def test_an_adjectives_other_forms_take_its_english() -> None:
+    """glossary-modifiers.tsv gives a masculine singular adjective; its feminine and plural
+    read the same, even where the encoder had matched the feminine alone (marchita "march")."""
+    build: Any = _build_spanish()
+    assert build.adjective_forms("turbio") == ["turbios", "turbia", "turbias"]
+    assert build.adjective_forms("polar") == ["polares"]
+    assert build.adjective_forms("feliz") == []  # felices is not carried back to feliz
+    m = default_model("es")
+    assert m.translate("hojas marchitas").text == "withered leaf"
+    assert m.translate("agua turbia").text == "murky water"
+    assert m.translate("cielos despejados").text == "clear sky"
+    assert m.translate("noche estrellada").text == "starry night"
