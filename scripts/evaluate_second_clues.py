@@ -6,9 +6,10 @@ pair of its best words that it would have said, attested; most are not given: a 
 a pass is worth more), each with the share in a form people say, the faults counted and
 examples of each.
 
-Run: ``python scripts/evaluate_second_clues.py [--games 100] [--players 4] [--with-naming]``
-(seeds 0 to games - 1, every seat the default player, or every other seat the naming player,
-whose giver pairs more often; under a second a game).
+Run: ``python scripts/evaluate_second_clues.py [--games 100] [--players 4] [--with-naming]
+[--language es]`` (seeds 0 to games - 1, every seat the default player, or every other seat the
+naming player, whose giver pairs more often; under a second a game). In Spanish each phrase is
+judged by the English the Spanish reading carries it to (``bosque profundo``: "deep forest").
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import NamedTuple
 import huescues.agents._giver as giver_module  # the giver's own attested, to see what it weighs
 from huescues.agents import default_agent, naming_agent, play_game
 from huescues.engine import Rules
-from huescues.language import phrase_fault
+from huescues.language import TranslatedModel, named_model, phrase_fault
 
 
 def share(n: int, of: int) -> str:
@@ -28,21 +29,38 @@ def share(n: int, of: int) -> str:
     return f"{n} of {of} ({n / of:.1%})" if of else "none"
 
 
-def form_counts(phrases: list[str]) -> tuple[int, Counter[str]]:
+def in_english(phrase: str, language: str) -> str:
+    """``phrase`` as the language's reading carries it to English (itself in English)."""
+    if language == "en":
+        return phrase
+    model = named_model("naming", language)
+    assert isinstance(model, TranslatedModel)
+    return model.translate(phrase).text
+
+
+def form_counts(phrases: list[str], language: str = "en") -> tuple[int, Counter[str]]:
     """How many of ``phrases`` are in a form people say, and how many have each fault."""
-    faults = Counter(phrase_fault(p) for p in phrases)
+    faults = Counter(phrase_fault(in_english(p, language)) for p in phrases)
     fine = faults.pop(None, 0)
     return fine, Counter({f: n for f, n in faults.items() if f is not None})
 
 
-def report(title: str, phrases: list[str]) -> None:
-    """The share of ``phrases`` in a form people say, the faults and examples."""
-    fine, faults = form_counts(phrases)
+def report(title: str, phrases: list[str], language: str = "en") -> None:
+    """The share of ``phrases`` in a form people say, the faults and examples (in another
+    language, each with the English it reads as)."""
+    fine, faults = form_counts(phrases, language)
+
+    def shown(p: str) -> str:
+        return p if language == "en" else f"{p} ({in_english(p, language)})"
+
+    def fault(p: str) -> str | None:
+        return phrase_fault(in_english(p, language))
+
     print(f"{title}: {share(fine, len(phrases))} in a form people say")
-    for fault, n in faults.most_common():
-        examples = sorted({p for p in phrases if phrase_fault(p) == fault})[:8]
-        print(f"  {fault}: {n} ({', '.join(examples)})")
-    fine_ones = sorted({p for p in phrases if phrase_fault(p) is None})[:12]
+    for kind, n in faults.most_common():
+        examples = sorted({shown(p) for p in phrases if fault(p) == kind})[:8]
+        print(f"  {kind}: {n} ({', '.join(examples)})")
+    fine_ones = sorted({shown(p) for p in phrases if fault(p) is None})[:12]
     print(f"  in a form people say: {', '.join(fine_ones)}")
 
 
@@ -63,14 +81,16 @@ class SelfPlay(NamedTuple):
         return [c for c in self.given if len(c.split()) == 2]
 
 
-def self_play(games: int = 100, players: int = 4, *, with_naming: bool = False) -> SelfPlay:
+def self_play(
+    games: int = 100, players: int = 4, *, with_naming: bool = False, language: str = "en"
+) -> SelfPlay:
     """Seeds 0 to ``games`` - 1, every seat the default player (or every other one the naming
-    player), the giver's ``attested`` watched while they play."""
+    player) in ``language``, the giver's ``attested`` watched while they play."""
     weighed: list[str] = []
     attested = giver_module.attested
 
-    def recording(text: str) -> bool:
-        ok = attested(text)
+    def recording(text: str, language: str = "en") -> bool:
+        ok = attested(text, language)
         if ok:
             weighed.append(text)
         return ok
@@ -81,10 +101,11 @@ def self_play(games: int = 100, players: int = 4, *, with_naming: bool = False) 
     try:
         for seed in range(games):
             agents = [
-                naming_agent() if with_naming and seat % 2 else default_agent()
+                naming_agent(language) if with_naming and seat % 2 else default_agent(language)
                 for seat in range(players)
             ]
-            game = play_game(agents, seed=seed, rules=Rules.standard(players))
+            rules = Rules.standard(players, language=language)
+            game = play_game(agents, seed=seed, rules=rules)
             for r in game.state.history:
                 if r.passed:
                     passes += 1
@@ -104,8 +125,9 @@ def main() -> None:
         action="store_true",
         help="seat the naming player in every other seat (it pairs its words more often)",
     )
+    ap.add_argument("--language", default="en", help="the players' language (en, es)")
     args = ap.parse_args()
-    run = self_play(args.games, args.players, with_naming=args.with_naming)
+    run = self_play(args.games, args.players, with_naming=args.with_naming, language=args.language)
     pairs = run.pairs
     print(
         f"{args.games} self-play games of {args.players} players "
@@ -113,8 +135,8 @@ def main() -> None:
         f"{len(run.given)} second clues given ({share(len(pairs), len(run.given))} of two words), "
         f"{run.passes} passes"
     )
-    report("two-word second clues given", pairs)
-    report("two-word clues weighed (each time the giver weighed one)", run.weighed)
+    report("two-word second clues given", pairs, args.language)
+    report("two-word clues weighed (each time the giver weighed one)", run.weighed, args.language)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,9 @@ choose words, not shipped) and ``apt-get install wspanish`` (public domain). Run
 tree::
 
     PYTHONPATH=src python scripts/make_clue_vocabulary_es.py
+
+A new vocabulary needs its words in ``data/languages/es/grammar.tsv`` too (each word's kind and
+gender, for the two-word clues; a test checks that the two are in step).
 """
 
 from __future__ import annotations

@@ -16,17 +16,21 @@ from huescues.agents import (
     RANDOM_CLUE_WORDS,
     RANDOM_CLUE_WORDS_ES,
     EmbeddingGuesser,
+    Grammar,
     Player,
     RandomAgent,
     catalogue_entry,
     catalogue_names,
     clue_vocabulary,
     default_agent,
+    naming_agent,
     play_game,
+    read_grammar,
     spanish_default_agent,
 )
+from huescues.agents._languages import players_pack
 from huescues.engine import Board, ChooseTarget, IllegalClue, Rules, new_game, validate_clue
-from huescues.language import default_model
+from huescues.language import attested, default_model
 from huescues.terminal import play_in_terminal
 from huescues.tournament import Tournament
 
@@ -89,7 +93,9 @@ def test_default_agent_takes_a_language_and_english_stays_the_default() -> None:
     assert default_agent() == default_agent("en")
     es = default_agent("es")
     assert es != default_agent() and es == spanish_default_agent()
-    assert es.giver.pair_from == 1  # type: ignore[attr-defined]
+    # its second clue pairs its best words by the Spanish grammar (a noun, then its adjective)
+    assert es.giver.pair_from == 8 and es.giver.grammar is players_pack("es").grammar  # type: ignore[attr-defined]
+    assert default_agent().giver.grammar is None  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="'fr'"):
         default_agent("fr")
 
@@ -140,8 +146,8 @@ def test_the_spanish_default_agent_plays_whole_games_with_random_agents_in_spani
         for r in state.history:
             for k, clue in enumerate(r.clues):
                 assert legal_in_spanish(clue, second=k > 0)
-                if r.giver == 0:
-                    assert clue in vocabulary, clue  # one word of the Spanish vocabulary
+                if r.giver == 0:  # words of the Spanish vocabulary (an adjective agreeing)
+                    assert clue in vocabulary or (k > 0 and attested(clue, "es")), clue
 
 
 def test_play_in_spanish_in_the_terminal_checks_clues_by_the_spanish_rules() -> None:
@@ -226,3 +232,80 @@ def test_a_spanish_tournament_seats_the_spanish_default_agent(tmp_path: Path) ->
 def test_an_english_tournament_keeps_the_english_entrants() -> None:
     t = Tournament(["default", "random"], games=1)
     assert t.language == "en" and [e.factory for e in t.entrants] == ["default", "random"]
+
+
+def test_the_spanish_grammar_names_every_vocabulary_word() -> None:
+    """data/languages/es/grammar.tsv gives every word of the Spanish givers' vocabulary, in its
+    order, a kind; a noun its gender, an adjective its two forms (the first of which, or the
+    word itself, is its masculine)."""
+    data = resources.files("huescues.data").joinpath("languages/es/grammar.tsv").read_text("utf-8")
+    rows = [line.split("\t") for line in data.splitlines() if not line.startswith("#")][1:]
+    assert tuple(r[0] for r in rows) == clue_vocabulary("es")
+    grammar = players_pack("es").grammar
+    assert grammar is not None and players_pack("en").grammar is None
+    assert len(grammar.nouns) > 800 and len(grammar.adjectives) > 150
+    assert dict(grammar.nouns)["agua"] == "f" and dict(grammar.nouns)["bosque"] == "m"
+
+
+def test_a_grammar_pairs_a_noun_and_then_its_adjective_in_its_gender() -> None:
+    grammar = Grammar(
+        nouns=(("agua", "f"), ("bosque", "m"), ("mar", "mf"), ("plata", "f")),
+        adjectives=(("turbio", "turbio", "turbia"), ("tropical", "tropical", "tropical")),
+    )
+    assert grammar.pair("agua", "turbio") == "agua turbia"
+    assert grammar.pair("bosque", "turbio") == "bosque turbio"
+    assert grammar.pair("mar", "tropical") == "mar tropical"
+    assert grammar.pair("turbio", "agua") is None  # the adjective after its noun
+    assert grammar.pair("plata", "agua") is None  # two nouns are not put side by side
+
+
+def test_a_bad_grammar_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from huescues.agents import _grammar
+
+    def reading(text: str) -> Grammar:
+        monkeypatch.setattr(_grammar.resources, "files", lambda _: tmp_path)
+        (tmp_path / "data").mkdir(exist_ok=True)
+        (tmp_path / "data" / "g.tsv").write_text(text, encoding="utf-8")
+        return read_grammar("g.tsv")
+
+    head = "spanish\tkind\tgender\tmasculine\tfeminine\n"
+    assert reading(head + "agua\tnoun\tf\t\t\n").pair("agua", "x") is None
+    with pytest.raises(ValueError, match="the noun 'agua' has gender 'n'"):
+        reading(head + "agua\tnoun\tn\t\t\n")
+    with pytest.raises(ValueError, match="the adjective 'seco' lacks its two forms"):
+        reading(head + "seco\tadjective\t\tseco\t\n")
+    with pytest.raises(ValueError, match="the header is"):
+        reading("word\tkind\n")
+
+
+def test_attested_in_spanish_reads_the_pair_in_english_in_spanish_order() -> None:
+    """A Spanish pair is one people say when the Spanish reading carries it, surely, to an
+    English phrase people say: bosque profundo is "deep forest"; profundo bosque reads
+    "forest deep", which people do not say."""
+    assert attested("bosque profundo", "es") and attested("cielo despejado", "es")
+    assert not attested("profundo bosque", "es")
+    assert not attested("bosque oscuro", "es")  # oscuro: read by the pack's own rating
+    assert attested("oscuro", "es") and attested("pikachu", "es")
+    assert attested("deep forest") and not attested("forest deep")
+
+
+def test_spanish_two_word_second_clues_are_a_noun_and_its_agreeing_adjective() -> None:
+    """The Spanish default players' two-word second clues (R11): each a noun and then an
+    adjective in its gender, the pair one people say, and legal by the Spanish rules."""
+    grammar = players_pack("es").grammar
+    assert grammar is not None
+    gender, forms = dict(grammar.nouns), {m: (m, f) for _, m, f in grammar.adjectives}
+    forms |= {f: (m, f) for _, m, f in grammar.adjectives}
+    pairs = []
+    for seed in range(60):
+        agents = [default_agent("es") if seat % 2 else naming_agent("es") for seat in range(4)]
+        game = play_game(agents, seed=seed, rules=SPANISH)
+        pairs += [r.clues[1] for r in game.state.history if not r.passed]
+    pairs = [p for p in pairs if len(p.split()) == 2]
+    assert pairs, "no two-word second clue in 60 games"
+    for pair in pairs:
+        noun, adjective = pair.split()
+        assert noun in gender and adjective in forms, pair
+        masculine, feminine = forms[adjective]
+        assert adjective == (feminine if gender[noun] == "f" else masculine), pair
+        assert attested(pair, "es") and legal_in_spanish(pair, second=True), pair

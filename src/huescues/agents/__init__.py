@@ -28,6 +28,7 @@ from ._defaults import (
 )
 from ._evaluate import AgentEvaluation, PairResult, evaluate
 from ._giver import EmbeddingClueGiver, ModelClueGiver
+from ._grammar import Grammar, read_grammar
 from ._guesser import EmbeddingGuesser, ModelGuesser
 from ._languages import clue_vocabulary, player_languages
 from ._lockstep import joins_batches, run_together
@@ -91,6 +92,7 @@ __all__ = [
     "EmbeddingGuesser",
     "Fault",
     "GameLoop",
+    "Grammar",
     "Guesser",
     "ModelClueGiver",
     "ModelGuesser",
@@ -139,6 +141,7 @@ __all__ = [
     "prompt_for",
     "random_agent",
     "random_clue_words",
+    "read_grammar",
     "readings_cache_dir",
     "resolve_model",
     "run_together",

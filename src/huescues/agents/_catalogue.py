@@ -123,7 +123,7 @@ CATALOGUE: Mapping[str, CatalogueEntry] = _entries(
         "default",
         default_agent,
         "the library's best player, on default_model() with ensembles of listeners, a pragmatic "
-        "guesser and two-word second clues; speaks Spanish too (one-word second clues)",
+        "guesser and two-word second clues; speaks Spanish too (a noun and its adjective)",
         slow=True,
         speaks=None,
     ),

@@ -34,9 +34,10 @@ def default_agent(language: str = "en") -> Player:
     ``"es"`` or any language whose pack has a ``players.json`` (another is a ValueError). The
     pack names its listener models (:data:`DEFAULT_GIVER_MODELS` in English; in Spanish each
     model reads Spanish through the shipped Spanish-to-English table) and its vocabulary
-    (``clue_vocabulary(language)``, whose words pass that language's clue rules); the Spanish
-    player's second clue is one word (no two-word clues: which Spanish pairs people say is not
-    known to the library). See ``docs/languages.md``."""
+    (``clue_vocabulary(language)``, whose words pass that language's clue rules) and, where
+    adjectives agree with nouns, its grammar: the Spanish player's two-word second clue is a
+    noun and then its adjective in its gender (``bosque profundo``, ``agua turbia``), said only
+    if the pair read in English is one people say. See ``docs/languages.md``."""
     try:
         pack = players_pack(language)
     except ValueError:
@@ -46,7 +47,9 @@ def default_agent(language: str = "en") -> Player:
         ) from None
     giver = names_in(pack.giver_models, language)
     return Player(
-        ModelClueGiver(model=giver, pair_from=pack.pair_from, pool=pack.giver_pool),
+        ModelClueGiver(
+            model=giver, pair_from=pack.pair_from, pool=pack.giver_pool, grammar=pack.grammar
+        ),
         ModelGuesser(
             model=names_in(pack.guesser_models, language),
             pragmatic=True,
@@ -94,6 +97,6 @@ def random_agent(language: str = "en") -> RandomAgent:
 
 def _on(name: str, language: str) -> Player:
     """Both roles on the model called ``name`` alone, in ``language``."""
-    players_pack(language)  # (an unknown language is a ValueError)
+    grammar = players_pack(language).grammar  # (an unknown language is a ValueError)
     model = names_in(name, language)
-    return Player(ModelClueGiver(model=model), ModelGuesser(model=model))
+    return Player(ModelClueGiver(model=model, grammar=grammar), ModelGuesser(model=model))

@@ -29,6 +29,7 @@ from huescues.engine import (
 from huescues.language import ColourTermModel, attested
 
 from ._belief import log_l0, phrases_log_l0
+from ._grammar import Grammar
 from ._legal_words import legal_mask
 from ._models import Models, models_of, pooled_model
 from ._random import RandomAgent
@@ -108,6 +109,11 @@ class ModelClueGiver:
     #: averaged; else one weight a model, their beliefs pooled geometrically
     #: (:func:`~huescues.agents.pooled_model`; the default player's, :data:`DEFAULT_GIVER_POOL`).
     pool: tuple[float, ...] | None = None
+    #: How two words go together as a second clue: ``None``, the better word first (English);
+    #: a :class:`~huescues.agents.Grammar`, a noun and then its adjective in its gender, in
+    #: either order of worth (Spanish: ``bosque profundo``, ``agua turbia``). Either way the
+    #: pair is said only if people would say it (:func:`attested`, in the game's language).
+    grammar: Grammar | None = None
     store: Readings | None = field(default=None, compare=False, repr=False)
 
     def listeners(self) -> list[ColourTermModel]:
@@ -261,14 +267,16 @@ class ModelClueGiver:
                 if len(singles) >= max(1, self.pair_from):
                     break
         limit = view.rules.second_clue_words
+        language = view.rules.language
         phrases = [
-            f"{a} {b}"
+            phrase
             for a_i, a in enumerate(singles if limit >= 2 else ())
             for b in singles[a_i + 1 :]
+            for phrase in self._pairs(a, b)
             # Whether people say it first (kept per phrase, and most pairs are not), then the
             # clue rules: both are pure, so the order changes no phrase.
-            if (true_mask is None or attested(f"{a} {b}"))
-            and self._legal(f"{a} {b}", view, second=True) is not None
+            if (true_mask is None or attested(phrase, language))
+            and self._legal(phrase, view, second=True) is not None
         ]
         n_singles = len(candidates)
         if phrases:
@@ -293,6 +301,13 @@ class ModelClueGiver:
         if self.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
             return Pass()
         return GiveClue(best)
+
+    def _pairs(self, a: str, b: str) -> tuple[str, ...]:
+        """The two-word clues of ``a`` and the less worth ``b``: ``a b``, or with a grammar the
+        noun first and its adjective agreeing, whichever of the two is the noun."""
+        if self.grammar is None:
+            return (f"{a} {b}",)
+        return tuple(p for p in (self.grammar.pair(a, b), self.grammar.pair(b, a)) if p)
 
     def _screen(
         self,

@@ -15,6 +15,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from ._grammar import Grammar, read_grammar
 from ._pooled import Pooled
 
 __all__ = ["PlayersPack", "clue_vocabulary", "names_in", "player_languages", "players_pack"]
@@ -45,6 +46,10 @@ class PlayersPack:
     #: How the giver's listener models are combined: one weight a model, their beliefs pooled
     #: geometrically (:func:`~huescues.agents.pooled_model`), or ``None``: averaged.
     giver_pool: tuple[float, ...] | None = None
+    #: How its second clue's two words go together (a noun, then its adjective agreeing:
+    #: :class:`~huescues.agents.Grammar`), from the file's ``grammar``; ``None``: the better of
+    #: the two words first, as English pairs them.
+    grammar: Grammar | None = None
 
 
 def names_in(names: Speaker, language: str) -> Speaker:
@@ -110,6 +115,7 @@ def _read(code: str, raw: str) -> PlayersPack:
         giver_pool=_pool(
             player.get("giver_pool"), len(giver) if isinstance(giver, tuple) else 1, where
         ),
+        grammar=read_grammar(str(data["grammar"])) if "grammar" in data else None,
     )
 
 

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING
 
 from huescues.public import name_public_objects as _name_public_objects
 
-from ._attested import GIVER_EVIDENCE, attested
+from ._attested import ATTESTED_CONFIDENCE, GIVER_EVIDENCE, attested
 from ._baselines import FlatModel, MeanColourModel, NearestNameModel
 from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
 from ._combined import CombinedModel, combined_model
@@ -32,6 +32,7 @@ from ._translate import (
 from ._wordpiece import WordPieceEncoder
 
 __all__ = [
+    "ATTESTED_CONFIDENCE",
     "BASIC_TERMS",
     "FLAT_LOG_DENSITY",
     "GIVER_EVIDENCE",

@@ -9,8 +9,9 @@ import functools
 from ._naming import NamingModel, name_key
 from ._objects import ObjectColourModel
 from ._phrases import phrase_fault, survey_names
+from ._translate import TranslatedModel, check_language, spanish_knowledge, spanish_table
 
-__all__ = ["GIVER_EVIDENCE", "attested"]
+__all__ = ["ATTESTED_CONFIDENCE", "GIVER_EVIDENCE", "attested"]
 
 #: The least evidence (``ObjectColourModel.evidence``: the held-out chance that a reading's main
 #: colour is people's) a word needs before a clue giver says it. At 0.5 a word is more often
@@ -23,7 +24,12 @@ def _naming() -> NamingModel:
     return NamingModel.default()
 
 
-def attested(text: str) -> bool:
+#: The least confidence of a translation for a clue in another language to count as attested:
+#: that of the words the givers' vocabularies keep (``scripts/make_clue_vocabulary_es.py``).
+ATTESTED_CONFIDENCE = 0.85
+
+
+def attested(text: str, language: str = "en") -> bool:
     """Whether a clue giver may say ``text``, as people would: one word whose evidence in the
     knowledge model (:meth:`~huescues.language.ObjectColourModel.evidence`) is at least
     :data:`GIVER_EVIDENCE`; or two words that people put together: a colour name of the XKCD
@@ -32,8 +38,18 @@ def attested(text: str) -> bool:
     c3 (``sky teal``), and only in a form people say (:func:`phrase_fault`: ``deep forest``, not
     ``very ink``, ``marine truth`` or ``dark darkest``). Two words that each have a colour but
     are no phrase (``throne spleen``) are refused, as is a word known only from its vector
-    (``boyfriend``)."""
-    return _attested(text)
+    (``boyfriend``).
+
+    In another ``language`` (``"es"``), a text is attested when the language's reading carries
+    it to English with a sure translation (:data:`ATTESTED_CONFIDENCE`; a name the table does
+    not hold is read as it is) and the English is attested, in the language's own order:
+    ``bosque profundo`` is "deep forest", but ``profundo bosque`` reads "forest deep", not a
+    phrase people say. A word the language's own knowledge reads (``oscuro``) is a word of
+    that language alone: one is attested, a phrase with one is not (nothing says which English
+    phrase it would be)."""
+    if check_language(language) == "en":
+        return _attested(text)
+    return _attested_in(text, language)
 
 
 #: How many texts' answers :func:`attested` keeps (a second clue asks of up to 28 pairs).
@@ -59,3 +75,19 @@ def _attested(text: str) -> bool:
         and _attested(words[1])
         and phrase_fault(key) is None
     )
+
+
+@functools.cache
+def _reader(language: str) -> TranslatedModel:
+    """The language's reading, for its translations only (no model's scores are asked for)."""
+    return TranslatedModel(_naming(), spanish_table(), language, knowledge=spanish_knowledge())
+
+
+@functools.lru_cache(maxsize=ATTESTED_KEPT)
+def _attested_in(text: str, language: str) -> bool:
+    """:func:`attested` in a language other than English, kept per text."""
+    t = _reader(language).translate(text)
+    if t.own:
+        return not t.text and len(t.own) == 1 and " " not in t.own[0]
+    # A word the table does not carry is read as it is (a name: pikachu), as English.
+    return t.confidence >= ATTESTED_CONFIDENCE and _attested(t.text)

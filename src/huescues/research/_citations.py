@@ -295,6 +295,7 @@ _OWN = (
     "languages/en/random_words.txt",
     "languages/en/study_clues.txt",
     "languages/es/clue_vocabulary.tsv",
+    "languages/es/grammar.tsv",
     "languages/es/knowledge.tsv",
     "languages/es/named_colours.txt",
     "languages/es/pack.json",
