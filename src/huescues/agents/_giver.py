@@ -266,13 +266,15 @@ class ModelClueGiver:
                 singles.append(word)
                 if len(singles) >= max(1, self.pair_from):
                     break
-        limit = view.rules.second_clue_words
+        paired = singles if view.rules.second_clue_words >= 2 else []
+        if self.grammar is None:
+            pairs = [f"{a} {b}" for a_i, a in enumerate(paired) for b in paired[a_i + 1 :]]
+        else:
+            pairs = self.grammar.pairs(paired)
         language = view.rules.language
         phrases = [
             phrase
-            for a_i, a in enumerate(singles if limit >= 2 else ())
-            for b in singles[a_i + 1 :]
-            for phrase in self._pairs(a, b)
+            for phrase in pairs
             # Whether people say it first (kept per phrase, and most pairs are not), then the
             # clue rules: both are pure, so the order changes no phrase.
             if (true_mask is None or attested(phrase, language))
@@ -301,13 +303,6 @@ class ModelClueGiver:
         if self.competitive and view.rules.second_clue_may_pass and best_value <= 0.0:
             return Pass()
         return GiveClue(best)
-
-    def _pairs(self, a: str, b: str) -> tuple[str, ...]:
-        """The two-word clues of ``a`` and the less worth ``b``: ``a b``, or with a grammar the
-        noun first and its adjective agreeing, whichever of the two is the noun."""
-        if self.grammar is None:
-            return (f"{a} {b}",)
-        return tuple(p for p in (self.grammar.pair(a, b), self.grammar.pair(b, a)) if p)
 
     def _screen(
         self,

@@ -27,6 +27,19 @@ class Grammar:
         object.__setattr__(self, "_gender", dict(self.nouns))
         object.__setattr__(self, "_forms", {w: (m, f) for w, m, f in self.adjectives})
 
+    def pairs(self, words: list[str]) -> list[str]:
+        """Every two of ``words`` (best first) as the language says them together, each pair
+        in the order of its words (:meth:`pair`, then the other way round)."""
+        gender, forms = self._gender, self._forms
+        out: list[str] = []
+        for i, a in enumerate(words):
+            for b in words[i + 1 :]:
+                for noun, adjective in ((a, b), (b, a)):
+                    g, f = gender.get(noun), forms.get(adjective)
+                    if g is not None and f is not None:
+                        out.append(f"{noun} {f[1] if g == 'f' else f[0]}")
+        return out
+
     def pair(self, first: str, second: str) -> str | None:
         """``first second`` as the language says them together: a noun, then an adjective in
         its gender (``agua`` and ``turbio``: ``agua turbia``); ``None`` for any other two words

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import functools
 
+from ._named import named_model
 from ._naming import NamingModel, name_key
 from ._objects import ObjectColourModel
 from ._phrases import phrase_fault, survey_names
-from ._translate import TranslatedModel, check_language, spanish_knowledge, spanish_table
+from ._translate import TranslatedModel, check_language
 
 __all__ = ["ATTESTED_CONFIDENCE", "GIVER_EVIDENCE", "attested"]
 
@@ -47,9 +48,9 @@ def attested(text: str, language: str = "en") -> bool:
     phrase people say. A word the language's own knowledge reads (``oscuro``) is a word of
     that language alone: one is attested, a phrase with one is not (nothing says which English
     phrase it would be)."""
-    if check_language(language) == "en":
+    if language == "en":
         return _attested(text)
-    return _attested_in(text, language)
+    return _attested_in(text, check_language(language))
 
 
 #: How many texts' answers :func:`attested` keeps (a second clue asks of up to 28 pairs).
@@ -77,10 +78,12 @@ def _attested(text: str) -> bool:
     )
 
 
-@functools.cache
 def _reader(language: str) -> TranslatedModel:
-    """The language's reading, for its translations only (no model's scores are asked for)."""
-    return TranslatedModel(_naming(), spanish_table(), language, knowledge=spanish_knowledge())
+    """The language's reading, for its translations only: the naming data's in that language,
+    which the players have loaded (no model's scores are asked for here)."""
+    model = named_model("naming", language)
+    assert isinstance(model, TranslatedModel)
+    return model
 
 
 @functools.lru_cache(maxsize=ATTESTED_KEPT)
