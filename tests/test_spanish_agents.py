@@ -268,7 +268,7 @@ def test_a_bad_grammar_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyP
         (tmp_path / "data" / "g.tsv").write_text(text, encoding="utf-8")
         return read_grammar("g.tsv")
 
-    head = "spanish\tkind\tgender\tmasculine\tfeminine\n"
+    head = "word\tkind\tgender\tmasculine\tfeminine\n"
     assert reading(head + "agua\tnoun\tf\t\t\n").pair("agua", "x") is None
     with pytest.raises(ValueError, match="the noun 'agua' has gender 'n'"):
         reading(head + "agua\tnoun\tn\t\t\n")

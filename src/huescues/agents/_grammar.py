@@ -9,7 +9,7 @@ from importlib import resources
 
 __all__ = ["Grammar", "read_grammar"]
 
-_HEAD = ["spanish", "kind", "gender", "masculine", "feminine"]
+_HEAD = ["word", "kind", "gender", "masculine", "feminine"]
 _KINDS = frozenset({"noun", "adjective", "name", "other"})
 
 
@@ -30,14 +30,10 @@ class Grammar:
     def pairs(self, words: list[str]) -> list[str]:
         """Every two of ``words`` (best first) as the language says them together, each pair
         in the order of its words (:meth:`pair`, then the other way round)."""
-        gender, forms = self._gender, self._forms
         out: list[str] = []
         for i, a in enumerate(words):
             for b in words[i + 1 :]:
-                for noun, adjective in ((a, b), (b, a)):
-                    g, f = gender.get(noun), forms.get(adjective)
-                    if g is not None and f is not None:
-                        out.append(f"{noun} {f[1] if g == 'f' else f[0]}")
+                out += [p for p in (self.pair(a, b), self.pair(b, a)) if p is not None]
         return out
 
     def pair(self, first: str, second: str) -> str | None:
@@ -53,7 +49,7 @@ class Grammar:
 
 def read_grammar(path: str) -> Grammar:
     """The grammar file ``path`` of the package's data folder (``#`` lines, then a header
-    ``spanish kind gender masculine feminine``); a bad line is a ValueError that names it."""
+    ``word kind gender masculine feminine``); a bad line is a ValueError that names it."""
     text = resources.files("huescues").joinpath("data", *path.split("/")).read_text("utf-8")
     rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
     if not rows or rows[0] != _HEAD:
