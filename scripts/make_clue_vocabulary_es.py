@@ -60,6 +60,22 @@ UNFIT_ES = frozenset(
 )
 
 
+#: Whether each word of the vocabulary means the English word it stands for, judged by a helper
+#: session from general knowledge of Spanish (``mendigo`` "beggar" does not mean "indigo"): only
+#: a pair judged ``yes`` is chosen, so a new pair is judged (added to the file) before it ships.
+CHECK = Path(__file__).resolve().parents[1] / "knowledge/spanish/vocabulary-check.tsv"
+
+
+def judged() -> dict[tuple[str, str], bool]:
+    """``knowledge/spanish/vocabulary-check.tsv``: (Spanish, English) -> whether it means it."""
+    rows = [
+        line.split("\t")
+        for line in CHECK.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    return {(s, e): means == "yes" for s, e, means in rows[1:]}
+
+
 def legal(word: str) -> bool:
     try:
         validate_clue(word, language="es")
@@ -86,6 +102,7 @@ def main() -> int:
     for spanish, (english, confidence) in table.items():
         if confidence >= MIN_CONFIDENCE and " " not in spanish:
             by_english[english].append((spanish, confidence))
+    means = judged()
     rows: list[tuple[str, str, float, float]] = []
     used: set[str] = set()
     for english in clue_vocabulary():
@@ -94,6 +111,8 @@ def main() -> int:
             for word in spellings.get(folded, [folded]):
                 zipf = zipf_frequency(word, "es")
                 if zipf < MIN_ZIPF or word in used or word in UNFIT_ES:
+                    continue
+                if not means.get((word, english), False):  # judged no, or not judged yet
                     continue
                 read = reader.translate(word)
                 # The pack's own knowledge reads its Spanish colour words as Spanish (no

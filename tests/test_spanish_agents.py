@@ -309,3 +309,18 @@ def test_spanish_two_word_second_clues_are_a_noun_and_its_agreeing_adjective() -
         masculine, feminine = forms[adjective]
         assert adjective == (feminine if gender[noun] == "f" else masculine), pair
         assert attested(pair, "es") and legal_in_spanish(pair, second=True), pair
+
+
+def test_every_spanish_vocabulary_word_is_judged_to_mean_its_english() -> None:
+    """Each Spanish givers' word was judged (knowledge/spanish/vocabulary-check.tsv) to mean the
+    English word it stands for: the false friends the table brought (mendigo, "beggar", for
+    "indigo") are judged no and are not in the vocabulary."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "knowledge/spanish/vocabulary-check.tsv").read_text(encoding="utf-8")
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    means = {(s, e): m for s, e, m in rows[1:]}
+    data = resources.files("huescues.data").joinpath("languages/es/clue_vocabulary.tsv")
+    for line in data.read_text("utf-8").splitlines()[1:]:
+        spanish, english, *_ = line.split("\t")
+        assert means.get((spanish, english)) == "yes", (spanish, english)
+    assert means[("mendigo", "indigo")] == "no" and "mendigo" not in clue_vocabulary("es")
