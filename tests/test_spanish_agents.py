@@ -25,7 +25,6 @@ from huescues.agents import (
     default_agent,
     naming_agent,
     play_game,
-    read_grammar,
     spanish_default_agent,
 )
 from huescues.agents._languages import players_pack
@@ -259,14 +258,11 @@ def test_a_grammar_pairs_a_noun_and_then_its_adjective_in_its_gender() -> None:
     assert grammar.pair("plata", "agua") is None  # two nouns are not put side by side
 
 
-def test_a_bad_grammar_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from huescues.agents import _grammar
+def test_a_bad_grammar_file_is_named() -> None:
+    from huescues.agents._grammar import grammar_of
 
     def reading(text: str) -> Grammar:
-        monkeypatch.setattr(_grammar.resources, "files", lambda _: tmp_path)
-        (tmp_path / "data").mkdir(exist_ok=True)
-        (tmp_path / "data" / "g.tsv").write_text(text, encoding="utf-8")
-        return read_grammar("g.tsv")
+        return grammar_of(text, "g.tsv")
 
     head = "word\tkind\tgender\tmasculine\tfeminine\n"
     assert reading(head + "agua\tnoun\tf\t\t\n").pair("agua", "x") is None

@@ -51,21 +51,26 @@ def read_grammar(path: str) -> Grammar:
     """The grammar file ``path`` of the package's data folder (``#`` lines, then a header
     ``word kind gender masculine feminine``); a bad line is a ValueError that names it."""
     text = resources.files("huescues").joinpath("data", *path.split("/")).read_text("utf-8")
+    return grammar_of(text, path)
+
+
+def grammar_of(text: str, where: str) -> Grammar:
+    """:func:`read_grammar` of a file's ``text``; ``where`` names it in an error."""
     rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
     if not rows or rows[0] != _HEAD:
-        raise ValueError(f"{path}: the header is {' '.join(_HEAD)}, not {rows[:1]}")
+        raise ValueError(f"{where}: the header is {' '.join(_HEAD)}, not {rows[:1]}")
     nouns: list[tuple[str, str]] = []
     adjectives: list[tuple[str, str, str]] = []
     for n, row in enumerate(rows[1:], start=2):
         if len(row) != len(_HEAD) or row[1] not in _KINDS:
-            raise ValueError(f"{path}: entry {n} {row!r} is not word, kind, gender and two forms")
+            raise ValueError(f"{where}: entry {n} {row!r} is not word, kind, gender and two forms")
         word, kind, gender, masculine, feminine = row
         if kind == "noun":
             if gender not in ("m", "f", "mf"):
-                raise ValueError(f"{path}: the noun {word!r} has gender {gender!r}, not m, f, mf")
+                raise ValueError(f"{where}: the noun {word!r} has gender {gender!r}, not m, f, mf")
             nouns.append((word, gender))
         elif kind == "adjective":
             if not (masculine and feminine):
-                raise ValueError(f"{path}: the adjective {word!r} lacks its two forms")
+                raise ValueError(f"{where}: the adjective {word!r} lacks its two forms")
             adjectives.append((word, masculine, feminine))
     return Grammar(tuple(nouns), tuple(adjectives))
