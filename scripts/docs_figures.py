@@ -12,7 +12,7 @@ Only figures that are deterministic (fixed data, fixed seeds) belong here; timin
 command and machine they were measured with. Most are quick (a few seconds in all); the tables of
 the held-out evaluations by scripts/evaluate_*.py that share the five folds' model fits
 (:data:`EVALUATIONS`, about two minutes together) and the tournaments the pages quote
-(:data:`INLINE_EVALUATIONS` and a table) are a part of their own, checked by
+(:data:`INLINE_EVALUATIONS` and tables) are a part of their own, checked by
 tests/test_docs_evaluations.py. Tournaments of thousands of games keep their commands.
 
     python scripts/docs_figures.py            # rewrite the regions
@@ -1680,6 +1680,66 @@ def _default_tournament(language: str = "en") -> str:
     return _margin(report, "default", "naming")
 
 
+#: docs/agents.md's mixed table: the command it prints, as ``huescues tournament`` reads it.
+MIXED_TABLE = ("--games 240 --seed 1 --entrants default combined naming", 240, 1)
+MIXED_ENTRANTS = ("default", "combined", "naming")
+
+
+@cache
+def _cli_tournament(entrants: tuple[str, ...], games: int, seed: int) -> Any:
+    """A tournament's report as ``huescues tournament --seed SEED`` prints it (the command
+    bootstraps on its own seed), played in this process."""
+    from huescues.tournament import Tournament
+
+    return Tournament(list(entrants), games=games, seed=seed).run(workers=1).report(seed=seed)
+
+
+def _paired_table(report: Any) -> str:
+    """The report's "Paired comparisons" table as the command prints it to a file."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    report.print(Console(file=out, width=120, color_system=None))
+    lines = [line.rstrip() for line in out.getvalue().splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("Paired"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("└"))
+    return "\n".join(lines[start : end + 1])
+
+
+def _agents_mixed_tables() -> str:
+    """docs/agents.md's mixed table: the paired comparisons of ``huescues tournament --games 240
+    --seed 1 --entrants default combined naming``."""
+    _, games, seed = MIXED_TABLE
+    return "```text\n" + _paired_table(_cli_tournament(MIXED_ENTRANTS, games, seed)) + "\n```"
+
+
+def _agents_mixed_now() -> str:
+    """docs/agents.md's table of the default players' margin over the naming players in the
+    mixed table's command and in the default tournament (``huescues tournament``)."""
+    from huescues.cli import DEFAULT_ENTRANTS, DEFAULT_GAMES
+
+    options, games, seed = MIXED_TABLE
+    rows = [
+        (f"`huescues tournament {options}`", _cli_tournament(MIXED_ENTRANTS, games, seed)),
+        (
+            f"`huescues tournament` (seed 0: {', '.join(DEFAULT_ENTRANTS)}; {DEFAULT_GAMES} games)",
+            _tournament(tuple(DEFAULT_ENTRANTS), DEFAULT_GAMES),
+        ),
+    ]
+    lines = [
+        "| tournament | default minus naming, points a game | blocks the default won |",
+        "| --- | ---: | ---: |",
+    ]
+    for command, report in rows:
+        (pair,) = [p for p in report.paired if (p.a, p.b) == ("default", "naming")]
+        lines.append(
+            f"| {command} | {_margin(report, 'default', 'naming')} | {pair.a_better:.0%} |"
+        )
+    return "\n".join(lines)
+
+
 def _averaged_margin(language: str) -> str:
     """scripts/evaluate_giver_listener.py's default tournament with the averaged giver in the
     default player's seat: its margin over naming (docs/agents.md)."""
@@ -1758,6 +1818,8 @@ EVALUATIONS: dict[str, tuple[str, Callable[[], str]]] = {
     "agents-name-reading-second-set": ("docs/agents.md", lambda: str(_name_reading(True)[1])),
     "languages-self-play": ("docs/languages.md", _languages_self_play),
     "agents-speakers": ("docs/agents.md", _agents_speakers),
+    "agents-mixed-tables": ("docs/agents.md", _agents_mixed_tables),
+    "agents-mixed-now": ("docs/agents.md", _agents_mixed_now),
 }
 
 #: The inline figures that read the held-out evaluations or play a tournament: part of

@@ -288,6 +288,18 @@ def test_r1_from_rgb_refuses_values_out_of_range(rgb: NDArray[np.float64]) -> No
         Board.from_rgb(rgb)
 
 
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [(300, "green 300 at B3"), (-1, "green -1 at B3"), (1.5, "green 1.5 at B3"),
+     (np.nan, "green nan at B3"), (-0.25, "green -0.25 at B3")],
+)  # fmt: skip
+def test_r1_from_rgb_names_the_value_its_channel_and_square(value: float, said: str) -> None:
+    rgb = np.zeros((3, 4, 3), dtype=type(value))
+    rgb[1, 2, 1] = value  # row B, column 3, green
+    with pytest.raises(ValueError, match=f"{said} is outside"):
+        Board.from_rgb(rgb)
+
+
 @pytest.mark.parametrize("shape", [(4, 3), (2, 2, 4), (2, 2, 3, 1), (0, 2, 3), (27, 2, 3)])
 def test_r1_from_rgb_refuses_wrong_shapes(shape: tuple[int, ...]) -> None:
     with pytest.raises(ValueError, match=r"shape|rows"):

@@ -50,7 +50,9 @@ def test_the_pages_python_snippets_run(
     page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # files a snippet writes land here
-    namespace: dict[str, object] = {"__name__": "__docs__"}
+    # Run as a script runs (a block may hold the `if __name__ == "__main__":` guard a script
+    # that starts worker processes needs: docs/tournaments.md's first example).
+    namespace: dict[str, object] = {"__name__": "__main__"}
     for snippet in snippets(page):
         if snippet.mark == "no-run":
             continue

@@ -57,6 +57,40 @@ def test_an_existing_results_file_asks_for_the_resume_option(
     assert out.read_text(encoding="utf-8") == '{"game": 0}\n'
 
 
+@pytest.mark.parametrize("name", ["t.jsonl", "t.parquet"])
+def test_a_finished_run_is_neither_overwritten_nor_added_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """docs/errors.md: the same huescues tournament again on its --out, without --resume, is
+    refused with status 2 and a line naming --resume; the run's games stay as they were."""
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    out = tmp_path / name
+    argv = ["tournament", "--games", "4", "--entrants", "random", "naming", "--workers", "1"]
+    assert main([*argv, "--out", str(out)]) == 0
+    files = sorted(out.rglob("*")) if out.is_dir() else [out]
+    before = {p: p.read_bytes() for p in files if p.is_file()}
+    capsys.readouterr()
+    line = _refusal(capsys, *argv, "--out", str(out))
+    assert "--resume" in line and str(out) in line
+    after = sorted(out.rglob("*")) if out.is_dir() else [out]
+    assert {p: p.read_bytes() for p in after if p.is_file()} == before
+
+
+@pytest.mark.parametrize(
+    "command", [["board", "--out", "b.png", "--csv"], ["clue", "sky", "--board"]]
+)
+def test_a_missing_board_csv_is_one_line_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    path = tmp_path / "nosuch.csv"
+    line = _refusal(capsys, *command, str(path))
+    assert line == (
+        f"huescues {command[0]}: error: {path}: cannot read the board CSV "
+        "(No such file or directory)"
+    )
+
+
 def test_out_under_a_file_says_the_parent_is_not_a_directory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

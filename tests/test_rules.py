@@ -106,6 +106,17 @@ def test_rules_from_dict_refuses_unknown_settings() -> None:
         Rules.from_dict(data)
 
 
+def test_an_unknown_setting_is_invalid_rules_naming_it() -> None:
+    """docs/errors.md: an unknown setting is an InvalidRules (a ValueError) that names it, from
+    Rules.standard and Rules.replace alike (not Python's TypeError about keywords)."""
+    with pytest.raises(InvalidRules, match="'nonsense'") as caught:
+        Rules.standard(4, nonsense=1)
+    assert "rounds_per_giver" in str(caught.value)  # the settings there are
+    with pytest.raises(InvalidRules, match="'nonsense'"):
+        Rules.standard(4).replace(nonsense=1)
+    assert Rules.standard(4).replace(n_players=5).n_players == 5
+
+
 @pytest.mark.parametrize(("distance", "points"), [(0, 3), (1, 2), (2, 1), (3, 0), (29, 0)])
 def test_r15_points_at(distance: int, points: int) -> None:
     assert Rules.standard(4).points_at(distance) == points

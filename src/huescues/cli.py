@@ -30,7 +30,12 @@ def _board(path: str | None) -> Board:
     # Imported here so that `huescues --help` answers at once.
     from huescues.engine import Board
 
-    return Board.standard() if path is None else Board.from_csv(path)
+    if path is None:
+        return Board.standard()
+    try:
+        return Board.from_csv(path)
+    except OSError as e:  # one line naming the file, not Python's "[Errno 2] ..."
+        raise OSError(f"{path}: cannot read the board CSV ({e.strerror or e})") from None
 
 
 def _game(args: argparse.Namespace) -> int:
@@ -43,7 +48,7 @@ def _game(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The default tournament: the default players against the baselines, about a minute on 2 cores.
+#: The default tournament: the default players against the baselines, seconds on 2 cores.
 DEFAULT_ENTRANTS = ("default", "naming", "random")
 DEFAULT_GAMES = 240
 
@@ -486,7 +491,7 @@ def _parser() -> argparse.ArgumentParser:
         "tournament",
         help="bots play many games; a report with confidence intervals (the main job)",
         description="Play many bot-versus-bot games and report who is better, with confidence. "
-        "With no options: the default players against the baselines, about a minute on 2 cores.",
+        "With no options: the default players against the baselines, a few seconds on 2 cores.",
     )
     tour.add_argument(
         "--games", type=int, default=DEFAULT_GAMES, help=f"games (default {DEFAULT_GAMES})"

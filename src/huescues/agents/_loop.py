@@ -39,6 +39,9 @@ def play_game(
     Every agent is prepared for the game, then gets its own generator from ``seed`` and only its
     seat's view (R8, R27), so the same agents and seed give the same game. An agent's illegal
     action raises the engine's :class:`~huescues.IllegalAction`, with the seat and agent named.
+
+    ``rules`` are the game's (default: ``Rules.standard(len(agents))``) and ``board`` its board
+    (default: :meth:`Board.standard`); the deck is the board's (:meth:`Deck.for_board`).
     """
     table = Table(agents, seed=seed)
     state = table.run(table.start(rules=rules, board=board))

@@ -33,6 +33,17 @@ def _readonly(a: NDArray[np.float64]) -> FloatArray:
     return a
 
 
+def _first_bad(arr: NDArray[Any], *bad: NDArray[np.bool_]) -> str:
+    """The first colour value ``bad`` marks, in the square order (row by row), named by its
+    channel and square: ``"green 300 at B3 is outside the range"``."""
+    where = np.logical_or.reduce(bad)
+    row, col, channel = (int(i) for i in np.argwhere(where)[0])
+    value = arr[row, col, channel]
+    shown = f"{value:g}" if np.issubdtype(arr.dtype, np.floating) else str(int(value))
+    name = ("red", "green", "blue")[channel]
+    return f"{name} {shown} at {Cell(row, col)} is outside the range"
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Board:
     """A rectangular grid of colour squares (R1).
@@ -99,12 +110,15 @@ class Board:
             raise ValueError(f"a board has 1 to {len(ROW_LETTERS)} rows and at least 1 column (R1)")
         if np.issubdtype(arr.dtype, np.integer):
             if arr.min() < 0 or arr.max() > 255:
-                raise ValueError("integer colours must lie in 0-255")
+                raise ValueError(
+                    f"integer colours must lie in 0-255: {_first_bad(arr, arr < 0, arr > 255)}"
+                )
             srgb = arr.astype(np.float64) / 255.0
         elif np.issubdtype(arr.dtype, np.floating):
             if not np.all(np.isfinite(arr)) or arr.min() < 0.0 or arr.max() > 1.0:
+                bad = _first_bad(arr, ~np.isfinite(arr), arr < 0.0, arr > 1.0)
                 raise ValueError(
-                    "float colours must lie in [0, 1] (give integers for 0-255 values)"
+                    f"float colours must lie in [0, 1] (give integers for 0-255 values): {bad}"
                 )
             srgb = arr.astype(np.float64)
         else:
@@ -125,6 +139,9 @@ class Board:
         in this order: row letter, column number, red, green, blue (0-255).
 
         Every square of the rectangle must appear exactly once; an error names the bad line.
+        ``id`` names the palette in game records (default: one made from the colours, as
+        :meth:`from_rgb` makes it); ``source`` says where the colours come from (default: the
+        file's path).
         """
         try:
             with open(path, newline="", encoding="utf-8") as f:

@@ -67,7 +67,8 @@ class Deck:
 
         A card's squares are at least 5 apart where the board allows (R3). Each pass over the
         shuffled board deals cards of distinct squares; a square repeats only when one pass
-        cannot deal enough cards.
+        cannot deal enough cards. ``n_cards`` is how many cards the deck holds (default 100, the
+        standard deck's count); the deck's id names the size, ``n_cards`` and ``seed``.
         """
         if rows < 1 or cols < 1 or rows * cols < 4:
             raise ValueError(f"a {rows} x {cols} board has too few squares for a card (R3)")

@@ -183,6 +183,7 @@ class Rules:
                 f"Rules.standard({n_players!r}) refused: a game has {MIN_PLAYERS} to "
                 f"{MAX_PLAYERS} players (R2)"
             )
+        _refuse_unknown(cls, changes, "Rules.standard")
         defaults: dict[str, Any] = {
             "rounds_per_giver": 2 if n_players <= 6 else 1,
             "giver_points_per_pawn": 2 if n_players == 3 else 1,
@@ -196,6 +197,7 @@ class Rules:
         A copy in another ``language`` takes that language's banned terms and relative words,
         unless they are changed too or are not the old language's (a variant's lists are kept).
         """
+        _refuse_unknown(type(self), changes, "Rules.replace")
         lang = changes.get("language", self.language)
         if lang != self.language:
             old = language_pack(self.language)
@@ -263,6 +265,19 @@ class Rules:
                 _FROM_DICT.clear()
             _FROM_DICT[key] = made
         return made
+
+
+def _refuse_unknown(cls: type[Rules], changes: dict[str, Any], where: str) -> None:
+    """An :class:`InvalidRules` naming every setting of ``changes`` that the rules lack, and the
+    settings there are (Python would say only that a keyword was unexpected, a ``TypeError``)."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    unknown = [k for k in changes if k not in names]
+    if unknown:
+        given = ", ".join(f"{k}={changes[k]!r:.40}" for k in unknown)
+        raise InvalidRules(
+            f"{where}({given}) refused: unknown setting{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(repr(k) for k in unknown)} (the settings: {', '.join(names[1:])})"
+        )
 
 
 #: Rules read by :meth:`Rules.from_dict`, by their settings with each value's type (so that

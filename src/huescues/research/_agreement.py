@@ -248,6 +248,10 @@ def human_agreement(
     suits the *other* clues' picks best, so it is held out), unless ``calibrated`` is false;
     :attr:`Agreement.calibration` reports both, against a uniform belief, with a reliability
     table. The points and top-k are of the player's own belief: its moves are not changed.
+
+    ``rules`` score the picks (R15's points by distance and the frame; default
+    ``Rules.standard(4)``). ``name`` is the player's name in the result and its tables
+    (:attr:`Agreement.player`; default: the player's own short name, such as its class's).
     """
     check_k(k)
     groups, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)

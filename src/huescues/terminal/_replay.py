@@ -201,7 +201,10 @@ def _load(
 
 def _board_for(record: GameRecord, board_csv: str | None, name: str) -> Board:
     if board_csv is not None:
-        given = Board.from_csv(board_csv)
+        try:
+            given = Board.from_csv(board_csv)
+        except OSError as e:  # one line naming the file, not Python's "[Errno 2] ..."
+            raise OSError(f"{board_csv}: cannot read the board CSV ({e.strerror or e})") from None
         if given.id != record.board_id:
             raise ValueError(
                 f"{name}: the game was played on board {record.board_id!r}, but {board_csv} "
