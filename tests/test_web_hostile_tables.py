@@ -20,6 +20,8 @@ from huescues.web._limits import client_key
 #: Tables that play at once (no pauses), with limits small enough to reach in a test.
 QUICK = TableSettings(bot_delay=0, reveal_pause=0, bot_time_limit=5, message_burst=1000)
 SEATS = [{"kind": "person", "name": "Ann"}, {"kind": "random"}, {"kind": "random"}]
+#: A raw body's header (the API takes application/json only).
+JSON = {"content-type": "application/json"}
 
 
 def _create(client: TestClient, body: Any = None) -> Any:
@@ -158,12 +160,12 @@ def test_deeply_nested_json_is_refused_in_one_line(tmp_path: Path, path: str) ->
     db = tmp_path / "t.sqlite"
     with TestClient(create_app(db, tables=QUICK), raise_server_exceptions=False) as client:
         for body in (b"[" * 16_000, b'{"seats": ' + b"[" * 8000 + b"]" * 8000 + b"}"):
-            response = client.post(path, content=body)
+            response = client.post(path, content=body, headers=JSON)
             assert response.status_code == 400, response.text
             assert "nested too deep" in response.json()["error"]
-        bad_utf8 = client.post(path, content=b'{"seats": "\xff"}')
+        bad_utf8 = client.post(path, content=b'{"seats": "\xff"}', headers=JSON)
         assert bad_utf8.status_code == 400 and "UTF-8" in bad_utf8.json()["error"]
-        assert client.post(path, content=b"[" * 20_000).status_code == 413
+        assert client.post(path, content=b"[" * 20_000, headers=JSON).status_code == 413
     assert _rows(db, "SELECT count(*) FROM games")[0][0] == 0
 
 
@@ -184,7 +186,7 @@ def test_names_that_do_not_print_as_they_read_are_refused_before_anything_is_sto
     body = '{"seats": [{"name": "NAME"}, {"kind": "random"}, {"kind": "random"}]}'
     body = body.replace("NAME", name)
     with TestClient(create_app(db, tables=QUICK), raise_server_exceptions=False) as client:
-        response = client.post("/api/tables", content=body.encode())
+        response = client.post("/api/tables", content=body.encode(), headers=JSON)
         assert response.status_code == 400, response.text
         assert shown in response.json()["error"] and "(R18)" in response.json()["error"]
         ok = client.post("/api/tables", json={"seats": [{"name": "Zoë 🎨"}, *SEATS[1:]]})
@@ -197,7 +199,7 @@ def test_a_lone_surrogate_in_a_name_is_refused_before_anything_is_stored(tmp_pat
     db = tmp_path / "t.sqlite"
     body = b'{"seats": [{"name": "\\ud800"}, {"kind": "random"}, {"kind": "random"}]}'
     with TestClient(create_app(db, tables=QUICK), raise_server_exceptions=False) as client:
-        response = client.post("/api/tables", content=body)
+        response = client.post("/api/tables", content=body, headers=JSON)
         assert response.status_code == 400 and "lone surrogate" in response.json()["error"]
     assert _rows(db, "SELECT count(*) FROM games")[0][0] == 0
 

@@ -147,7 +147,10 @@ def test_a_table_needs_3_to_10_seats_and_a_person(tmp_path: Path) -> None:
         ]:
             response = client.post("/api/tables", json=body)
             assert response.status_code == 400 and words in response.json()["error"]
-        assert client.post("/api/tables", content=b"{nope").status_code == 400
+        nope = client.post(
+            "/api/tables", content=b"{nope", headers={"content-type": "application/json"}
+        )
+        assert nope.status_code == 400
         answer = _create(client, ["person", "random", "naming"])
     tokens = [s["token"] for s in answer["seats"]]
     assert tokens[1] is None and tokens[2] is None

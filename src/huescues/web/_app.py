@@ -22,6 +22,7 @@ from ._db import Database, DatabaseLocked
 from ._headers import SECURITY_HEADERS, SecurityHeaders
 from ._links import Links
 from ._logs import log_failure
+from ._origin import SameOrigin
 from ._store import GAME_ADDED, GAME_SCHEMA
 from ._study import study_routes
 from ._study_config import StudyConfig
@@ -193,7 +194,8 @@ def create_app(
     app = _Application(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        # The headers outermost: a refusal of another site's page carries them too.
+        middleware=[Middleware(SecurityHeaders), Middleware(SameOrigin, public_url=public_url)],
         exception_handlers={
             sqlite3.Error: _database_error,
             404: _not_found,

@@ -44,7 +44,7 @@ from ._study_config import (
     StudyConfig,
     _check_clues,
 )
-from ._study_game import game_of, start_game
+from ._study_game import game_of, seat_token, start_game
 from ._study_items import PANEL_IDS, Item, attention_missed, redirect_to
 from ._study_plan import KINDS, Study, seed_of
 from ._study_requests import (
@@ -301,7 +301,7 @@ def study_routes(
 
     async def game(request: Request) -> Response:
         # The game study's game: made once, when the participant reaches it; asked again, the
-        # same table, seat and token.
+        # same table, seat and token (the token worked out again: only its hash is stored).
         data = await _json_body(request, {"participant"})
         participant = _participant(data.get("participant"))
         if tables is None:
@@ -322,10 +322,17 @@ def study_routes(
             )
         found = await db.read(game_of, db, participant)
         if found is None:
-            found = await start_game(
-                tables, study, participant, seed_of(study.secret, participant) ^ 1
-            )
-        return JSONResponse({"table": found.table, "seat": found.seat, "token": found.token})
+            seed = seed_of(study.secret, participant) ^ 1
+            try:
+                found = await start_game(tables, study, participant, seed, _client(request))
+            except OverflowError as e:
+                # At a cap on games in play (this address's, or the server's), as a table made
+                # in the lobby is: nothing was stored, and asking later makes the game.
+                response = _error(503, f"no game now: {e}")
+                response.headers["Retry-After"] = "30"
+                return response
+        token = seat_token(study.secret, participant)
+        return JSONResponse({"table": found.table, "seat": found.seat, "token": token})
 
     def current(cur: Any, participant: str, index: object) -> tuple[_Session, Item]:
         """The participant's session and the item ``index``, refused unless it is the one

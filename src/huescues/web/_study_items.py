@@ -142,7 +142,9 @@ def screen_numbers(value: object) -> tuple[int, int, float, int]:
         ("colour_depth", 1, 64),
     ):
         v = value[key]
-        if type(v) not in (int, float) or not math.isfinite(v) or not low <= v <= high:
+        # The bounds first: they compare an int of any size exactly (and refuse NaN), while
+        # math.isfinite of an int too large for a float raises OverflowError.
+        if type(v) not in (int, float) or not low <= v <= high or not math.isfinite(float(v)):
             raise ValueError(f"screen: {key} {str(v)[:20]!r} is not a number from {low} to {high}")
         out.append(v)
     return int(out[0]), int(out[1]), round(float(out[2]), 3), int(out[3])

@@ -36,7 +36,7 @@ from ._study_config import (
     _consent_text,
 )
 from ._study_items import Item, interleave
-from ._study_schema import _stored_code, order_secret
+from ._study_schema import _stored_code, hash_game_tokens, order_secret
 
 __all__ = ["KINDS", "Study", "seed_of"]
 
@@ -63,6 +63,7 @@ class Study:
         self.db = db
         self.config = config
         self.secret = order_secret(db)
+        hash_game_tokens(db)  # a database of an older server kept the tokens themselves
         self.board = Board.standard() if config.board is None else Board.from_csv(config.board)
         self.clues = (
             config.clues

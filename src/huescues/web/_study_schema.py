@@ -4,6 +4,7 @@ completion code kept there, and a participant's session as the database has it."
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -12,9 +13,14 @@ from huescues.engine import Cell
 
 from ._db import Database
 from ._requests import Refused
+from ._store import token_hash
 from ._study_items import Item, attention_missed
 
-__all__ = ["STUDY_ADDED", "STUDY_SCHEMA", "order_secret"]
+__all__ = ["STUDY_ADDED", "STUDY_SCHEMA", "hash_game_tokens", "order_secret"]
+
+#: What :func:`~huescues.web._store.token_hash` gives: 64 lowercase hex digits (a token is 24
+#: characters of base64url, so the two are never confused).
+_HASH = re.compile(r"[0-9a-f]{64}")
 
 
 #: The study's part of the database: one row per participant (what they chose to tell, the
@@ -72,8 +78,9 @@ STUDY_SCHEMA: tuple[str, ...] = (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     )""",
-    # The game study's games: each participant's table, seat and seat token (kept so that the
-    # participant, whose code is their credential, is given the same game again).
+    # The game study's games: each participant's table, seat and the SHA-256 hash of their seat's
+    # token (``token``: the token itself is worked out again from the study's secret and the
+    # participant's code, whose holder is given the same game again; see _study_game).
     """CREATE TABLE IF NOT EXISTS study_games (
         participant TEXT PRIMARY KEY REFERENCES participants(id),
         game TEXT NOT NULL,
@@ -105,6 +112,22 @@ STUDY_ADDED: tuple[tuple[str, str, str], ...] = (
     ("responses", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
     ("given_clues", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
 )
+
+
+def hash_game_tokens(db: Database) -> int:
+    """Bring a database of a server before the game study's tokens were hashed to the hashes:
+    each ``study_games.token`` that is a token itself becomes its SHA-256 hash, as every seat's
+    is kept in ``games``. The table's link goes on opening the seat (its key is that hash); asking
+    again gives the token the study now works out, which opens only the games made since. The
+    number of rows changed."""
+    with db.transaction() as cur:
+        rows = cur.execute("SELECT participant, token FROM study_games").fetchall()
+        plain = [(p, t) for p, t in rows if not _HASH.fullmatch(str(t))]
+        cur.executemany(
+            "UPDATE study_games SET token = ? WHERE participant = ?",
+            [(token_hash(str(t)), p) for p, t in plain],
+        )
+    return len(plain)
 
 
 def _stored_code(db: Database) -> str:

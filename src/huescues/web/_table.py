@@ -246,6 +246,9 @@ class WebTable:
     options: TableOptions = field(default_factory=TableOptions)
     #: Whether the game has started (a waiting room waits for its creator).
     started: bool = True
+    #: Whether a start is under way (its bots are being prepared, off the event loop): a second
+    #: start is refused meanwhile.
+    starting: bool = False
     #: The spectators' sockets (they hold no seat).
     watchers: set[Socket] = field(default_factory=set)
     #: The hashes of the spectators' and the invite's tokens (None: none).

@@ -312,23 +312,19 @@ class TableSockets:
             return error("only the table's creator (seat 1) starts the game")
         if table.started:
             return error("the game has started already")
+        if table.starting:  # (the creator's other tab, or a second click)
+            return error("the game is starting already")
         language = table.state.rules.language
         if fill is not None:
             if fill not in BOT_KINDS or not speaks(fill, language):
                 kinds = ", ".join(k for k in BOT_KINDS if speaks(k, language))
                 return error(f"fill {fill[:20]!r}: a bot of this table's language, one of {kinds}")
-            empty = [i for i, s in enumerate(table.seats) if s.kind == "person" and not s.claimed]
-            for i in empty:
-                agent = build_bot(fill, language)
-                await asyncio.to_thread(prepare, agent, table.state.board, table.state.rules)
-                table.game.give_to_bot(i, agent)
-                chosen = table.seats[i]
-                chosen.kind, chosen.agent = fill, agent
-                if not chosen.named:
-                    chosen.name = table.default_name(fill, i)
-                self._drop_seat_key(table, i)
-            if empty:
-                self._save_seats(table)
+            # Marked before the first await: until the start ends, a second one is refused.
+            table.starting = True
+            try:
+                await self._fill(table, fill)
+            finally:
+                table.starting = False
         table.started = True
         table.turn = (len(table.state.actions), time.monotonic())
         self._quietly(self.store.start, table.id)
@@ -336,26 +332,63 @@ class TableSockets:
         await self.broadcast(table)
         return None
 
+    async def _fill(self, table: WebTable, fill: str) -> None:
+        """Seat a ``fill`` bot at every person's seat no person came to. The bots are prepared
+        first (off the event loop, where people may still come through the invite or their
+        seat's link), then seated at once at the seats still free: a person who came meanwhile
+        keeps their seat, and is never made a bot with their connection still on it."""
+        language = table.state.rules.language
+        free = [i for i, s in enumerate(table.seats) if s.kind == "person" and not s.claimed]
+        agents = []
+        for _ in free:
+            agent = build_bot(fill, language)
+            await asyncio.to_thread(prepare, agent, table.state.board, table.state.rules)
+            agents.append(agent)
+        # From here to the end, no await: the seats are decided on what they are now.
+        empty = [i for i in free if table.seats[i].kind == "person" and not table.seats[i].claimed]
+        for i, agent in zip(empty, agents, strict=False):  # (alike: any of them will do)
+            table.game.give_to_bot(i, agent)
+            chosen = table.seats[i]
+            chosen.kind, chosen.agent = fill, agent
+            if not chosen.named:
+                chosen.name = table.default_name(fill, i)
+            self._drop_seat_key(table, i)
+        if empty:
+            self._save_seats(table)
+
     async def _give_to_bot(self, table: WebTable, seat: int, other: int) -> dict[str, Any] | None:
         """The creator gives an away person's seat to the table's default bot for the rest of
         the game."""
         if seat != 0:
             return error("only the table's creator (seat 1) gives a seat to a bot")
-        if not 0 <= other < len(table.seats) or table.seats[other].kind != "person":
-            return error(f"seat {other} is not a person's seat")
-        if table.here(other):
-            return error(f"{table.seats[other].name} is here: only an away seat goes to a bot")
-        if table.state.is_terminal:
-            return error("the game is over")
+        refused = self._not_to_bot(table, other)
+        if refused is not None:
+            return refused
         language = table.state.rules.language
         agent = build_bot(STAND_IN, language)
         await asyncio.to_thread(prepare, agent, table.state.board, table.state.rules)
+        # Asked again: while the bot was prepared, the seat may have been given already (the
+        # creator's other tab) or its person come back.
+        refused = self._not_to_bot(table, other)
+        if refused is not None:
+            return refused
         table.game.give_to_bot(other, agent)
         chosen = table.seats[other]
         chosen.kind, chosen.agent, chosen.handed = STAND_IN, agent, True
         self._save_seats(table)
         table.changed.set()
         await self.broadcast(table)
+        return None
+
+    @staticmethod
+    def _not_to_bot(table: WebTable, other: int) -> dict[str, Any] | None:
+        """Why seat ``other`` cannot go to a bot now (an ``error``), or None if it can."""
+        if not 0 <= other < len(table.seats) or table.seats[other].kind != "person":
+            return error(f"seat {other} is not a person's seat")
+        if table.here(other):
+            return error(f"{table.seats[other].name} is here: only an away seat goes to a bot")
+        if table.state.is_terminal:
+            return error("the game is over")
         return None
 
     def _drop_seat_key(self, table: WebTable, seat: int) -> None:

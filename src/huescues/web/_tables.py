@@ -308,15 +308,29 @@ class _Tables(TablePlay, TableSockets):
         seed: int,
         language: str,
         client: str,
+        key: str,
         away_seconds: int = 45,
     ) -> WebTable:
         """A game study's table (:attr:`TableOptions.study`): these seats, the study language's
-        standard rules, started at once; counted as joined (it is its participant's for as long
-        as a joined table is anyone's)."""
+        standard rules, started at once; its person's seat opened by the token whose hash is
+        ``key`` (the study works the token out again, and stores only ``key``). Created by
+        ``client``, the address that asked, so the per-address cap counts it.
+
+        Counted as joined from the start, even before its participant opens it: a table no one
+        joined is the first to go at the cap, and this one cannot be made again (asking again
+        gives the same table), so the participant would find it gone in the second between the
+        study's answer and their page opening it. It holds its place for a while only: the
+        stand-in plays an absent participant's seat, so the game ends on its own."""
         house = HouseRules(language=language)
         options = TableOptions(away_seconds=away_seconds, study=True)
         table = await self._new_table(
-            kinds_names, seed, house, options, client, {"spectate": secrets.token_urlsafe(18)}
+            kinds_names,
+            seed,
+            house,
+            options,
+            client,
+            {"spectate": secrets.token_urlsafe(18)},
+            keys=[key if kind == "person" else None for kind, _ in kinds_names],
         )
         table.joined = True
         return table
@@ -334,9 +348,9 @@ class _Tables(TablePlay, TableSockets):
         series: list[list[int]] | None = None,
     ) -> WebTable:
         """A new table of these seats (checked), within the limits on games in play: at the
-        cap, the oldest tables no person ever joined make room. ``keys`` (play again) are the
-        seats' token hashes to keep, else new tokens are drawn; ``tokens`` the spectators' and
-        the invite's (plain, or their hashes under ``*_key``)."""
+        cap, the oldest tables no person ever joined make room. ``keys`` (play again, a game
+        study's table) are the seats' token hashes to keep, else new tokens are drawn;
+        ``tokens`` the spectators' and the invite's (plain, or their hashes under ``*_key``)."""
         self.sweep()
         live = [t for t in self.tables.values() if not t.state.is_terminal]
         if sum(t.creator == client for t in live) >= self.settings.max_tables_per_address:
@@ -588,11 +602,15 @@ class TableService:
         seed: int,
         language: str,
         client: str,
+        key: str,
         away_seconds: int = 45,
-    ) -> tuple[str, list[str | None]]:
-        """A game study's table (see ``_Tables.study_table``): its id and its seats' tokens."""
-        table = await self.tables.study_table(kinds_names, seed, language, client, away_seconds)
-        return table.id, [s.token for s in table.seats]
+    ) -> str:
+        """A game study's table (see ``_Tables.study_table``): its id. An ``OverflowError`` (the
+        caps on games in play) says which cap it met."""
+        table = await self.tables.study_table(
+            kinds_names, seed, language, client, key, away_seconds
+        )
+        return table.id
 
 
 def table_routes(db: Database, settings: TableSettings | None = None) -> list[BaseRoute]:

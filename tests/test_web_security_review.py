@@ -1,0 +1,351 @@
+"""A security review of the server, its defects tried as an attacker would, each on a real server
+on loopback (uvicorn in a thread, ``huescues serve``'s configuration; every loop bounded in count
+and time): game-study tables that flooded the server, a start with ``fill`` that raced a join and
+a second start, a huge number in the study's screen report, and the game study's seat tokens
+kept in plain text."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import http.client
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("websockets")
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+import huescues.web._table_sockets as table_sockets
+from huescues.web import StudyConfig, TableSettings, create_app
+from huescues.web._origin import foreign_origin
+from huescues.web._requests import Refused, read_json
+from serve_process import request
+from web_server import live_server
+
+QUICK: dict[str, Any] = {"bot_delay": 0, "reveal_pause": 0, "message_rate": 1000.0,
+                         "message_burst": 1000.0}  # fmt: skip
+GAME_STUDY = StudyConfig(game_bots=("random", "random"), practice=1)
+
+
+@contextmanager
+def _port(db: Path, settings: TableSettings, study: StudyConfig | None = None) -> Iterator[int]:
+    with live_server(db, settings, study=study) as url:
+        yield int(url.rsplit(":", 1)[1])
+
+
+def _until(ws: Any, kind: str, *, limit: int = 40, timeout: float = 10) -> dict[str, Any]:
+    """The next message of type ``kind`` (within ``limit`` messages, each within ``timeout``)."""
+    for _ in range(limit):
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind!r} among {limit} messages")
+
+
+@contextmanager
+def _joined(port: int, token: str, name: str | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """A connection that joined with ``token`` (and ``name``, for an invite), and its welcome."""
+    with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
+        message = {"type": "join", "token": token}
+        if name is not None:
+            message["name"] = name
+        ws.send(json.dumps(message))
+        yield ws, _until(ws, "welcome")
+
+
+def _game_participant(port: int, source: str = "127.0.0.1") -> str:
+    """A game-study participant from ``source`` who reached the game (its practice answered)."""
+    status, session, _ = request(
+        port, "POST", "/study/api/start", {"consent": True, "kind": "game"}, source=source
+    )
+    assert status == 201, session
+    participant: str = session["participant"]
+    status, nxt, _ = request(port, "POST", "/study/api/answer",
+                             {"participant": participant, "item": 0, "square": "F12"},
+                             source=source)  # fmt: skip
+    assert status == 200 and nxt["item"]["kind"] == "game", nxt
+    return participant
+
+
+# -- 1. game-study tables flooded the server -----------------------------------------------------
+def test_a_study_game_counts_against_the_address_that_asked_for_it(tmp_path: Path) -> None:
+    """Each game-study table counted as its participant's, never the address's: one address
+    making participants filled every place, and then no one could make a table in the lobby
+    (503); past a cap, the study's answer was a 500. Now the address's cap holds, the refusal
+    is a 503 that says why, and a participant asking again gets their game as before."""
+    settings = TableSettings(**QUICK, max_tables=3, max_tables_per_address=2)
+    with _port(tmp_path / "flood.sqlite", settings, GAME_STUDY) as port:
+        answers = []
+        for _ in range(3):
+            participant = _game_participant(port)
+            answers.append((participant, request(port, "POST", "/study/api/game",
+                                                 {"participant": participant})))  # fmt: skip
+        statuses = [status for _, (status, _, _) in answers]
+        assert statuses == [200, 200, 503], answers
+        status, refused, headers = answers[2][1]
+        assert "this address has 2 games in play" in refused["error"]
+        assert headers["retry-after"] == "30"
+        # Someone else can still make a table in the lobby.
+        seats = [{"kind": "person"}, {"kind": "random"}, {"kind": "random"}]
+        status, made, _ = request(port, "POST", "/api/tables", {"seats": seats}, source="127.0.0.2")
+        assert status == 200, made
+        # Asking again gives the same game, at the cap too.
+        first, (_, game, _) = answers[0]
+        assert request(port, "POST", "/study/api/game", {"participant": first})[1] == game
+
+
+# -- 2. a start with fill raced a join, and a second start ---------------------------------------
+@pytest.fixture
+def slow_prepare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[threading.Event, threading.Event]]:
+    """The start's bots prepared only once the test lets them (``release``); ``entered`` is set
+    when the first one is being prepared, off the event loop."""
+    entered, release = threading.Event(), threading.Event()
+    real = table_sockets.prepare
+
+    def prepare(agent: Any, board: Any, rules: Any) -> None:
+        entered.set()
+        release.wait(20)
+        real(agent, board, rules)
+
+    monkeypatch.setattr(table_sockets, "prepare", prepare)
+    try:
+        yield entered, release
+    finally:
+        release.set()
+
+
+def _waiting_room(port: int) -> dict[str, Any]:
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "person"}, {"kind": "person"}]
+    status, answer, _ = request(port, "POST", "/api/tables",
+                                {"seats": seats, "waiting_room": True})  # fmt: skip
+    assert status == 200, answer
+    return dict(answer)
+
+
+def _started(port: int, table: str) -> list[dict[str, Any]]:
+    """The table's seats once its last seat went to the ``fill`` bot (the start ended)."""
+    deadline = time.monotonic() + 20
+    while True:
+        seats: list[dict[str, Any]] = request(port, "GET", f"/api/tables/{table}")[1]["seats"]
+        if seats[-1]["kind"] != "person":
+            return seats
+        assert time.monotonic() < deadline, "the start did not end"
+        time.sleep(0.05)
+
+
+def test_a_person_who_comes_during_a_start_keeps_their_seat(
+    tmp_path: Path, slow_prepare: tuple[threading.Event, threading.Event]
+) -> None:
+    """A person who took a free seat through the invite while the start prepared its bots was
+    made a bot, their connection left on the seat and sent the bot's card and target. Now the
+    seats the start fills are those still free once its bots are ready."""
+    entered, release = slow_prepare
+    with _port(tmp_path / "race.sqlite", TableSettings(**QUICK)) as port:
+        answer = _waiting_room(port)
+        invite = answer["invite"].split("#i=", 1)[1]
+        with _joined(port, answer["seats"][0]["token"]) as (creator, _):
+            creator.send(json.dumps({"type": "start", "fill": "random"}))
+            assert entered.wait(10), "the start prepared no bot"
+            with _joined(port, invite, "Ivy") as (ivy, welcome):
+                assert welcome["seat"] == 1
+                release.set()
+                seats = _started(port, answer["table"])
+                assert ivy is not None
+        assert [s["kind"] for s in seats] == ["person", "person", "random"]
+        assert seats[1]["name"] == "Ivy"
+
+
+def test_a_second_start_while_one_runs_is_refused_not_a_failure(
+    tmp_path: Path, slow_prepare: tuple[threading.Event, threading.Event]
+) -> None:
+    """Two starts with fill at once (the creator's two tabs) gave one seat to a bot twice: a
+    ValueError, logged as the server's failure. Now the second is told the game is starting."""
+    entered, release = slow_prepare
+    with _port(tmp_path / "twice.sqlite", TableSettings(**QUICK)) as port:
+        answer = _waiting_room(port)
+        token = answer["seats"][0]["token"]
+        with _joined(port, token) as (first, _), _joined(port, token) as (second, _):
+            first.send(json.dumps({"type": "start", "fill": "random"}))
+            assert entered.wait(10), "the start prepared no bot"
+            second.send(json.dumps({"type": "start", "fill": "random"}))
+            refused = _until(second, "error")
+            assert refused["message"] == "the game is starting already"
+            release.set()
+            seats = _started(port, answer["table"])
+            for ws in (first, second):
+                # Neither socket was told of a failure; both are told the game has started.
+                ws.send(json.dumps({"type": "start"}))
+                assert _until(ws, "error")["message"] == "the game has started already"
+        assert [s["kind"] for s in seats] == ["person", "random", "random"]
+
+
+# -- 3. a huge number in the study's screen report -----------------------------------------------
+@pytest.mark.parametrize("key", ["width", "height", "pixel_ratio", "colour_depth"])
+def test_a_huge_whole_number_in_the_screen_report_is_a_400_naming_it(
+    tmp_path: Path, key: str
+) -> None:
+    """``math.isfinite`` of a whole number too large for a float raised OverflowError: a 500.
+    Now a 400 naming the value, and no participant stored."""
+    screen: dict[str, Any] = {"width": 1280, "height": 800, "pixel_ratio": 2, "colour_depth": 24}
+    screen[key] = 10**400
+    with _port(tmp_path / "screen.sqlite", TableSettings(**QUICK), StudyConfig()) as port:
+        status, answer, _ = request(port, "POST", "/study/api/start",
+                                    {"consent": True, "screen": screen})  # fmt: skip
+        assert status == 400, answer
+        assert answer["error"].startswith(f"screen: {key} '1000000000")
+        assert "is not a number from" in answer["error"]
+        status, answer, _ = request(port, "POST", "/study/api/start", {"consent": True})
+        assert status == 201, answer
+
+
+# -- 4. the game study's seat tokens were kept in plain text --------------------------------------
+def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def test_the_game_studys_seat_token_is_kept_only_as_its_hash(tmp_path: Path) -> None:
+    """``study_games.token`` held the seat's token itself, while a table keeps only its SHA-256
+    hash. Now it holds the hash; asking again still gives the same token, which opens the
+    seat."""
+    db = tmp_path / "hashed.sqlite"
+    with _port(db, TableSettings(**QUICK), GAME_STUDY) as port:
+        participant = _game_participant(port)
+        status, game, _ = request(port, "POST", "/study/api/game", {"participant": participant})
+        assert status == 200, game
+        assert request(port, "POST", "/study/api/game", {"participant": participant})[1] == game
+        with _joined(port, game["token"]) as (_, welcome):
+            assert welcome["seat"] == game["seat"]
+    digest = hashlib.sha256(game["token"].encode()).hexdigest()
+    assert _rows(db, "SELECT token FROM study_games") == [(digest,)]
+    (tokens,) = _rows(db, "SELECT tokens FROM games")[0]
+    assert digest in json.loads(tokens)
+    for file in tmp_path.glob("hashed.sqlite*"):  # its write-ahead log too
+        assert game["token"].encode() not in file.read_bytes()
+
+
+def test_an_older_databases_plain_game_tokens_become_their_hashes(tmp_path: Path) -> None:
+    """A database of a server before the hashes: its plain tokens are replaced by their hashes
+    when the server opens it (the table's own key is that hash already, so its link still
+    opens the seat)."""
+    db = tmp_path / "old.sqlite"
+    create_app(db, study=GAME_STUDY).state.db.close()
+    plain = "tJ3mH1v0aXo9qZc2Wb7_Lk-Q"
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(
+            "INSERT INTO study_games (participant, game, seat, token, created) "
+            "VALUES ('p' || hex(randomblob(8)), 'g1', 1, ?, 0)",
+            (plain,),
+        )
+    conn.close()
+    create_app(db, study=GAME_STUDY).state.db.close()
+    digest = hashlib.sha256(plain.encode()).hexdigest()
+    assert _rows(db, "SELECT token FROM study_games") == [(digest,)]
+    create_app(db, study=GAME_STUDY).state.db.close()  # a hash is left as it is
+    assert _rows(db, "SELECT token FROM study_games") == [(digest,)]
+
+
+def test_a_number_of_more_digits_than_python_converts_is_refused_in_one_line() -> None:
+    """JSON, but past ``sys.get_int_max_str_digits``: the decoder raised a plain ValueError,
+    which no reader of a request caught (a 500 wherever a body may be that long)."""
+    body = b'{"seed": ' + b"9" * 5000 + b"}"
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    headers = [(b"content-type", b"application/json")]
+    scope = {"type": "http", "method": "POST", "headers": headers, "path": "/"}
+    with pytest.raises(Refused) as refused:
+        asyncio.run(read_json(Request(scope, receive), 16_384))
+    assert refused.value.status == 400
+    assert refused.value.message.startswith("a number in the request is too long")
+
+
+# -- 5. another site's page could call the API and open a seat's socket ------------------------
+def _raw(port: int, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, Any]:
+    """A POST of ``body`` with exactly ``headers`` (a form or text, as a page may send them)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+SEATS = [{"kind": "person"}, {"kind": "random"}, {"kind": "random"}]
+
+
+@pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_a_body_that_is_not_declared_json_is_a_415_and_stores_nothing(
+    tmp_path: Path, kind: str | None
+) -> None:
+    """A page of another site may POST a form or text/plain without asking first (no CORS
+    check stops a "simple" request): its JSON was taken, and made a table or a participant with
+    the visitor's browser. Now only ``application/json`` is read."""
+    db = tmp_path / "ct.sqlite"
+    headers = {} if kind is None else {"Content-Type": kind}
+    with _port(db, TableSettings(**QUICK), StudyConfig()) as port:
+        for path, body in (("/api/tables", {"seats": SEATS}), ("/study/api/start",
+                                                                 {"consent": True})):  # fmt: skip
+            status, answer = _raw(port, path, json.dumps(body).encode(), headers)
+            assert status == 415, answer
+            assert "application/json" in answer["error"]
+        # Declared JSON (with a charset) is read.
+        ok = _raw(port, "/api/tables", json.dumps({"seats": SEATS}).encode(),
+                  {"Content-Type": "application/json; charset=utf-8"})  # fmt: skip
+        assert ok[0] == 200, ok
+    assert _rows(db, "SELECT count(*) FROM participants") == [(0,)]
+    assert _rows(db, "SELECT count(*) FROM games") == [(1,)]
+
+
+def test_another_sites_origin_is_refused_and_the_servers_own_is_not(tmp_path: Path) -> None:
+    """A request or a WebSocket carrying another site's ``Origin`` is refused (403; the socket
+    closed before it opens); this server's own (its Host), and none at all, pass."""
+    db = tmp_path / "origin.sqlite"
+    body = json.dumps({"seats": SEATS}).encode()
+    with _port(db, TableSettings(**QUICK)) as port:
+        own = f"http://127.0.0.1:{port}"
+        for origin in ("https://evil.example", "null", f"http://127.0.0.1:{port + 1}"):
+            headers = {"Content-Type": "application/json", "Origin": origin}
+            status, answer = _raw(port, "/api/tables", body, headers)
+            assert status == 403, answer
+            assert answer["error"].startswith(f"Origin {origin!r} is not this server's")
+        status, made = _raw(port, "/api/tables", body,
+                            {"Content-Type": "application/json", "Origin": own})  # fmt: skip
+        assert status == 200, made
+        token = made["seats"][0]["token"]
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"ws://127.0.0.1:{port}/ws", origin="https://evil.example", open_timeout=10)
+        assert refused.value.response.status_code == 403
+        with connect(f"ws://127.0.0.1:{port}/ws", origin=own, open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "join", "token": token}))
+            assert _until(ws, "welcome")["seat"] == 0
+    assert _rows(db, "SELECT count(*) FROM games") == [(1,)]
+
+
+def test_the_public_url_is_an_origin_of_the_servers_own() -> None:
+    """Behind a proxy, pages come from ``--public-url``: that origin passes too."""
+    public = "https://games.example.org"
+    headers = Headers({"host": "127.0.0.1:8000", "origin": public})
+    assert foreign_origin(headers, public) is None
+    assert foreign_origin(headers, None) == public
+    assert foreign_origin(Headers({"host": "games.example.org", "origin": public}), None) is None
+    assert foreign_origin(Headers({"host": "a.org", "origin": "http://[::1"}), None) is not None
