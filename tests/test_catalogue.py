@@ -213,6 +213,8 @@ def test_the_web_page_reads_its_bots_and_bounds_from_the_server(tmp_path: Path) 
         "language": "en",
         "min_players": MIN_PLAYERS,
         "max_players": MAX_PLAYERS,
+        # Whether the lobby shows the leaderboard (huescues serve --leaderboard).
+        "leaderboard": False,
         # What the house rules allow (issue 21): R7's rounds each, the reveal's wait.
         "house_rules": {
             "max_rounds_per_giver": 3,

@@ -70,8 +70,10 @@ with :data:`GONE_CLOSE_CODE`.
 The server sends:
 
 - ``{"type": "welcome", "table", "seat", "seats": [{"seat","name","kind","colour"}],
-  "board": {"id", "rows", "cols", "row_letters": [...], "colours": [[hex, ...], ...]}}`` once,
-  after the join (the board as the study sends it too: :func:`board_json`);
+  "board": {"id", "rows", "cols", "row_letters": [...], "colours": [[hex, ...], ...]},
+  "ping_seconds"}`` once, after the join (the board as the study sends it too:
+  :func:`board_json`; ``ping_seconds``: how often the server pings, so that a page notices a
+  connection that went silent without closing);
 - ``{"type": "state", "seat", "phase", "current", "giver", "guessers", "round",
   "regular_rounds", "tiebreak", "scores", "clues", "pawns": [[seat, "F12"], ...], "history":
   [round, ...], "card": ["F12", ...] | null, "target": "F12" | null, "result": {"winners",
@@ -219,6 +221,9 @@ def welcome(table: WebTable, seat: int | None, token: str | None = None) -> dict
         "language": table.state.rules.language,
         "options": table.options.to_dict(),
         "reactions": list(REACTIONS),
+        # How often the server pings a joined socket (a third of away_after): a page that hears
+        # nothing for a few of these has lost its connection, though no close event came.
+        "ping_seconds": round(table.settings.away_after / 3, 3),
     }
     if token is not None:
         out["token"] = token

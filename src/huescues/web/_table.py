@@ -325,7 +325,10 @@ class WebTable:
         out; ``away``: its person has been away ``away_seconds``), or None: not before they
         act."""
         now = time.monotonic() if now is None else now
-        since = self.turn[1]
+        # The pending decision's start: a state told before the table's task marks a new turn
+        # (after a person's move, a bot's, a reveal, the start) tells of a turn that starts now,
+        # not of the last one's start.
+        since = self.turn[1] if self.turn[0] == len(self.state.actions) else now
         times: list[tuple[float, str]] = []
         if self.options.turn_seconds:
             times.append((since + self.options.turn_seconds, "turn"))

@@ -674,6 +674,8 @@ def _routes(tables: _Tables) -> list[BaseRoute]:
                 "language": tables.settings.language,
                 "min_players": MIN_PLAYERS,
                 "max_players": MAX_PLAYERS,
+                # Whether GET /api/leaderboard answers (else a 404 the lobby need not ask for).
+                "leaderboard": tables.settings.leaderboard,
                 "house_rules": {
                     "max_rounds_per_giver": MAX_ROUNDS_PER_GIVER,
                     "reveal_seconds": tables.settings.reveal_pause,

@@ -64,6 +64,8 @@ window.HuesI18n = (function () {
         b.className = "lang-button";
         b.dataset.lang = code;
         b.textContent = t(`lang.name.${code}`);
+        // (Named so when a phone's header shows only its code: game.css.)
+        b.setAttribute("aria-label", b.textContent);
         b.setAttribute("aria-pressed", String(code === lang));
         b.addEventListener("click", () => {
           try { localStorage.setItem(KEY, code); } catch (e) { /* private mode: this page only */ }

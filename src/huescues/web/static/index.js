@@ -89,9 +89,11 @@
     document.querySelector("[data-field=turn-seconds]").value = String(setup.options.turn_seconds);
   }
 
-  // The top of the server's ratings, where it shows them (huescues serve --leaderboard; a 404
-  // otherwise, and the section stays hidden).
+  // The top of the server's ratings, where it shows them (huescues serve --leaderboard, which
+  // /api/setup says; elsewhere it is not asked for, a 404 that would be a console error, and
+  // the section stays hidden).
   (async function () {
+    if (!setup.leaderboard) return;
     let leaders;
     try {
       const response = await fetch("/api/leaderboard");

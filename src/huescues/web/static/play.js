@@ -62,24 +62,48 @@ HuesI18n.ready.then(function () {
   }
 
   // ---- connections -----------------------------------------------------------------------
+  // The server pings every joined socket every `ping_seconds` (its welcome says; 10 s until
+  // then). A socket that hears nothing at all for two and a half of these is lost: a phone that
+  // drops off the wifi often never sees its socket close. It is given up and a new one joins,
+  // as after a close.
+  let pingSeconds = 10;
   function connect(conn) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     conn.ws = ws;
+    conn.heard = performance.now();
     ws.addEventListener("open", () => {
       const join = { type: "join", token: conn.token };
       if (conn.name !== undefined) join.name = conn.name;
       ws.send(JSON.stringify(join));
     });
-    ws.addEventListener("message", (event) => onMessage(conn, JSON.parse(event.data)));
+    ws.addEventListener("message", (event) => {
+      if (conn.ws !== ws) return; // a socket given up on (below)
+      conn.heard = performance.now();
+      onMessage(conn, JSON.parse(event.data));
+    });
     ws.addEventListener("close", (event) => {
+      if (conn.ws !== ws) return; // given up on already, and replaced
       // 4404: the server said the table is gone; trying again would only say it again.
       if (gone || event.code === 4404) { showGone(); return; }
       if (conn.name !== undefined && conn.seat === null) return; // an invite refused: said already
-      $("status").textContent = t("play.lost");
-      setTimeout(() => connect(conn), event.code === 1013 ? 5000 : 1000);
+      reconnect(conn, event.code === 1013 ? 5000 : 1000);
     });
   }
+  function reconnect(conn, after) {
+    conn.ws = null;
+    $("status").textContent = t("play.lost");
+    setTimeout(() => { if (!gone) connect(conn); }, after);
+  }
+  setInterval(() => {
+    const now = performance.now();
+    for (const conn of conns) {
+      if (gone || !conn.ws || now - conn.heard < 2500 * pingSeconds) continue;
+      const ws = conn.ws;
+      reconnect(conn, 0);
+      try { ws.close(); } catch (e) { /* closing already */ }
+    }
+  }, 1000);
   function open(token, name) {
     const conn = { token, seat: null, ws: null, state: null };
     if (name !== undefined) conn.name = name;
@@ -91,7 +115,7 @@ HuesI18n.ready.then(function () {
     for (const token of tokens) open(token);
   } else {
     showScreen("join");
-    $("round").textContent = "";
+    header("");
     $("status").textContent = "";
     $("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -115,6 +139,7 @@ HuesI18n.ready.then(function () {
       send(conn, { type: "pong" });
     } else if (msg.type === "welcome") {
       conn.seat = msg.seat;
+      if (typeof msg.ping_seconds === "number" && msg.ping_seconds > 0) pingSeconds = msg.ping_seconds;
       if (msg.token) {
         // A seat taken through the invite: its own token from now on, kept, so that a reload
         // (and the invite opened again on this device) returns to the seat.
@@ -160,7 +185,7 @@ HuesI18n.ready.then(function () {
     gone = true;
     $("cover").hidden = true;
     $("zoom").hidden = true;
-    $("round").textContent = "";
+    header("");
     showScreen("gone");
   }
   function onAgain(msg) {
@@ -307,6 +332,8 @@ HuesI18n.ready.then(function () {
     const [r0, c0] = parseCell(zoomAt);
     const top = Math.max(0, Math.min(rows - 5, r0 - 2)), left = Math.max(0, Math.min(cols - 7, c0 - 3));
     const taken = new Map(state.pawns.map(([seat, c]) => [c, seat]));
+    // The clue, in the sheet: on a phone the sheet covers the side panel that shows it.
+    $("zoom-clues").replaceChildren(...state.clues.map((clue) => el("q", { className: "clue", textContent: clue })));
     const grid = $("zoom-grid");
     grid.replaceChildren();
     for (let r = top; r < top + 5; r++) {
@@ -699,7 +726,8 @@ HuesI18n.ready.then(function () {
     showScreen("waiting");
     $("cover").hidden = true;
     $("zoom").hidden = true;
-    $("round").textContent = spectator ? t("play.watching") : t("wait.header", { name: seatName(shown(state).seat) });
+    if (spectator) header(t("play.watching"));
+    else { const name = seatName(shown(state).seat); header(t("wait.header", { name }), t("wait.header.short", { name })); }
     const seats = $("waiting-seats");
     seats.replaceChildren();
     const missing = [];
@@ -786,6 +814,15 @@ HuesI18n.ready.then(function () {
     return [el("div", { className: "share-row" }, [input, copy]), img];
   }
 
+  // The header's line; where it does not fit (a phone), the `short` one, which names one's own
+  // seat first: cut short at its end, it still shows whose screen this is.
+  function header(text, short) {
+    const box = $("round");
+    box.textContent = text;
+    box.title = text;
+    if (short && box.scrollWidth > box.clientWidth) box.textContent = short;
+  }
+
   // ---- drawing it all --------------------------------------------------------------------
   function render() {
     const state = latest();
@@ -837,7 +874,9 @@ HuesI18n.ready.then(function () {
     let round;
     if (revealed) round = revealed.tiebreak ? t("play.reveal_tiebreak") : t("play.reveal_round", { n: revealed.round + 1, of: state.regular_rounds });
     else round = state.tiebreak ? t("play.tiebreak_round") : t("play.round_of", { n: Math.min(state.round + 1, state.regular_rounds), of: state.regular_rounds });
-    $("round").textContent = spectator ? t("play.watching_round", { round }) : t(conns.length > 1 ? "play.this_device" : "play.you_are", { round, name: seatName(conn.seat) });
+    const who = conns.length > 1 ? "play.this_device" : "play.you_are";
+    if (spectator) header(t("play.watching_round", { round }));
+    else header(t(who, { round, name: seatName(conn.seat) }), t(`${who}.short`, { round, name: seatName(conn.seat) }));
     $("status").textContent = statusText(conn, state);
     $("status").classList.toggle("your-turn", conn.seat !== null && conn.seat === state.current);
     drawClues(state);
@@ -873,7 +912,7 @@ HuesI18n.ready.then(function () {
     $("zoom").hidden = true;
     $("timer").hidden = true;
     showScreen("end");
-    $("round").textContent = spectator ? t("play.watching_round", { round: t("play.over") }) : t("play.over");
+    header(spectator ? t("play.watching_round", { round: t("play.over") }) : t("play.over"));
     const r = state.result;
     const names = r.winners.map(seatName).join(t("play.and"));
     $("end-title").textContent = `🏆 ${r.shared ? t("play.end.shared", { names }) : t("play.end.wins", { names })}`;
