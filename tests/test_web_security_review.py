@@ -31,7 +31,7 @@ from huescues.web import StudyConfig, TableSettings, create_app
 from huescues.web._origin import foreign_origin
 from huescues.web._requests import Refused, read_json
 from serve_process import request
-from web_server import live_server
+from web_server import live_server, until
 
 QUICK: dict[str, Any] = {"bot_delay": 0, "reveal_pause": 0, "message_rate": 1000.0,
                          "message_burst": 1000.0}  # fmt: skip
@@ -44,15 +44,6 @@ def _port(db: Path, settings: TableSettings, study: StudyConfig | None = None) -
         yield int(url.rsplit(":", 1)[1])
 
 
-def _until(ws: Any, kind: str, *, limit: int = 40, timeout: float = 10) -> dict[str, Any]:
-    """The next message of type ``kind`` (within ``limit`` messages, each within ``timeout``)."""
-    for _ in range(limit):
-        msg: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
-        if msg["type"] == kind:
-            return msg
-    raise AssertionError(f"no {kind!r} among {limit} messages")
-
-
 @contextmanager
 def _joined(port: int, token: str, name: str | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
     """A connection that joined with ``token`` (and ``name``, for an invite), and its welcome."""
@@ -61,7 +52,7 @@ def _joined(port: int, token: str, name: str | None = None) -> Iterator[tuple[An
         if name is not None:
             message["name"] = name
         ws.send(json.dumps(message))
-        yield ws, _until(ws, "welcome")
+        yield ws, until(ws, "welcome")
 
 
 def _game_participant(port: int, source: str = "127.0.0.1") -> str:
@@ -181,14 +172,14 @@ def test_a_second_start_while_one_runs_is_refused_not_a_failure(
             first.send(json.dumps({"type": "start", "fill": "random"}))
             assert entered.wait(10), "the start prepared no bot"
             second.send(json.dumps({"type": "start", "fill": "random"}))
-            refused = _until(second, "error")
+            refused = until(second, "error")
             assert refused["message"] == "the game is starting already"
             release.set()
             seats = _started(port, answer["table"])
             for ws in (first, second):
                 # Neither socket was told of a failure; both are told the game has started.
                 ws.send(json.dumps({"type": "start"}))
-                assert _until(ws, "error")["message"] == "the game has started already"
+                assert until(ws, "error")["message"] == "the game has started already"
         assert [s["kind"] for s in seats] == ["person", "random", "random"]
 
 
@@ -337,7 +328,7 @@ def test_another_sites_origin_is_refused_and_the_servers_own_is_not(tmp_path: Pa
         assert refused.value.response.status_code == 403
         with connect(f"ws://127.0.0.1:{port}/ws", origin=own, open_timeout=10) as ws:
             ws.send(json.dumps({"type": "join", "token": token}))
-            assert _until(ws, "welcome")["seat"] == 0
+            assert until(ws, "welcome")["seat"] == 0
     assert _rows(db, "SELECT count(*) FROM games") == [(1,)]
 
 

@@ -31,6 +31,7 @@ from huescues.web import Database, StudyConfig, TableSettings, create_app, serve
 from serve_process import environment, request
 from test_web_abuse import _bench
 from test_web_tables import _join, _next, _registry
+from web_server import until
 
 #: benchmarks/bench_web_abuse.py: another process holding the write lock.
 BENCH = _bench()
@@ -60,19 +61,11 @@ def _server(app: Any) -> Iterator[int]:
         sock.close()
 
 
-def _until(ws: Any, kind: str, *, limit: int = 30, timeout: float = 15) -> dict[str, Any]:
-    for _ in range(limit):
-        msg: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
-        if msg["type"] == kind:
-            return msg
-    raise AssertionError(f"no {kind!r} among {limit} messages")
-
-
 @contextmanager
 def _joined(port: int, token: str) -> Iterator[Any]:
     with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
         ws.send(json.dumps({"type": "join", "token": token}))
-        _until(ws, "welcome")
+        until(ws, "welcome")
         yield ws
 
 
@@ -183,7 +176,7 @@ def test_another_process_holding_the_lock_slows_nothing_that_needs_no_write(
                 for i in range(20):
                     began = time.monotonic()
                     ws.send(json.dumps({"type": "check", "text": f"lagoon{i}"}))
-                    _until(ws, "check")
+                    until(ws, "check")
                     took.append(time.monotonic() - began)
                     time.sleep(0.05)
                 began = time.monotonic()

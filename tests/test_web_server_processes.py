@@ -30,6 +30,7 @@ from huescues.web import TableSettings, create_app
 from serve_process import command, environment, request, serve_process
 from test_web_abuse import _bench
 from test_web_tables import _join, _play_person
+from web_server import until
 
 #: benchmarks/bench_web_abuse.py: its hand-made WebSocket frames.
 BENCH = _bench()
@@ -54,16 +55,8 @@ def _table(port: int) -> str:
 def _joined(port: int, token: str, **options: Any) -> Iterator[Any]:
     with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10, **options) as ws:
         ws.send(json.dumps({"type": "join", "token": token}))
-        _until(ws, "welcome")
+        until(ws, "welcome")
         yield ws
-
-
-def _until(ws: Any, kind: str, limit: int = 20) -> dict[str, Any]:
-    for _ in range(limit):
-        msg: dict[str, Any] = json.loads(ws.recv(timeout=10))
-        if msg["type"] == kind:
-            return msg
-    raise AssertionError(f"no {kind!r} among {limit} messages")
 
 
 # -- 1. frames ------------------------------------------------------------------------------------
@@ -76,14 +69,14 @@ def test_a_frame_over_64_kib_is_closed_with_1009_and_a_smaller_big_message_is_re
             # 4,097 B to 64 KiB: an error, and the socket stays open.
             big = json.dumps({"type": "check", "text": "x" * 10_000})
             ws.send(big)
-            refused = _until(ws, "error")["message"]
+            refused = until(ws, "error")["message"]
             assert f"message refused: {len(big)} bytes" in refused and "4096" in refused
             ws.send(json.dumps({"type": "check", "text": "lagoon"}))
-            assert _until(ws, "check")["text"] == "lagoon"
+            assert until(ws, "check")["text"] == "lagoon"
             # Over 64 KiB: closed with 1009 (message too big) before its payload is read.
             ws.send("x" * (64 * 1024 + 1))
             with pytest.raises(ConnectionClosed) as closed:
-                _until(ws, "never")
+                until(ws, "never")
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
@@ -310,7 +303,7 @@ def test_a_stored_game_that_cannot_be_read_is_set_aside_and_the_rest_play_on(
         err = server.err()
         assert f"game {bad} set aside" in err and "its action 0 cannot be read" in err, err
         with _joined(server.port, good_token) as ws:  # the other game was rebuilt
-            assert _until(ws, "state")["phase"] == "first_clue"
+            assert until(ws, "state")["phase"] == "first_clue"
     with sqlite3.connect(db) as conn:
         aside = conn.execute("SELECT id, set_aside FROM games WHERE set_aside IS NOT NULL")
         rows = aside.fetchall()

@@ -3,6 +3,7 @@ Playwright (Debian's, through ``executable_path``: browser downloads do not work
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -153,3 +154,13 @@ def act_and_wait_for_the_next_state(page: Any, act: Callable[[], None]) -> None:
             pass
         refusal = page.evaluate("() => window.__refusal")
         raise AssertionError(f"the person's action was refused: {refusal!r}")
+
+
+def until(ws: Any, kind: str, *, limit: int = 30, timeout: float = 15) -> dict[str, Any]:
+    """The next message of type ``kind`` on a websocket (within ``limit`` messages, each within
+    ``timeout`` seconds): every wait of a server test bounded in count and time."""
+    for _ in range(limit):
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind!r} among {limit} messages")
