@@ -247,6 +247,31 @@ def test_a_connection_gone_silent_without_closing_is_noticed_and_the_page_reconn
     assert phone.errors == []
 
 
+def test_a_lost_connection_is_said_in_the_waiting_room_too(server: str, phone: Any) -> None:
+    """The waiting room has no status line: a connection lost there (the wifi gone silent) is
+    said above the screen all the same, and the notice goes once the page is back."""
+    wire = _Wire(server)
+    try:
+        phone.goto(f"http://127.0.0.1:{wire.port}/")
+        phone.wait_for_selector("select[name=kind]")
+        phone.select_option("[data-field=seat-count]", "3")
+        phone.locator("select[name=kind]").nth(1).select_option("person")
+        phone.click("[data-action=create]")
+        phone.click("[data-action=waiting-room]")
+        phone.wait_for_selector("[data-screen=waiting]:not([hidden])")
+        assert phone.locator("#offline").is_hidden()
+        wire.cut.set()
+        phone.wait_for_selector("#offline:not([hidden])", timeout=15_000)
+        assert phone.locator("#offline").inner_text() == LOST
+        assert phone.locator("[data-screen=waiting]").is_visible()
+        wire.mend()
+        phone.wait_for_selector("#offline", state="hidden", timeout=20_000)
+        assert phone.locator("[data-screen=waiting]").is_visible()
+    finally:
+        wire.close()
+    assert phone.errors == []
+
+
 def test_the_lobby_logs_no_console_error_without_a_leaderboard(server: str, phone: Any) -> None:
     """The server shows no leaderboard (no --leaderboard): the lobby does not ask for it (its
     404 was a console error on every load), and its section stays hidden."""
@@ -291,7 +316,8 @@ HEADER = """(name) => {
 def test_small_buttons_are_big_enough_to_tap_and_the_header_keeps_ones_name(
     server: str, phone: Any
 ) -> None:
-    """At 360 px: the language buttons, the links' "open" and the bell take a tap 40 x 40 px
+    """At 360 px: the language buttons, the links' "open", the bell and the reactions take a tap
+    40 x 40 px
     around their middle; the header names one's own seat, even a long name, in the waiting
     room and in the game (the round cut short instead)."""
     phone.goto(server + "/")
@@ -314,5 +340,9 @@ def test_small_buttons_are_big_enough_to_tap_and_the_header_keeps_ones_name(
     header = phone.evaluate(HEADER, "you are Bartholomew")
     assert header["shown"], header
     assert "Round 1 of" in header["text"] or "Round 1 of" in phone.get_attribute("#round", "title")
+    # The game's reactions.
+    assert phone.locator("#reactions .reaction").first.is_visible()
+    phone.evaluate("document.getElementById('reactions').scrollIntoView({block: 'center'})")
+    assert phone.evaluate(SMALL_TARGETS, "#reactions .reaction") == []
     _no_overflow(phone, "the game")
     assert phone.errors == []

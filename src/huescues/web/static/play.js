@@ -93,6 +93,9 @@ HuesI18n.ready.then(function () {
   function reconnect(conn, after) {
     conn.ws = null;
     $("status").textContent = t("play.lost");
+    // Above every screen: the waiting room and the end screen have no status line.
+    conn.lost = true;
+    $("offline").hidden = false;
     setTimeout(() => { if (!gone) connect(conn); }, after);
   }
   setInterval(() => {
@@ -139,6 +142,8 @@ HuesI18n.ready.then(function () {
       send(conn, { type: "pong" });
     } else if (msg.type === "welcome") {
       conn.seat = msg.seat;
+      conn.lost = false;
+      $("offline").hidden = !conns.some((c) => c.lost);
       if (typeof msg.ping_seconds === "number" && msg.ping_seconds > 0) pingSeconds = msg.ping_seconds;
       if (msg.token) {
         // A seat taken through the invite: its own token from now on, kept, so that a reload
@@ -183,6 +188,7 @@ HuesI18n.ready.then(function () {
   }
   function showGone() {
     gone = true;
+    $("offline").hidden = true;
     $("cover").hidden = true;
     $("zoom").hidden = true;
     header("");
