@@ -112,6 +112,12 @@ def study_routes(
                 return response
             try:
                 result: Response = await handler(request)
+            except _IllegalGivenClue as e:
+                # The rule too, so that the page says the refusal in the reader's language.
+                body: dict[str, Any] = {"error": e.message}
+                if e.rule is not None:
+                    body["rule"] = e.rule
+                return JSONResponse(body, status_code=e.status)
             except Refused as e:
                 return _error(e.status, e.message)
             return result

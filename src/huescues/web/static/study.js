@@ -5,6 +5,24 @@
 // Every text from the server is set with textContent, never as HTML.
 "use strict";
 
+// The study's first request goes out while the page's texts load (one round trip less before the
+// first screen on a slow phone): where this tab's participant left off, or the consent's facts.
+const STUDY_EARLY = (() => {
+  const path = window.location.pathname.replace(/\/+$/, "");
+  const kind = path.endsWith("/give") ? "give" : path.endsWith("/game") ? "game" : "guess";
+  let participant = null;
+  try { participant = window.sessionStorage.getItem("huescues-study-participant"); } catch (e) { /* none */ }
+  const early = (promise) => { promise.catch(() => {}); return promise; };
+  return {
+    participant,
+    resume: participant ? early(fetch("/study/api/resume", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ participant }),
+    })) : null,
+    info: early(fetch(`/study/api/info${kind === "guess" ? "" : `?kind=${kind}`}`)),
+  };
+})();
+
 HuesI18n.ready.then(() => {
   const t = HuesI18n.t;
   const $ = (id) => document.getElementById(id);
@@ -30,17 +48,26 @@ HuesI18n.ready.then(() => {
     box.hidden = !message;
   }
 
-  async function call(method, url, body) {
-    const response = await fetch(url, {
-      method,
-      headers: body ? { "Content-Type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
+  // A request's answer, or an error with the server's status and words (a network failure: an
+  // error without status, said in the page's language, never the browser's "Failed to fetch").
+  async function call(method, url, body, sent) {
+    let response;
+    try {
+      response = await (sent || fetch(url, {
+        method,
+        headers: body ? { "Content-Type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      }));
+    } catch (e) {
+      throw new Error(t("study.offline_load"));
+    }
     let data = {};
     try { data = await response.json(); } catch (e) { data = {}; }
     if (!response.ok) {
-      const error = new Error(data.error || t("study.server_answered", { status: response.status }));
+      const error = new Error(response.status === 429 ? t("study.busy")
+        : data.error || t("study.server_answered", { status: response.status }));
       error.status = response.status;
+      error.data = data;
       throw error;
     }
     return data;
@@ -61,6 +88,7 @@ HuesI18n.ready.then(() => {
   const MODE = PATH.endsWith("/give") ? "give" : PATH.endsWith("/game") ? "game" : "guess";
   const confirmButton = document.querySelector('[data-action="confirm"]');
   const clueInput = document.querySelector('[data-field="clue"]');
+  const submitButton = document.querySelector('[data-action="submit-clue"]');
   let checkTimer = null;
 
   function clearMarks() {
@@ -172,23 +200,77 @@ HuesI18n.ready.then(() => {
     }
   }
 
+  // While an answer is on its way its buttons are off (a tap during a slow request does
+  // nothing twice, and shows that something is happening).
+  function sending(on) {
+    state.busy = on;
+    document.body.classList.toggle("sending", on);
+    $("task").setAttribute("aria-busy", on ? "true" : "false");
+    confirmButton.disabled = on || !state.pick;
+    submitButton.disabled = on;
+    for (const b of document.querySelectorAll(".swatch")) b.disabled = on;
+  }
+
+  function say(url, message) {
+    if (url === "/study/api/give") {
+      $("clue-check").textContent = message;
+      $("clue-check").className = message ? "check bad" : "check";
+    } else {
+      showError(message);
+    }
+  }
+
+  // Waits before sending an answer again: longer each time (1, 2, 4, then 8 s), or until the
+  // browser says the connection is back.
+  function pause(attempt) {
+    return new Promise((resolve) => {
+      const done = () => { window.removeEventListener("online", done); clearTimeout(timer); resolve(); };
+      const timer = setTimeout(done, Math.min(8000, 1000 * 2 ** attempt));
+      window.addEventListener("online", done);
+    });
+  }
+
+  // The server may have stored an answer whose reply was lost (the connection dropped on the
+  // way back): the same answer sent again is then refused (409, not the item asked now), and the
+  // session goes on where the server says it is, the answer kept once.
+  async function rejoin() {
+    const data = await call("POST", "/study/api/resume", { participant: state.participant });
+    if (data.done) { finish(data); return true; }
+    if (data.item && state.item && data.item.index !== state.item.index) { ask(data.item); return true; }
+    return false;
+  }
+
+  const RETRIES = 75; // about ten minutes of trying, 8 s apart at most
+
   async function send(url, fields) {
     if (state.busy || !state.item) return;
-    state.busy = true;
+    sending(true);
     const ms = Math.max(0, Math.round(performance.now() - state.shownAt));
-    try {
-      const data = await call("POST", url, {
-        participant: state.participant, item: state.item.index, ms, ...fields,
-      });
-      showError("");
-      if (data.done) finish(data); else ask(data.item);
-    } catch (e) {
-      state.busy = false;
-      if (url === "/study/api/give") {
-        $("clue-check").textContent = e.message;
-        $("clue-check").className = "check bad";
-      } else {
-        showError(e.message);
+    const body = { participant: state.participant, item: state.item.index, ms, ...fields };
+    for (let attempt = 0; attempt <= RETRIES; attempt += 1) {
+      try {
+        const data = await call("POST", url, body);
+        showError("");
+        sending(false);
+        if (data.done) finish(data); else ask(data.item);
+        return;
+      } catch (e) {
+        // Lost on the way, or the server busy: the answer is kept and sent again by itself.
+        if ((!e.status || e.status === 429 || e.status >= 500) && attempt < RETRIES) {
+          say(url, t(e.status ? "study.busy" : "study.offline"));
+          await pause(attempt);
+          continue;
+        }
+        if (e.status === 409) {
+          try {
+            if (await rejoin()) { sending(false); showError(""); return; }
+          } catch (again) { /* said below */ }
+        }
+        sending(false);
+        const refused = url === "/study/api/give" && e.data && e.data.error
+          ? HuesI18n.refusal({ message: e.data.error, rule: e.data.rule }) : e.message;
+        say(url, refused);
+        return;
       }
     }
   }
@@ -199,6 +281,25 @@ HuesI18n.ready.then(() => {
     window.HuesBoard.draw($("board"), data.board, pick);
     const grid = document.querySelector(".hc-board");
     grid.addEventListener("pointermove", () => grid.classList.remove("fresh"));
+    // A tap in the thin gap between squares (a finger is wider than a phone's square) chooses the
+    // nearest square, never nothing; the choice is named, and Confirm answers.
+    grid.addEventListener("click", (event) => {
+      if (event.target.closest(".hc-cell")) return;
+      const cells = grid.querySelectorAll(".hc-cell");
+      const first = cells[0].getBoundingClientRect();
+      const last = cells[cells.length - 1].getBoundingClientRect();
+      const x = event.clientX;
+      const y = event.clientY;
+      if (x < first.left || x > last.right || y < first.top || y > last.bottom) return;
+      let best = null;
+      let bestDistance = Infinity;
+      for (const cell of cells) {
+        const r = cell.getBoundingClientRect();
+        const distance = Math.hypot(x - (r.left + r.right) / 2, y - (r.top + r.bottom) / 2);
+        if (distance < bestDistance) { best = cell; bestDistance = distance; }
+      }
+      if (best) pick(best.dataset.cell, best);
+    });
     showError("");
     $("consent").hidden = true;
     ask(data.item);
@@ -226,6 +327,8 @@ HuesI18n.ready.then(() => {
   });
   $("give").addEventListener("submit", (event) => {
     event.preventDefault();
+    // An empty clue is said here, in the page's language, and never sent.
+    if (!clueInput.value.trim()) { say("/study/api/give", t("study.type_first")); return; }
     send("/study/api/give", { clue: clueInput.value });
   });
 
@@ -234,8 +337,9 @@ HuesI18n.ready.then(() => {
   async function resume() {
     const participant = storage.get();
     if (!participant) return false;
+    const sent = participant === STUDY_EARLY.participant ? STUDY_EARLY.resume : null;
     try {
-      const data = await call("POST", "/study/api/resume", { participant });
+      const data = await call("POST", "/study/api/resume", { participant }, sent);
       if (!data.done) {
         begin(data);
         return true;
@@ -297,7 +401,7 @@ HuesI18n.ready.then(() => {
   async function load() {
     if (await resume()) return;
     try {
-      const info = await call("GET", `/study/api/info${MODE === "guess" ? "" : `?kind=${MODE}`}`);
+      const info = await call("GET", `/study/api/info${MODE === "guess" ? "" : `?kind=${MODE}`}`, null, STUDY_EARLY.info);
       state.panelIds = info.panel_ids || [];
       const text = $("consent-text");
       text.replaceChildren();
