@@ -316,10 +316,9 @@ HEADER = """(name) => {
 def test_small_buttons_are_big_enough_to_tap_and_the_header_keeps_ones_name(
     server: str, phone: Any
 ) -> None:
-    """At 360 px: the language buttons, the links' "open", the bell and the reactions take a tap
-    40 x 40 px
-    around their middle; the header names one's own seat, even a long name, in the waiting
-    room and in the game (the round cut short instead)."""
+    """At 360 px: the language buttons, the links' "open", the bell, the logo's link and the
+    reactions take a tap 40 x 40 px around their middle; the header names one's own seat, even
+    a long name, in the waiting room and in the game (the round cut short instead)."""
     phone.goto(server + "/")
     phone.wait_for_selector("select[name=kind]")
     assert phone.evaluate(SMALL_TARGETS, ".lang-button") == []
@@ -340,7 +339,8 @@ def test_small_buttons_are_big_enough_to_tap_and_the_header_keeps_ones_name(
     header = phone.evaluate(HEADER, "you are Bartholomew")
     assert header["shown"], header
     assert "Round 1 of" in header["text"] or "Round 1 of" in phone.get_attribute("#round", "title")
-    # The game's reactions.
+    # The logo's link home (its name is hidden on a phone) and the game's reactions.
+    assert phone.evaluate(SMALL_TARGETS, ".bar .brand") == []
     assert phone.locator("#reactions .reaction").first.is_visible()
     phone.evaluate("document.getElementById('reactions').scrollIntoView({block: 'center'})")
     assert phone.evaluate(SMALL_TARGETS, "#reactions .reaction") == []

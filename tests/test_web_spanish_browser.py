@@ -92,6 +92,18 @@ def test_a_whole_spanish_game_from_the_lobby_with_a_live_r19_refusal(tmp_path: P
         page.wait_for_selector("text=Elige un objetivo")
         assert "pistas en español" in page.locator("#house").inner_text()
         assert "Ronda 1 de 4" in page.locator("#round").inner_text()
+        # Between two clues the style sheet writes "y luego", not English's "then".
+        between = page.evaluate(
+            """() => {
+              const box = document.getElementById('clues');
+              const two = [0, 1].map(() => box.appendChild(document.createElement('q')));
+              two.forEach((q) => { q.className = 'clue'; });
+              const word = getComputedStyle(two[1], '::before').content;
+              two.forEach((q) => q.remove());
+              return word;
+            }"""
+        )
+        assert between == '"y luego "', between
         refused: list[bool] = []
         clues = list(CLUES)
         dismissed = 0

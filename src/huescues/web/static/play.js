@@ -7,6 +7,8 @@
 "use strict";
 HuesI18n.ready.then(function () {
   const t = HuesI18n.t;
+  // The word between two clues, drawn by the style sheet: in the page's language.
+  document.documentElement.style.setProperty("--then", JSON.stringify(t("play.then").trimStart()));
   const params = new URLSearchParams(location.hash.slice(1));
   let tokens = (params.get("t") || "").split(",").filter(Boolean);
   const invite = params.get("i");
