@@ -2,7 +2,9 @@
 on loopback (uvicorn in a thread, ``huescues serve``'s configuration; every loop bounded in count
 and time): game-study tables that flooded the server, a start with ``fill`` that raced a join and
 a second start, a huge number in the study's screen report, and the game study's seat tokens
-kept in plain text."""
+kept in plain text; then, reviewing those defences, a ``--public-url`` or ``Host`` with the
+scheme's default port that refused the server's own pages, and a waiting room opened at another
+origin than the lobby's, which kept its links."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from huescues.web import StudyConfig, TableSettings, create_app
 from huescues.web._origin import foreign_origin
 from huescues.web._requests import Refused, read_json
 from serve_process import request
-from web_server import live_server, until
+from web_server import browser_page, live_server, until
 
 QUICK: dict[str, Any] = {"bot_delay": 0, "reveal_pause": 0, "message_rate": 1000.0,
                          "message_burst": 1000.0}  # fmt: skip
@@ -340,3 +342,75 @@ def test_the_public_url_is_an_origin_of_the_servers_own() -> None:
     assert foreign_origin(headers, None) == public
     assert foreign_origin(Headers({"host": "games.example.org", "origin": public}), None) is None
     assert foreign_origin(Headers({"host": "a.org", "origin": "http://[::1"}), None) is not None
+
+
+# -- 6. a second review: the Origin check and the links, tried against a real server -----------
+def _headed(port: int, path: str, body: bytes, headers: dict[str, str]) -> int:
+    """A POST of ``body`` with ``headers`` (a ``Host`` among them replaces the client's own)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def test_a_public_url_or_host_with_the_default_port_is_still_the_servers_own_origin(
+    tmp_path: Path,
+) -> None:
+    """``--public-url https://games.example.org:443`` is taken at start, but a browser never
+    writes the default port in ``Origin``: behind a proxy that does not pass ``Host``, every
+    request and WebSocket of the server's own pages was refused (403), the game unplayable. So
+    was a ``Host`` with the default port (``$host:$server_port``). Another port is still
+    another site."""
+    db = tmp_path / "ports.sqlite"
+    body = json.dumps({"seats": SEATS}).encode()
+    public = "https://games.example.org:443"
+    with live_server(db, TableSettings(**QUICK), public_url=public) as url:
+        port = int(url.rsplit(":", 1)[1])
+        for origin, host, status in (
+            ("https://games.example.org", f"127.0.0.1:{port}", 200),  # a proxy keeping no Host
+            ("https://games.example.org", "games.example.org:443", 200),  # one adding its port
+            ("http://localhost", "localhost:80", 200),
+            ("https://games.example.org:8443", f"127.0.0.1:{port}", 403),
+            ("http://games.example.org:443", f"127.0.0.1:{port}", 403),
+        ):
+            headers = {"Content-Type": "application/json", "Origin": origin, "Host": host}
+            assert _headed(port, "/api/tables", body, headers) == status, (origin, host)
+        with connect(f"ws://127.0.0.1:{port}/ws", origin="https://games.example.org",
+                     open_timeout=10) as ws:  # fmt: skip
+            ws.send(json.dumps({"type": "join", "token": "no-such-token"}))
+            assert until(ws, "error")["code"] == "gone"
+    assert _rows(db, "SELECT count(*) FROM games") == [(3,)]
+
+
+def test_the_waiting_room_opens_where_the_lobby_keeps_its_links(tmp_path: Path) -> None:
+    """The lobby keeps the table's links in its own address's storage, and its "waiting room"
+    opened the creator's seat link, which starts with ``--public-url`` (or, on a server bound to
+    more than the loopback, the machine's network address): another origin, whose storage holds
+    none of them. A lobby opened at ``http://127.0.0.1:PORT`` (as the docs say is fine) led to a
+    waiting room without its invite link, seats' links or QR codes. Now the creator's seat opens
+    at the lobby's address; the links it shows still start with the public URL."""
+    public = "http://localhost:{port}"
+    with live_server(tmp_path / "room.sqlite", TableSettings(**QUICK), public_url=public) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with browser_page() as page:
+            from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+            page.goto(url + "/")
+            page.select_option("[data-field=seat-count]", "3")
+            for i, kind in enumerate(["person", "person", "random"]):
+                page.locator("select[name=kind]").nth(i).select_option(kind)
+            page.click("[data-action=create]")
+            page.click("[data-action=waiting-room]")
+            page.wait_for_selector("[data-screen=waiting]:not([hidden])")
+            try:
+                page.wait_for_selector("#waiting-links:not([hidden])", timeout=10_000)
+            except PlaywrightTimeout:
+                raise AssertionError(f"the waiting room at {page.url} shows no links") from None
+            assert page.url.startswith(f"{url}/play#t="), page.url
+            invite = page.locator("[data-link=invite]").input_value()
+            assert invite.startswith(f"http://localhost:{port}/join#i="), invite
+            page.wait_for_selector("img.qr[data-qr=invite][src^='data:image/svg+xml']")

@@ -47,16 +47,22 @@ def require_chromium() -> None:
 
 @contextmanager
 def live_server(
-    db: Path, settings: TableSettings | None = None, *, study: StudyConfig | None = None
+    db: Path,
+    settings: TableSettings | None = None,
+    *,
+    study: StudyConfig | None = None,
+    public_url: str | None = None,
 ) -> Iterator[str]:
-    """The server's base URL (``http://127.0.0.1:PORT``) while the block runs."""
+    """The server's base URL (``http://127.0.0.1:PORT``) while the block runs; ``public_url``
+    is its ``--public-url``, ``{port}`` in it the server's port."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     # The configuration huescues serve runs with: its protocols, frame bounds and guards.
-    config = server_config(create_app(db, tables=settings, study=study))
+    public = None if public_url is None else public_url.format(port=port)
+    config = server_config(create_app(db, tables=settings, study=study, public_url=public))
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -16,22 +16,39 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 __all__ = ["SameOrigin", "foreign_origin"]
 
 
+#: The ports a browser leaves out of ``Origin`` (and ``Host``): the scheme's own.
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
 def foreign_origin(headers: Headers, public_url: str | None) -> str | None:
     """The request's ``Origin`` when it is another site's, else None: it must be http(s) and
     name the host (and port) the request came to, or ``public_url``'s."""
     origin = headers.get("origin")
     if origin is None:
         return None
-    own = {headers.get("host", "").lower()}
-    if public_url is not None:
-        own.add(urlsplit(public_url).netloc.lower())
     try:
         parts = urlsplit(origin)
     except ValueError:  # an unbalanced "[" of an IPv6 address
         return origin
-    if parts.scheme in ("http", "https") and parts.netloc and parts.netloc.lower() in own:
+    if parts.scheme not in _DEFAULT_PORTS or not parts.netloc:
+        return origin  # "null" (a sandboxed frame, a file), or no web page's
+    # (The Host of the request a page of this origin sends, whose port is the origin's.)
+    own = {_site(headers.get("host", ""), parts.scheme)}
+    if public_url is not None:
+        public = urlsplit(public_url)
+        own.add(_site(public.netloc, public.scheme))
+    if _site(parts.netloc, parts.scheme) in own:
         return None
-    return origin  # another site's, or "null" (a sandboxed frame, a file)
+    return origin  # another site's
+
+
+def _site(netloc: str, scheme: str) -> str:
+    """``netloc`` as compared: lowercased, without ``scheme``'s default port. A browser never
+    writes that port in ``Origin``, while an operator may in ``--public-url``
+    (``https://games.example.org:443``) and a proxy in ``Host`` (``$host:$server_port``)."""
+    netloc = netloc.lower()
+    default = _DEFAULT_PORTS.get(scheme, "")
+    return netloc.removesuffix(default) if default else netloc
 
 
 class SameOrigin:

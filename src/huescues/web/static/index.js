@@ -162,7 +162,10 @@
         seats: answer.seats.map((s) => ({ seat: s.seat, name: s.name, link: s.link })),
       }));
     } catch (e) { /* private mode: the waiting room shows the invite from this page only */ }
-    document.getElementById("waiting-room").href = answer.seats[0].link || playLink([answer.seats[0].token]);
+    // The creator's seat opens on this device, at this page's own address: the links above are
+    // kept in this address's storage, which the public URL's or the network's (another origin,
+    // where a seat's link points) cannot read.
+    document.getElementById("waiting-room").href = playLink([answer.seats[0].token]);
     document.getElementById("new-table").hidden = true;
     document.getElementById("links").hidden = false;
   });
