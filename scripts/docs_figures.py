@@ -1131,6 +1131,7 @@ def _study_run() -> dict[str, Any]:
         "agreement": people_agreement(responses, n_boot=1000, seed=0),
         "responses": responses,
         "all": HumanResponses.from_csv(out, board, keep="all"),
+        "config": config,
     }
 
 
@@ -1139,25 +1140,64 @@ def _study_report() -> str:
 
 
 def _study_methods() -> str:
+    """The methods paragraph, every claim in it read from the run: the participants by status,
+    the study's settings, the answers per clue, the agreement."""
+    import collections
+
     run = _study_run()
-    responses, everyone = run["responses"], run["all"]
+    responses, everyone, config = run["responses"], run["all"], run["config"]
+    status = {r.participant: str(r.extra.get("status", "")) for r in everyone.rows}
     kept = len(responses.participants())
     total = len(everyone.participants())
+    ways = collections.Counter(v for v in status.values() if v != "completed")
+    why = {
+        "incomplete": "stopped before the end",
+        "screened_out": "missed more attention checks than allowed",
+    }
+    others = "; ".join(f"{n} {why.get(state, state)}" for state, n in sorted(ways.items()))
+    who = (
+        f"{total} started; {kept} completed and were analysed; of the others, {others}, and "
+        "they were left out by huescues.research's default rule, completed participants only"
+        if others
+        else f"{total} started, and all completed and were analysed"
+    )
+    answers = collections.Counter(r.clue for r in responses.rows)
+    low, high = min(answers.values()), max(answers.values())
+    balance = (
+        f"every clue was answered {low} times by those who completed"
+        if low == high
+        else f"every clue was answered {low} to {high} times by those who completed"
+    )
+    checks, allowed = config.attention_checks, config.attention_misses_allowed
+    check = (
+        f"with {_count(checks, 'attention check')} among them (a square to click; a click more "
+        f"than one square away is a miss). With {_count(allowed, 'miss', 'misses')} allowed "
+        "(one more ends the session), the checks could exclude nobody"
+        if checks <= allowed
+        else f"with {_count(checks, 'attention check')} among them (a square to click; a click "
+        f"more than one square away is a miss; more than {allowed} misses ended the session)"
+    )
     agreement = run["agreement"]
     best = max(agreement, key=lambda c: c.points.mean or 0.0)
     worst = min(agreement, key=lambda c: c.points.mean or 0.0)
     text = (
-        f"> Participants ({total} started; {kept} completed and were analysed, the others "
-        "stopped before the end and were excluded by the pre-registered rule) each saw 4 of "
-        f"{len(_STUDY_CLUES)} clues, assigned so that every clue was answered equally often "
-        "(balanced assignment), after one practice item, with one attention check among them. "
+        f"> Participants ({who}) each saw {config.clues_per_person} of {len(_STUDY_CLUES)} clues, "
+        "given to each participant from the clues the completed participants had answered "
+        f"least (balanced assignment; {balance}), after "
+        f"{_count(config.practice, 'practice item')}, {check}. "
         "For each clue we measured how far people agree: the mean R15 points of a pick against "
         "each other pick of the clue taken as the target (leave-one-out), with 95 % bootstrap "
-        f"intervals over the clue's picks. Agreement ranged from {worst.points.format('.2f')} "
-        f"({worst.clue}) to {best.points.format('.2f')} ({best.clue}) points a pick "
-        "(Figure 1)."
+        "intervals over the clue's picks (the mean recomputed on each resample). Agreement "
+        f"ranged from {worst.points.format('.2f')} ({worst.clue}) to "
+        f"{best.points.format('.2f')} ({best.clue}) points a pick (Figure 1)."
     )
     return "\n".join(textwrap.wrap(text, 98, initial_indent="", subsequent_indent="> "))
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``"one practice item"``, ``"2 practice items"``."""
+    words = {0: "no", 1: "one", 2: "two", 3: "three"}
+    return f"{words.get(n, str(n))} {one if n == 1 else many or one + 's'}"
 
 
 def _study_agreement(path: Path) -> None:

@@ -57,7 +57,8 @@ class Agreement:
     #: Mean R15 points of the other humans' picks against each human pick (leave-one-out),
     #: over clues with at least two picks: the human reference.
     human_points: Estimate
-    #: ``model_points - human_points`` paired on the clues with at least two picks.
+    #: The model's points minus ``human_points``, both over the clues with at least two picks
+    #: (paired; unlike :attr:`model_points`, a clue with one pick is left out).
     gap: Estimate
     #: Mean log p(human square | clue) under the model's belief over squares (natural log),
     #: calibrated by clue unless ``calibrated`` is false; None for a player that only ranks.

@@ -4,10 +4,14 @@ among them, and for the game study the game last.
 
 The main items are balanced: each participant is given the items of the study's list that the
 completed participants answered least (ties broken at random), in an order of their own, so that
-once everyone has completed, no item has more than one answer more than another (what study
-platforms call balanced assignment). Everything a plan draws comes from the participant's seed,
-made from the study's secret and the participant's code (:func:`seed_of`): the participant
-holds the code, never the secret, so nothing to come can be worked out from what they see."""
+when each participant starts after the one before has finished, no item has more than one answer
+more than another once everyone has completed (what study platforms call balanced assignment).
+Sessions running at the same time are planned from the same counts (only completed sessions are
+counted), so their items can overlap and the counts drift apart by more than one.
+
+Everything a plan draws comes from the participant's seed, made from the study's secret and the
+participant's code (:func:`seed_of`): the participant holds the code, never the secret, so
+nothing to come can be worked out from what they see."""
 
 from __future__ import annotations
 
