@@ -23,6 +23,7 @@ from huescues.web import (
     StudyConfig,
     create_app,
     export_given_clues,
+    export_participants,
     export_responses,
 )
 from huescues.web._study_items import interleave, redirect_to
@@ -142,6 +143,39 @@ def test_a_guessing_study_stores_the_panel_and_ends_at_the_completion_url(tmp_pa
     assert (row["colour_plates"], row["colour_correct"]) == ("2", "2")
     loaded = HumanResponses.from_csv(out, BOARD, strict=True)
     assert sorted(r.clue for r in loaded.rows) == ["banana", "lagoon", "tomato"]
+
+
+def test_each_participant_is_judged_by_the_attention_rule_they_took_part_under(
+    tmp_path: Path,
+) -> None:
+    """The server restarted with a stricter rule: Ann, who missed her one check when one miss
+    was allowed, stays completed and passed in the exports; Bob, who started under the old rule
+    and answers after the restart, goes on under it; Cy, who starts after it, is screened out
+    for the same one miss."""
+    db = tmp_path / "s.sqlite"
+    common: dict[str, Any] = {"clues": ("banana", "lagoon"), "clues_per_person": 2,
+                              "attention_checks": 1}  # fmt: skip
+    with client_for(db, attention_misses_allowed=1, **common) as client:
+        ann = start(client)
+        assert "screened_out" not in run(client, ann, miss=True)
+        bob = start(client)
+    with client_for(db, attention_misses_allowed=0, **common) as client:
+        assert "screened_out" not in run(client, bob, miss=True)
+        cy = start(client)
+        assert run(client, cy, miss=True).get("screened_out") is True
+    out = tmp_path / "p.csv"
+    export_participants(db, out)
+    with out.open(newline="", encoding="utf-8") as f:
+        rows = {r["participant"]: r for r in csv.DictReader(f)}
+    got = {
+        name: (rows[s["participant"]]["status"], rows[s["participant"]]["attention_passed"])
+        for name, s in (("ann", ann), ("bob", bob), ("cy", cy))
+    }
+    assert got == {
+        "ann": ("completed", "yes"),
+        "bob": ("completed", "yes"),
+        "cy": ("screened_out", "no"),
+    }
 
 
 def test_missing_more_attention_checks_than_allowed_screens_out(tmp_path: Path) -> None:

@@ -152,11 +152,18 @@ def study_routes(
             body["completion_code"] = study.completion_code
         return body
 
+    def screened_out(session: _Session, missed: int | None = None) -> bool:
+        """Whether the participant missed more attention checks than the rule they started
+        under allows (a restart with another rule judges only those who start after it)."""
+        allowed = config.attention_misses_allowed if session.allowed is None else session.allowed
+        return (session.missed if missed is None else missed) > allowed
+
     def next_step(
-        session_plan: list[Item], nxt: int, missed: int, game_over: bool = False
+        session: _Session, nxt: int, missed: int, game_over: bool = False
     ) -> dict[str, Any]:
+        session_plan = session.plan
         body: dict[str, Any] = {"answered": nxt, "total": len(session_plan)}
-        if missed > config.attention_misses_allowed:
+        if screened_out(session, missed):
             body.update(finished(True))
         elif nxt >= len(session_plan) or game_over:
             body.update(finished(False))
@@ -253,7 +260,8 @@ def study_routes(
                     "INSERT INTO participants (id, created, board, seed, plan, language, "
                     "colour_blindness, age_range, clue_source, study, prolific_pid, study_id, "
                     "session_id, participant_id, screen_width, screen_height, pixel_ratio, "
-                    "colour_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "colour_depth, attention_misses_allowed) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         participant,
                         time.time(),
@@ -267,6 +275,7 @@ def study_routes(
                         kind,
                         *ids.values(),
                         *screen,
+                        config.attention_misses_allowed,
                     ),
                 )
 
@@ -300,7 +309,7 @@ def study_routes(
         if session.study == "game":
             found = await db.read(game_of, db, participant)
             over = found is not None and found.finished
-        body = next_step(session.plan, session.answered, session.missed, over)
+        body = next_step(session, session.answered, session.missed, over)
         if not body["done"]:
             body.update(participant=participant, kind=session.study, board=board_data)
         return JSONResponse(body)
@@ -320,7 +329,7 @@ def study_routes(
         session = await db.read(read)
         if session.study != "game":
             raise Refused(409, "this participant takes another study, not the game study")
-        if session.missed > config.attention_misses_allowed:
+        if screened_out(session):
             raise Refused(409, "this session ended at the attention checks")
         if session.answered < len(session.plan) - 1:
             raise Refused(
@@ -346,7 +355,7 @@ def study_routes(
         if type(index) is not int or index < 0:
             raise Refused(400, "item: the number of the item answered (0, 1, ...) is needed")
         session = _session(cur, participant)
-        if session.missed > config.attention_misses_allowed:
+        if screened_out(session):
             raise Refused(409, "this session ended at the attention checks")
         if session.answered >= len(session.plan):
             raise Refused(409, "every clue is already answered: thank you")
@@ -422,7 +431,7 @@ def study_routes(
         if item.kind == "attention":
             assert square is not None and item.target is not None
             missed += attention_missed(study.board.cell(item.target), square)
-        return JSONResponse(next_step(session.plan, session.answered + 1, missed))
+        return JSONResponse(next_step(session, session.answered + 1, missed))
 
     async def give(request: Request) -> Response:
         data = await _json_body(request, {"participant", "item", "clue", "ms"})
@@ -455,7 +464,7 @@ def study_routes(
                 return session
 
         session = await db.write(store)
-        return JSONResponse(next_step(session.plan, session.answered + 1, session.missed))
+        return JSONResponse(next_step(session, session.answered + 1, session.missed))
 
     async def check(request: Request) -> Response:
         # The live check of the giving page: the game's first-clue rules (R9, R18-R20).

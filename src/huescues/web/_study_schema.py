@@ -108,6 +108,9 @@ STUDY_ADDED: tuple[tuple[str, str, str], ...] = (
     ("participants", "screen_height", "INTEGER"),
     ("participants", "pixel_ratio", "REAL"),
     ("participants", "colour_depth", "INTEGER"),
+    # The attention rule the participant took part under (a restart may change the server's):
+    # NULL for a participant of an older server, who is judged by study_meta's.
+    ("participants", "attention_misses_allowed", "INTEGER"),
     ("responses", "trial", "TEXT NOT NULL DEFAULT 'clue'"),
     ("responses", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
     ("given_clues", "clue_language", "TEXT NOT NULL DEFAULT 'en'"),
@@ -161,18 +164,22 @@ def order_secret(db: Database) -> bytes:
 @dataclass(frozen=True, slots=True)
 class _Session:
     """A participant as the database has them: their plan and board, which study, how many
-    items they answered and how many attention checks they missed."""
+    items they answered, how many attention checks they missed and how many they may."""
 
     plan: list[Item]
     board: str
     study: str
     answered: int
     missed: int
+    #: The attention checks they may miss: the rule they started under (None: a participant of
+    #: an older server, under the study's).
+    allowed: int | None = None
 
 
 def _session(cur: Any, participant: str) -> _Session:
     row = cur.execute(
-        "SELECT plan, board, study FROM participants WHERE id = ?", (participant,)
+        "SELECT plan, board, study, attention_misses_allowed FROM participants WHERE id = ?",
+        (participant,),
     ).fetchone()
     if row is None:
         raise Refused(404, "no such participant: start the study again")
@@ -187,4 +194,4 @@ def _session(cur: Any, participant: str) -> _Session:
     ):
         missed += attention_missed(Cell.parse(target), Cell.parse(square))
     plan = [Item.from_json(raw) for raw in json.loads(row[0])]
-    return _Session(plan, row[1], row[2], answered, missed)
+    return _Session(plan, row[1], row[2], answered, missed, row[3])

@@ -70,7 +70,8 @@ def participant_statuses(database: Database) -> dict[str, ParticipantStatus]:
     games = _game_study_ends(database)
     out: dict[str, ParticipantStatus] = {}
     for p in database.query(
-        "SELECT id, created, plan, study, screen_width, screen_height FROM participants"
+        "SELECT id, created, plan, study, screen_width, screen_height, attention_misses_allowed "
+        "FROM participants"
     ):
         code = p["id"]
         plan = [Item.from_json(raw) for raw in json.loads(p["plan"])]
@@ -86,7 +87,10 @@ def participant_statuses(database: Database) -> dict[str, ParticipantStatus]:
             plates.append((screens, r["square"] == r["target"]))
         ended = max((float(r["time"]) for r in rows), default=None)
         study = str(p["study"])
-        if missed > allowed:
+        # The rule the participant took part under (a restart may have changed the server's).
+        own = p["attention_misses_allowed"]
+        failed = missed > (allowed if own is None else int(own))
+        if failed:
             status = "screened_out"
         elif study == "game":
             # Completed: every item before the game answered, and the game over with the
@@ -108,7 +112,7 @@ def participant_statuses(database: Database) -> dict[str, ParticipantStatus]:
             device_class(p["screen_width"], p["screen_height"]),
             len(checks),
             missed,
-            ("no" if missed > allowed else "yes") if checks else "",
+            ("no" if failed else "yes") if checks else "",
             len(plates),
             sum(ok for _, ok in plates),
             tuple(plates),
