@@ -1769,7 +1769,8 @@ def _agents_mixed_now() -> str:
         ),
     ]
     lines = [
-        "| tournament | default minus naming, points a game | blocks the default won |",
+        "| tournament | default minus naming, points a game "
+        "| blocks where the default scored more |",
         "| --- | ---: | ---: |",
     ]
     for command, report in rows:
