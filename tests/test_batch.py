@@ -20,7 +20,7 @@ from huescues.batch import (
     random_actions,
     random_batch_games,
 )
-from huescues.engine import IllegalAction, Phase
+from huescues.engine import IllegalAction, IllegalClue, Phase, validate_clue
 from huescues.testing import check_games
 
 
@@ -421,3 +421,38 @@ def test_random_actions_refuse_a_pass_probability_that_is_none(p: object) -> Non
         random_actions(batch, np.random.default_rng(0), pass_probability=p)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="pass_probability"):
         random_batch_games(2, 3, pass_probability=p)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.standard(4),
+        Rules.standard(4, refuse_named_colours=True),
+        Rules.standard(4, language="es"),
+        Rules.standard(4, language="es", refuse_named_colours=True),
+    ],
+    ids=["english", "named-colours", "spanish", "spanish-named-colours"],
+)
+def test_r18_r21_the_batch_refuses_the_clues_the_engine_refuses_under_every_setting(
+    rules: Rules,
+) -> None:
+    """The batched games check clues as the engine does (R18-R21): the named-colours house rule
+    refuses 'indigo', Spanish rules refuse 'izquierda' (R20), 'veinte' (R20) and 'rojiza'
+    (R19), as validate_clue does under the same rules."""
+    texts = ("indigo", "izquierda", "veinte", "rojiza", "sky", "azul", "deep sea", "very red")
+    first, second = ClueVocabulary(texts).verdicts(rules)
+    for verdicts, is_second in ((first, False), (second, True)):
+        expected = []
+        for text in texts:
+            try:
+                validate_clue(text, second=is_second, rules=rules)
+            except IllegalClue:
+                expected.append(False)
+            else:
+                expected.append(True)
+        assert verdicts.tolist() == expected, (rules.language, is_second)
+    # (What the engine refuses here: not a list the batch was told.)
+    if rules.language == "es":
+        assert not any(first[1:4])
+    elif rules.refuse_named_colours:
+        assert not first[0]

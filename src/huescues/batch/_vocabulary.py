@@ -50,14 +50,10 @@ class ClueVocabulary:
 
     def verdicts(self, rules: Rules) -> tuple[BoolArray, BoolArray]:
         """Which ids are legal first clues and which legal second clues under ``rules``, before
-        R22: :func:`~huescues.validate_clue` once per text and clue (read-only arrays)."""
-        return _verdicts(
-            self.texts,
-            rules.first_clue_words,
-            rules.second_clue_words,
-            rules.banned_terms,
-            rules.relative_words,
-        )
+        R22: :func:`~huescues.validate_clue` once per text and clue (read-only arrays), under
+        every setting the engine's clue check reads (the word counts, the banned terms, the
+        relative words, the named-colours house rule, the language)."""
+        return _verdicts(self.texts, rules)
 
 
 @functools.cache
@@ -69,21 +65,7 @@ def _standard() -> ClueVocabulary:
 
 
 @functools.lru_cache(maxsize=64)
-def _verdicts(
-    texts: tuple[str, ...],
-    first_words: int,
-    second_words: int,
-    banned: tuple[str, ...],
-    relative: tuple[str, ...],
-) -> tuple[BoolArray, BoolArray]:
-    # Only these four settings enter R18-R21; the rest of the rules are left at their defaults.
-    rules = Rules(
-        3,
-        first_clue_words=first_words,
-        second_clue_words=second_words,
-        banned_terms=banned,
-        relative_words=relative,
-    )
+def _verdicts(texts: tuple[str, ...], rules: Rules) -> tuple[BoolArray, BoolArray]:
     out = []
     for second in (False, True):
         ok = np.zeros(len(texts), dtype=bool)
