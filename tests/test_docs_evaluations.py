@@ -9,7 +9,7 @@ import pytest
 from test_docs_figures import _script
 
 
-@pytest.mark.slow  # twenty model fits and five evaluations: about two minutes on a 2-core machine
+@pytest.mark.slow  # model fits, evaluations, tournaments: 4.5 min in one process (testing.md)
 def test_the_held_out_evaluations_on_the_pages_are_current() -> None:
     script = _script()
     stale = script.update(check=True, part="evaluations")

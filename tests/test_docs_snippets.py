@@ -3,8 +3,8 @@
 A page's ```python blocks run in order in one namespace (a later block may use an earlier one's
 names, as a reader would type them), in a fresh directory. A block that cannot run here (it
 needs a file of the reader's, the network, an optional extra, a person at the keyboard) has
-``<!-- no-run: why -->`` on the line before it; a page with a block marked ``<!-- slow -->``
-(a second or more) runs in the slow tier only.
+``<!-- no-run: why -->`` on the line before it. Every page runs in the slow tier (issue 33); a
+page with a block marked ``<!-- slow -->`` (a second or more) is also marked slow on its own.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The ``huescues`` command: ``tournament`` (the main job), ``play``, ``replay``, ``game``,
-``clue``, ``serve``, ``responses``, ``board``.
+``clue``, ``serve``, ``responses``, ``ratings``, ``board``.
 
 User mistakes end in one clear line on stderr and a non-zero exit, never a traceback.
 """

@@ -1,6 +1,8 @@
 """How a package shows its public face: each object it exports names the package as its module
 (as httpx's do), not the private module that defines it, so that reprs, pickles and the API
-pages point where users import it from. Every package's ``__init__`` ends with one call."""
+pages point where users import it from. Most packages' ``__init__`` end with one call
+(``research`` and ``web`` do the same with a loop of their own; ``rl`` names each object as it
+loads it)."""
 
 from __future__ import annotations
 
