@@ -33,6 +33,7 @@ PUBLIC_MODULES = [
     "huescues.stats",
     "huescues.testing",
     "huescues.web",
+    "huescues.batch",
     "huescues.public",
 ]
 

@@ -111,3 +111,17 @@ def test_the_pages_texts_come_from_each_languages_pack(tmp_path: Path) -> None:
             assert answer.status_code == 200
             assert answer.json() == json.loads(pack.read_text("utf-8"))
         assert client.get("/static/i18n/fr.json").status_code == 404
+
+
+def test_every_bot_the_tables_offer_has_a_name_in_the_english_pack() -> None:
+    """The game page names a seat's bot by its ``bot.kind.KIND`` text, the English one where a
+    pack lacks it (the Spanish pack names only the bots that play in Spanish): a bot added to
+    the catalogue without one would show its key (``bot.kind.firstfree``) to the table."""
+    from importlib import resources
+
+    from huescues.web._bots import BOT_KINDS
+
+    pack = resources.files("huescues").joinpath("data", "languages", "en", "pages.json")
+    texts = json.loads(pack.read_text("utf-8"))
+    missing = [kind for kind in BOT_KINDS if not texts.get(f"bot.kind.{kind}")]
+    assert missing == [], f"en/pages.json has no bot.kind text for {missing}"
