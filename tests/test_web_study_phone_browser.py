@@ -342,3 +342,35 @@ def test_a_busy_server_is_waited_out_and_the_answer_sent_again(tmp_path: Path) -
         assert said and said[0].startswith("The study is busy"), said
         sync_api.expect(page.locator("#error")).to_be_hidden()
         assert _responses(db) == [(0, "F12")]
+
+
+def test_a_game_that_cannot_start_yet_is_asked_for_again_by_itself(tmp_path: Path) -> None:
+    """The game study's game refused for now (a 503: the address's or the server's cap on games
+    in play, a lab behind one address, say): before, the page showed the server's words and
+    stayed; now it says so in the page's language and asks again until the game starts."""
+    db = tmp_path / "game.sqlite"
+    study = StudyConfig(game_bots=("random", "random"))
+    with live_server(db, study=study) as url, phone("es-ES") as page:
+        said: list[str] = []
+        refused = {"n": 0}
+
+        def full_once(route: Any) -> None:
+            if refused["n"] == 0:
+                refused["n"] += 1
+                route.fulfill(
+                    status=503,
+                    headers={"Retry-After": "30"},
+                    content_type="application/json",
+                    body='{"error": "no game now: too many games in play; try again later"}',
+                )
+            else:
+                said.append(page.locator("#error").text_content() or "")
+                route.continue_()
+
+        page.route("**/study/api/game", full_once)
+        page.goto(f"{url}/study/game")
+        page.tap('[data-action="consent"]:not([disabled])')
+        page.wait_for_url("**/play#t=*study=1*", timeout=15_000)
+        assert refused["n"] == 1
+        assert said and said[0].startswith("Ahora no puede empezar la partida"), said
+        assert page.errors == []

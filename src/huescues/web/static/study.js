@@ -112,12 +112,23 @@ HuesI18n.ready.then(() => {
 
   // The game study's game: its table is made when the participant reaches it, and the game page
   // plays it (the same page as friends' tables); at its end that page shows the completion.
+  // No game now (the connection lost, the server busy, or at its cap on games in play: a 503):
+  // said, and asked again by itself, as an answer is sent again.
   async function playGame() {
-    try {
-      const game = await call("POST", "/study/api/game", { participant: state.participant });
-      window.location.assign(`/play#t=${game.token}&study=1`);
-    } catch (e) {
-      showError(e.message);
+    for (let attempt = 0; attempt <= RETRIES; attempt += 1) {
+      try {
+        const game = await call("POST", "/study/api/game", { participant: state.participant });
+        showError("");
+        window.location.assign(`/play#t=${game.token}&study=1`);
+        return;
+      } catch (e) {
+        if ((e.status && e.status !== 429 && e.status < 500) || attempt === RETRIES) {
+          showError(e.message);
+          return;
+        }
+        showError(t(e.status ? "study.game_wait" : "study.offline_game"));
+        await pause(attempt);
+      }
     }
   }
 
