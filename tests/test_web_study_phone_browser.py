@@ -212,7 +212,8 @@ def test_a_clue_refused_on_submit_is_said_in_the_pages_language(tmp_path: Path) 
 def test_the_first_screen_does_not_wait_for_the_pages_texts(tmp_path: Path) -> None:
     """The study's facts are asked while the texts load (before, one after the other: a round
     trip more before the first screen, 0.4 s and more on a slow phone), and the Spanish texts
-    come at the same time as the English ones."""
+    come at the same time as the English ones; until they come, the page says nothing in
+    English."""
     db = tmp_path / "first.sqlite"
     study = StudyConfig(language="es", clues=("cielo",), clues_per_person=1)
     with live_server(db, study=study) as url, phone("es-ES") as page:
@@ -224,6 +225,8 @@ def test_the_first_screen_does_not_wait_for_the_pages_texts(tmp_path: Path) -> N
         # Both texts are asked before either comes back, and the study's facts with them.
         _wait_for(page, lambda: len(held) == 2 and "info" in asked)
         assert sorted(r.request.url.rsplit("/", 1)[-1] for r in held) == ["en.json", "es.json"]
+        # Meanwhile the page shows no English to a Spanish reader (it said "Loading...").
+        assert page.locator("#consent-text").inner_text().strip() == "…"
         for route in held:
             route.continue_()
         sync_api.expect(page.locator('[data-action="consent"]')).to_be_enabled()
