@@ -8,6 +8,7 @@ Spanish page; the study's first request does not wait for the page's texts."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import time
@@ -316,6 +317,25 @@ def test_a_phone_turned_sideways_shows_bigger_squares_and_confirm_without_scroll
     assert sizes[(740, 360)] >= 1.4 * sizes[(360, 740)], sizes
 
 
+def _refuse_once(page: Any, pattern: str, status: int, error: str) -> list[str]:
+    """The first request to ``pattern`` answered ``status`` with ``error``, the later ones let
+    through; what the page's error line said when each later one went out (filled as they go)."""
+    said: list[str] = []
+    refused = {"n": 0}
+
+    def once(route: Any) -> None:
+        if refused["n"] == 0:
+            refused["n"] += 1
+            body = json.dumps({"error": error})
+            route.fulfill(status=status, content_type="application/json", body=body)
+        else:
+            said.append(page.locator("#error").text_content() or "")
+            route.continue_()
+
+    page.route(pattern, once)
+    return said
+
+
 def test_a_busy_server_is_waited_out_and_the_answer_sent_again(tmp_path: Path) -> None:
     """A 429 (the address's requests over the limit: a shared campus address, say): before, the
     page showed the server's words and waited for a tap; now it says so and sends again."""
@@ -323,22 +343,7 @@ def test_a_busy_server_is_waited_out_and_the_answer_sent_again(tmp_path: Path) -
     study = StudyConfig(clues=("sky", "moss"), clues_per_person=2)
     with live_server(db, study=study) as url, phone() as page:
         _begin(page, f"{url}/study")
-        said: list[str] = []
-        refused = {"n": 0}
-
-        def busy_once(route: Any) -> None:
-            if refused["n"] == 0:
-                refused["n"] += 1
-                route.fulfill(
-                    status=429,
-                    content_type="application/json",
-                    body='{"error": "too many requests: wait a moment and try again"}',
-                )
-            else:
-                said.append(page.locator("#error").text_content() or "")
-                route.continue_()
-
-        page.route("**/study/api/answer", busy_once)
+        said = _refuse_once(page, "**/study/api/answer", 429, "too many requests: wait a moment")
         page.tap('[data-cell="F12"]')
         page.tap('[data-action="confirm"]')
         sync_api.expect(page.locator("#progress")).to_have_text("2 of 2", timeout=15_000)
@@ -354,26 +359,9 @@ def test_a_game_that_cannot_start_yet_is_asked_for_again_by_itself(tmp_path: Pat
     db = tmp_path / "game.sqlite"
     study = StudyConfig(game_bots=("random", "random"))
     with live_server(db, study=study) as url, phone("es-ES") as page:
-        said: list[str] = []
-        refused = {"n": 0}
-
-        def full_once(route: Any) -> None:
-            if refused["n"] == 0:
-                refused["n"] += 1
-                route.fulfill(
-                    status=503,
-                    headers={"Retry-After": "30"},
-                    content_type="application/json",
-                    body='{"error": "no game now: too many games in play; try again later"}',
-                )
-            else:
-                said.append(page.locator("#error").text_content() or "")
-                route.continue_()
-
-        page.route("**/study/api/game", full_once)
+        said = _refuse_once(page, "**/study/api/game", 503, "no game now: too many games in play")
         page.goto(f"{url}/study/game")
         page.tap('[data-action="consent"]:not([disabled])')
         page.wait_for_url("**/play#t=*study=1*", timeout=15_000)
-        assert refused["n"] == 1
-        assert said and said[0].startswith("Ahora no puede empezar la partida"), said
+        assert len(said) == 1 and said[0].startswith("Ahora no puede empezar la partida"), said
         assert page.errors == []
