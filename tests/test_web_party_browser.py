@@ -501,6 +501,9 @@ def test_the_game_study_one_finishes_with_the_code_the_other_drops_out_to_a_stan
         if not _act(page, clues):
             time.sleep(0.05)
     assert not page.locator("[data-action=play-again]").is_visible()
+    # The end screen fits the phone: it does not scroll sideways.
+    width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], width
     page.click("[data-action=study-continue]")
     page.wait_for_selector("#completion-code")
     page.wait_for_function(
