@@ -19,7 +19,7 @@ LEGEND: tuple[str, ...] = (
     "Giver pts/round: R16 points per round as clue giver; Guesser pts/pawn: R15 points per pawn.",
     "In frame: share of pawns within one square of the target (the 3 x 3 frame, R4).",
     "Difference: A's points per game minus B's in the same blocks; A better: share of blocks "
-    "A won.",
+    "where A scored more per seat.",
 )
 
 
