@@ -122,7 +122,7 @@ HuesI18n.ready.then(() => {
         window.location.assign(`/play#t=${game.token}&study=1`);
         return;
       } catch (e) {
-        if ((e.status && e.status !== 429 && e.status < 500) || attempt === RETRIES) {
+        if (!forNow(e) || attempt === RETRIES) {
           showError(e.message);
           return;
         }
@@ -251,6 +251,10 @@ HuesI18n.ready.then(() => {
     return false;
   }
 
+  // A request refused for now, not for good: no answer (the connection lost), a busy server
+  // (429), or a server's failure or cap (5xx). Such a request is sent again by itself.
+  function forNow(e) { return !e.status || e.status === 429 || e.status >= 500; }
+
   const RETRIES = 75; // about ten minutes of trying, 8 s apart at most
 
   async function send(url, fields) {
@@ -267,7 +271,7 @@ HuesI18n.ready.then(() => {
         return;
       } catch (e) {
         // Lost on the way, or the server busy: the answer is kept and sent again by itself.
-        if ((!e.status || e.status === 429 || e.status >= 500) && attempt < RETRIES) {
+        if (forNow(e) && attempt < RETRIES) {
           say(url, t(e.status ? "study.busy" : "study.offline"));
           await pause(attempt);
           continue;
