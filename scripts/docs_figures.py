@@ -1683,13 +1683,20 @@ def _entrants_module(name: str) -> Any:
 
 
 @cache
-def _tournament(entrants: tuple[str, ...], games: int, language: str = "en", seed: int = 0) -> Any:
-    """A tournament's report as ``huescues tournament`` makes it, played in this process."""
+def _tournament(
+    entrants: tuple[str, ...],
+    games: int,
+    language: str = "en",
+    seed: int = 0,
+    report_seed: int = 0,
+) -> Any:
+    """A tournament's report as ``huescues tournament`` makes it, played in this process; the
+    command bootstraps on its ``--seed`` (``report_seed``)."""
     from huescues.tournament import Tournament
 
     rules = {} if language == "en" else {"language": language}
     tournament = Tournament(list(entrants), games=games, seed=seed, rules=rules)
-    return tournament.run(workers=1).report(seed=0)
+    return tournament.run(workers=1).report(seed=report_seed)
 
 
 def _agents_speakers() -> str:
@@ -1725,15 +1732,6 @@ MIXED_TABLE = ("--games 240 --seed 1 --entrants default combined naming", 240, 1
 MIXED_ENTRANTS = ("default", "combined", "naming")
 
 
-@cache
-def _cli_tournament(entrants: tuple[str, ...], games: int, seed: int) -> Any:
-    """A tournament's report as ``huescues tournament --seed SEED`` prints it (the command
-    bootstraps on its own seed), played in this process."""
-    from huescues.tournament import Tournament
-
-    return Tournament(list(entrants), games=games, seed=seed).run(workers=1).report(seed=seed)
-
-
 def _paired_table(report: Any) -> str:
     """The report's "Paired comparisons" table as the command prints it to a file."""
     import io
@@ -1752,7 +1750,8 @@ def _agents_mixed_tables() -> str:
     """docs/agents.md's mixed table: the paired comparisons of ``huescues tournament --games 240
     --seed 1 --entrants default combined naming``."""
     _, games, seed = MIXED_TABLE
-    return "```text\n" + _paired_table(_cli_tournament(MIXED_ENTRANTS, games, seed)) + "\n```"
+    report = _tournament(MIXED_ENTRANTS, games, seed=seed, report_seed=seed)
+    return "```text\n" + _paired_table(report) + "\n```"
 
 
 def _agents_mixed_now() -> str:
@@ -1762,7 +1761,10 @@ def _agents_mixed_now() -> str:
 
     options, games, seed = MIXED_TABLE
     rows = [
-        (f"`huescues tournament {options}`", _cli_tournament(MIXED_ENTRANTS, games, seed)),
+        (
+            f"`huescues tournament {options}`",
+            _tournament(MIXED_ENTRANTS, games, seed=seed, report_seed=seed),
+        ),
         (
             f"`huescues tournament` (seed 0: {', '.join(DEFAULT_ENTRANTS)}; {DEFAULT_GAMES} games)",
             _tournament(tuple(DEFAULT_ENTRANTS), DEFAULT_GAMES),
