@@ -275,7 +275,7 @@ def _closed_after(sock: socket.socket) -> float:
 
 def _get(sock: socket.socket, path: str = "/healthz") -> bytes:
     """One keep-alive request on ``sock``; the response's head and body."""
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = sock.recv(4096)
@@ -299,7 +299,7 @@ def _settle() -> None:
 @pytest.mark.slow
 def test_a_request_head_that_never_ends_is_cut_off(server: int) -> None:
     with _connect(server) as sock:
-        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the blank line
         assert _closed_after(sock) < HEADER_TIMEOUT + 2
     _settle()
 
@@ -326,7 +326,7 @@ def test_a_head_sent_in_time_is_served(server: int) -> None:
     with _connect(server) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\n")
         time.sleep(HEADER_TIMEOUT / 3)
-        sock.sendall(b"Host: x\r\n\r\n")
+        sock.sendall(b"Host: 127.0.0.1\r\n\r\n")
         assert b" 200 " in sock.recv(4096)
     _settle()
 

@@ -12,7 +12,10 @@ import asyncio
 import hashlib
 import http.client
 import json
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -30,9 +33,10 @@ from websockets.sync.client import connect
 
 import huescues.web._table_sockets as table_sockets
 from huescues.web import StudyConfig, TableSettings, create_app
+from huescues.web._hosts import allowed_host_names, host_allowed
 from huescues.web._origin import foreign_origin
 from huescues.web._requests import Refused, read_json
-from serve_process import request
+from serve_process import environment, request, serve_process
 from web_server import browser_page, live_server, until
 
 QUICK: dict[str, Any] = {"bot_delay": 0, "reveal_pause": 0, "message_rate": 1000.0,
@@ -414,3 +418,76 @@ def test_the_waiting_room_opens_where_the_lobby_keeps_its_links(tmp_path: Path) 
             invite = page.locator("[data-link=invite]").input_value()
             assert invite.startswith(f"http://localhost:{port}/join#i="), invite
             page.wait_for_selector("img.qr[data-qr=invite][src^='data:image/svg+xml']")
+
+
+# -- 7. DNS rebinding: a site's name pointed at the server passes the Origin check --------------
+def _named(port: int, method: str, path: str, host: str, body: Any = None) -> tuple[int, Any]:
+    """A request to the loopback server naming ``host`` (the rebound site sends its own name in
+    ``Host`` and, from its page, in ``Origin``)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Host": host, "Content-Type": "application/json", "Origin": f"http://{host}"}
+    try:
+        conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        response = conn.getresponse()
+        raw = response.read()
+        return response.status, json.loads(raw) if raw.startswith(b"{") else raw
+    finally:
+        conn.close()
+
+
+def test_a_page_of_a_name_rebound_to_the_server_is_refused(tmp_path: Path) -> None:
+    """``evil.example`` made to point at 127.0.0.1: its page's requests name it in both ``Host``
+    and ``Origin``, so the Origin check took them for the server's own, and the page could make
+    tables and answer the study of a server only its visitor can reach. ``huescues serve`` now
+    answers only to addresses, localhost, ``--public-url``'s name and ``--allowed-hosts``."""
+    db = tmp_path / "rebind.sqlite"
+    with serve_process(db, "--allowed-hosts", "games.example.org,.party.example") as served:
+        port = served.port
+        for host in (f"evil.example:{port}", "127.0.0.1.evil.example", f"party.example.org:{port}"):
+            status, answer = _named(port, "POST", "/api/tables", host, {"seats": SEATS})
+            assert status == 400, (host, answer)
+            assert answer["error"].startswith(f"Host {host!r} is not a name this server answers")
+            assert "--allowed-hosts" in answer["error"]
+            assert _named(port, "GET", "/", host)[0] == 400
+        # (The socket is the loopback's; the URI gives the Host a rebound page's socket sends.)
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"ws://evil.example:{port}/ws", open_timeout=10,
+                    sock=socket.create_connection(("127.0.0.1", port), timeout=10))  # fmt: skip
+        assert refused.value.response.status_code == 403
+        loopback = socket.create_connection(("127.0.0.1", port), timeout=10)
+        with connect(f"ws://localhost:{port}/ws", open_timeout=10, sock=loopback) as ws:
+            ws.send(json.dumps({"type": "join", "token": "no-such-token"}))
+            assert until(ws, "error")["code"] == "gone"
+        # An address, localhost, and the names given (subdomains for a leading dot) pass.
+        passing = (f"127.0.0.1:{port}", f"localhost:{port}", "app.localhost", f"[::1]:{port}",
+                   "games.example.org", "party.example", f"a.b.party.example:{port}")  # fmt: skip
+        for host in passing:
+            assert _named(port, "GET", "/healthz", host)[0] == 200, host
+        assert _named(port, "POST", "/api/tables", f"localhost:{port}", {"seats": SEATS})[0] == 200
+    assert _rows(db, "SELECT count(*) FROM games") == [(1,)]
+
+
+@pytest.mark.parametrize("name", ["games.example.org:8000", "https://games.example.org", "a/b",
+                                  "-no.example", "."])  # fmt: skip
+def test_an_allowed_host_that_is_no_name_is_refused_at_start(name: str, tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "huescues", "serve", "--port", "0", "--db",
+         str(tmp_path / "h.sqlite"), "--allowed-hosts", f"ok.example,{name}"],
+        capture_output=True, env=environment(), timeout=30,
+    )  # fmt: skip
+    err = run.stderr.decode()
+    assert run.returncode == 2 and err.count("\n") == 1 and "--allowed-hosts" in err, err
+    assert not (tmp_path / "h.sqlite").exists()  # refused before anything was made
+
+
+def test_which_hosts_pass() -> None:
+    names = allowed_host_names("https://games.example.org:443", ["Club.Example.", ".lan.example"])
+    passing = ("10.0.0.5:8000", "[fe80::1]", "localhost", "LOCALHOST:80", "x.localhost",
+               "games.example.org", "club.example:80", "lan.example", "a.lan.example.")  # fmt: skip
+    for host in passing:
+        assert host_allowed(host, names), host
+    for host in ("evil.example", "example.org", "xlan.example", "club.example.evil", "[::1",
+                 "localhost.evil.example", ":8000"):  # fmt: skip
+        assert not host_allowed(host, names), host
+    assert host_allowed(None, names)  # no Host: not a browser
+    assert host_allowed("evil.example", allowed_host_names(None, ["*"]))

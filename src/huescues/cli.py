@@ -367,6 +367,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         public_url=args.public_url,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        allowed_hosts=_listed(args.allowed_hosts, "--allowed-hosts") or (),
     )
     return 0
 
@@ -684,6 +685,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the address people reach the server at (behind a proxy or a tunnel, on a LAN), "
         "http(s)://HOST[:PORT] without a path: seat links start with it (default: the address "
         "the page was opened at, or this machine's LAN address for a page opened at 127.0.0.1)",
+    )
+    web.add_argument(
+        "--allowed-hosts",
+        help="host names the server answers to besides addresses, localhost and --public-url's "
+        "(comma-separated; .example.org takes in its subdomains; * any name): a request naming "
+        "another is refused, which stops DNS rebinding (default: none besides those)",
     )
     web.add_argument(
         "--forwarded-allow-ips",

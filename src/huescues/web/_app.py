@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from importlib import resources
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from huescues.engine import available_languages
 
 from ._db import Database, DatabaseLocked
 from ._headers import SECURITY_HEADERS, SecurityHeaders
+from ._hosts import AllowedHosts, allowed_host_names
 from ._links import Links
 from ._logs import log_failure
 from ._origin import SameOrigin
@@ -161,12 +162,17 @@ def create_app(
     tables: TableSettings | None = None,
     public_url: str | None = None,
     host: str = "127.0.0.1",
+    allowed_hosts: Collection[str] | None = None,
 ) -> Starlette:
     """The ASGI application behind ``huescues serve``: tables at ``/`` (set by ``tables``), the
     study at ``/study`` (set by ``study``), ``GET /healthz``, ``GET /api/languages`` (the pages'
     languages and the server's defaults), and the page's own assets (nothing from a CDN). Seat
     links start with ``public_url`` where given, else with the address the request came to
     (:class:`~huescues.web._links.Links`; ``host`` is the address the server is bound to).
+    With ``allowed_hosts`` given (``huescues serve`` always gives it), a request whose ``Host``
+    names neither an address, ``localhost``, ``public_url``'s host nor one of these names is
+    refused, which stops DNS rebinding (:mod:`huescues.web._hosts`; ``"*"`` allows any); with
+    None, as for a test client's ``testserver``, any ``Host`` passes.
 
     A ``db`` that is not a sound SQLite database, that cannot be written, or whose tables are
     someone else's, is a ``ValueError`` naming it and the table: the server refuses to start
@@ -209,11 +215,20 @@ def create_app(
             await service.stop()
             database.close()
 
+    hosts = (
+        []
+        if allowed_hosts is None
+        else [Middleware(AllowedHosts, names=allowed_host_names(public_url, allowed_hosts))]
+    )
     app = _Application(
         routes=routes,
         lifespan=lifespan,
         # The headers outermost: a refusal of another site's page carries them too.
-        middleware=[Middleware(SecurityHeaders), Middleware(SameOrigin, public_url=public_url)],
+        middleware=[
+            Middleware(SecurityHeaders),
+            *hosts,
+            Middleware(SameOrigin, public_url=public_url),
+        ],
         exception_handlers={
             sqlite3.Error: _database_error,
             404: _not_found,

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["SameOrigin", "foreign_origin"]
+__all__ = ["SameOrigin", "foreign_origin", "refuse"]
 
 
 #: The ports a browser leaves out of ``Origin`` (and ``Host``): the scheme's own.
@@ -69,12 +69,13 @@ class SameOrigin:
             # Closed before it is accepted: the handshake is answered 403.
             await send({"type": "websocket.close", "code": 1008})
         else:
-            await _forbidden(origin, send)
+            why = "is not this server's: a page of another site may not call it"
+            await refuse(send, 403, f"Origin {origin[:80]!r} {why}")
 
 
-async def _forbidden(origin: str, send: Send) -> None:
-    message = f"Origin {origin[:80]!r} is not this server's: a page of another site may not call it"
+async def refuse(send: Send, status: int, message: str) -> None:
+    """Answer ``status`` with ``{"error": message}``, before any route (from a middleware)."""
     body = json.dumps({"error": message}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-    await send({"type": "http.response.start", "status": 403, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -12,13 +12,14 @@ import ipaddress
 import os
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
 from ._app import create_app
+from ._hosts import allowed_host_names
 from ._http import SPARE_FILES, guarded_http, guarded_websocket
 from ._links import lan_addresses
 from ._logs import quiet_repeats
@@ -190,6 +191,7 @@ def serve(
     max_connections: int | None = None,
     public_url: str | None = None,
     forwarded_allow_ips: str | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Serve the tables (set by ``tables``) and the study until interrupted.
 
@@ -198,7 +200,10 @@ def serve(
     ``connections_per_address`` connections open (WebSockets included), and the server at most
     ``max_connections`` (default :func:`default_max_connections`; at or above the open-file
     limit is a ``ValueError``); more are refused with a 503. Seat links start with
-    ``public_url`` (:func:`check_public_url`) when given. The database is held
+    ``public_url`` (:func:`check_public_url`) when given. A request naming a host other than
+    an address, ``localhost``, ``public_url``'s or one of ``allowed_hosts`` (names, ``.name``
+    for its subdomains too, or ``"*"`` for any) is refused, against DNS rebinding; a bad name is
+    a ``ValueError``. The database is held
     (:func:`hold_database`) from before the port is bound: a second server on it is a
     :class:`DatabaseHeld`. A port that cannot be had (in use, not allowed) is an ``OSError``
     naming it, raised before anything is printed; a number that is no port (above 65535, say)
@@ -209,10 +214,18 @@ def serve(
     if max_connections is not None:
         _check_max_connections(max_connections)
     base = None if public_url is None else check_public_url(public_url)
+    allowed_host_names(base, allowed_hosts)  # a bad name is refused before anything is made
     import uvicorn
 
     with hold_database(db):
-        app = create_app(db, study=study, tables=tables, public_url=base, host=host)
+        app = create_app(
+            db,
+            study=study,
+            tables=tables,
+            public_url=base,
+            host=host,
+            allowed_hosts=allowed_hosts,
+        )
         config = server_config(
             app,
             header_timeout=header_timeout,

@@ -1,0 +1,101 @@
+"""DNS rebinding: a site whose name is made to point at this server (``127.0.0.1``, or a game
+night's LAN address) sends its own name in both ``Origin`` and ``Host``, so
+:class:`~huescues.web._origin.SameOrigin` takes its page for the server's own, and any page a
+player visits could reach a server only they can reach. A request that names a host the server
+does not answer to is refused (400; a WebSocket closed before it opens). An address (``127.0.0.1``,
+``192.168.1.5``, ``[::1]``) always passes: rebinding needs a name. So do ``localhost`` and its
+subdomains (a browser keeps them on the loopback itself), ``--public-url``'s name, and the
+names given with ``--allowed-hosts``."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ._origin import refuse
+
+__all__ = ["ANY_HOST", "AllowedHosts", "allowed_host_names", "check_host_name", "host_allowed"]
+
+#: ``--allowed-hosts *``: any name (the check off).
+ANY_HOST = "*"
+
+# A host name as DNS writes it (letters, digits, hyphens and underscores between dots), with a
+# leading dot for a name and its subdomains.
+_NAME = re.compile(r"\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*")
+
+
+def check_host_name(name: str) -> str:
+    """One ``--allowed-hosts`` entry, lowercased: a host name (``games.example.org``), one with a
+    leading dot for it and its subdomains (``.example.org``), or ``*``; a ``ValueError`` names
+    anything else (a port, a scheme, a path)."""
+    entry = name.strip().lower().rstrip(".")
+    if entry == ANY_HOST or _NAME.fullmatch(entry):
+        return entry
+    raise ValueError(
+        f"--allowed-hosts {name[:80]!r}: give host names (games.example.org, or .example.org "
+        "for it and its subdomains) without a scheme, port or path, or * for any"
+    )
+
+
+def allowed_host_names(public_url: str | None, extra: Iterable[str] = ()) -> frozenset[str]:
+    """The names a server answers to besides addresses: ``localhost`` (and its subdomains),
+    ``public_url``'s host and ``extra`` (checked by :func:`check_host_name`)."""
+    names = {"localhost", ".localhost", *(check_host_name(name) for name in extra)}
+    if public_url is not None and urlsplit(public_url).hostname:
+        names.add(str(urlsplit(public_url).hostname).rstrip("."))
+    return frozenset(names)
+
+
+def host_allowed(host: str | None, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` (``name[:port]``, ``[v6]:port``) is one the server answers to:
+    an address, or a name in ``names`` (an entry ``.example.org`` takes in ``example.org`` and
+    every name under it). A request without ``Host`` passes: a browser always sends one."""
+    if host is None or ANY_HOST in names:
+        return True
+    try:
+        name = urlsplit(f"//{host}").hostname
+    except ValueError:  # an unbalanced "[" of an IPv6 address
+        return False
+    if not name:
+        return False
+    name = name.rstrip(".")
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        pass
+    else:
+        return True
+    if name in names:
+        return True
+    return any(
+        entry.startswith(".") and (name == entry[1:] or name.endswith(entry)) for entry in names
+    )
+
+
+class AllowedHosts:
+    """Pure ASGI middleware refusing a request whose ``Host`` :func:`host_allowed` refuses."""
+
+    def __init__(self, app: ASGIApp, names: frozenset[str]) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host")
+        if host_allowed(host, self.names):
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+        else:
+            message = (
+                f"Host {str(host)[:80]!r} is not a name this server answers to: an address, "
+                "localhost, --public-url's name or one given with --allowed-hosts"
+            )
+            await refuse(send, 400, message)
