@@ -38,6 +38,7 @@ from huescues.web import (
     export_participants,
     export_responses,
 )
+from huescues.web._consent import consent_text
 from huescues.web._plates import DEFICIENCIES, plate_validation, simulate
 from huescues.web._study_items import ATTENTION_RADIUS
 
@@ -451,3 +452,22 @@ def test_a_given_clues_export_keeps_the_completed_too(tmp_path: Path) -> None:
     assert tuple(rows[0]) == GIVEN_CLUE_COLUMNS
     assert Counter(r["status"] for r in rows) == {"completed": 2, "incomplete": 1}
     assert len(GivenClues.from_csv(out, BOARD)) == 2
+
+
+@pytest.mark.parametrize(
+    ("checks", "allowed", "plates", "ends"),
+    [(1, 1, 0, False), (0, 0, 2, False), (2, 1, 0, True), (1, 0, 1, True)],
+)
+def test_the_consent_says_the_checks_may_end_the_study_only_when_they_can(
+    checks: int, allowed: int, plates: int, ends: bool
+) -> None:
+    """A study whose attention checks cannot all be missed past its rule (1 check, 1 miss
+    allowed), or that has only colour plates (which end nothing), promised that the checks "may
+    end the study early": it says only that their answers are recorded."""
+    config = StudyConfig(
+        attention_checks=checks, attention_misses_allowed=allowed, colour_plates=plates
+    )
+    for language, early in (("en", "end the study early"), ("es", "terminar el estudio")):
+        text = " ".join(consent_text(config, "guess", language))
+        assert ("attention" if language == "en" else "atención") in text
+        assert (early in text) is ends, (language, text)

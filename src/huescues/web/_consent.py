@@ -16,12 +16,16 @@ def consent_keys(config: StudyConfig, kind: str) -> list[list[str]]:
     """The built-in consent text of a ``kind`` study (``guess``, ``give``, ``game``) as its
     paragraphs' sentences, by their keys in the language packs' pages (the page shows them in
     its reader's language): what the study is, what it stores (the answers and their timing;
-    the answers to the checks, when it has any; the screen; the panel's ids, which are stored
+    the answers to the checks, when it has any, and that they may end the study only when more
+    attention checks can be missed than are allowed; the screen; the panel's ids, which are stored
     whenever the study's address carries them), that the questions are optional, how the data
     are used, and that taking part is voluntary."""
     stored = [f"consent.stored.{kind}"]
-    if config.attention_checks or config.colour_plates:
-        stored.append("consent.stored.checks")
+    if config.attention_checks > config.attention_misses_allowed:
+        stored.append("consent.stored.checks")  # "... and they may end the study early"
+    elif config.attention_checks or config.colour_plates:
+        # Too few attention checks to miss more than allowed, and the plates end nothing.
+        stored.append("consent.stored.checks_kept")
     stored += ["consent.stored.screen", "consent.stored.panel", "consent.optional", "consent.use"]
     return [[f"consent.intro.{kind}"], stored, ["consent.voluntary"]]
 
