@@ -32,6 +32,7 @@ from ._belief import log_l0, phrases_log_l0
 from ._grammar import Grammar
 from ._legal_words import legal_mask
 from ._models import Models, models_of, pooled_model
+from ._points import best_squares
 from ._random import RandomAgent
 from ._readings import Kind, Readings, Same
 from ._screening import (
@@ -149,7 +150,7 @@ class ModelClueGiver:
         # Each card square's best unsaid word (the frame chances are never below zero).
         rows = by_square.take([c.row * board.cols + c.col for c in view.card], axis=0)
         rows[:, said] = -np.inf
-        return ChooseTarget(int(np.argmax(rows.max(axis=1))))
+        return ChooseTarget(int(best_squares(rows.max(axis=1))))
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""

@@ -18,7 +18,7 @@ from ._belief import later_reading, log_l0, pawn_terms
 from ._crowd import CrowdReading, check_crowd_reading, crowd_belief, crowd_reading_of
 from ._listener import posterior
 from ._models import DEFAULT_SPEAKERS, Models, models_of
-from ._points import expected_points, kept_kernel, ring_sums
+from ._points import best_squares, expected_points, kept_kernel, ring_sums
 from ._readings import Kind, Readings
 from ._speaker import log_pragmatic, speaker_reading
 from ._vocabulary import board_reading
@@ -392,7 +392,7 @@ class ModelGuesser:
         for i, view in enumerate(views):
             for c in view.occupied:
                 flat[i, c.row * cols + c.col] = -np.inf
-        best = np.argmax(flat, axis=1)
+        best = best_squares(flat)
         cells = board.cells()
         return [PlacePawn(cells[square]) for square in best.tolist()]
 
@@ -428,7 +428,7 @@ class ModelGuesser:
         cells = view.board.cells()
         for c in view.occupied:
             flat[c.row * view.board.cols + c.col] = -np.inf
-        return PlacePawn(cells[int(np.argmax(flat))])
+        return PlacePawn(cells[int(best_squares(flat))])
 
 
 #: :class:`ModelGuesser` by its first name (kept: programs and checks use it). It reads with any

@@ -13,7 +13,9 @@ from huescues.engine import Rules
 from ._readings import Kind, Readings
 
 __all__ = [
+    "POINTS_TIE",
     "RingKernel",
+    "best_squares",
     "expected_points",
     "expected_points_many",
     "frame_probability",
@@ -23,6 +25,12 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
+
+#: Values within this of the most count as the most, and the first of them (in reading order)
+#: is chosen. Squares a symmetric belief makes equal come out of the arithmetic a last bit
+#: apart, and which bit with the machine (its vector units' ``exp`` and ``log``): a plain argmax
+#: chose between them by the machine, and a game played on one machine went otherwise on another.
+POINTS_TIE = 1e-9
 
 
 class RingKernel(NamedTuple):
@@ -42,6 +50,14 @@ class RingKernel(NamedTuple):
 #: Each board size's kernel for each table of points (the players keep theirs: the gather is
 #: a hundred microseconds to make, a decision's few to use).
 KERNELS: Kind[RingKernel] = Kind("a board's ring kernel", 16)
+
+
+def best_squares(values: FloatArray) -> NDArray[np.intp]:
+    """Along the last axis, the index of the largest value, the first of those within
+    :data:`POINTS_TIE` of it (``-inf`` for a square that may not be chosen)."""
+    top = values.max(axis=-1, keepdims=True)
+    found: NDArray[np.intp] = np.argmax(values >= top - POINTS_TIE, axis=-1)
+    return found
 
 
 def expected_points(belief: FloatArray, rules: Rules) -> FloatArray:
