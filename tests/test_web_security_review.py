@@ -32,7 +32,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 import huescues.web._table_sockets as table_sockets
-from huescues.web import StudyConfig, TableSettings, create_app
+from huescues.web import StudyConfig, TableSettings, create_app, per_address_limits
 from huescues.web._hosts import allowed_host_names, host_allowed
 from huescues.web._origin import foreign_origin
 from huescues.web._requests import Refused, read_json
@@ -491,3 +491,33 @@ def test_which_hosts_pass() -> None:
         assert not host_allowed(host, names), host
     assert host_allowed(None, names)  # no Host: not a browser
     assert host_allowed("evil.example", allowed_host_names(None, ["*"]))
+
+
+# -- 8. a lab: many people behind one address --------------------------------------------------
+def test_a_lab_behind_one_address_starts_as_many_participants_as_it_says(tmp_path: Path) -> None:
+    """Twenty people in a lab behind one NAT are one address: the 11th to start in a minute was
+    refused (429) and waited. ``--people-per-address 3`` lets 30 start in the minute, not 31."""
+    for people, allowed in ((1, 10), (3, 30)):
+        db = tmp_path / f"lab{people}.sqlite"
+        with serve_process(db, "--people-per-address", str(people)) as served:
+            codes = [
+                request(served.port, "POST", "/study/api/start", {"consent": True})[0]
+                for _ in range(allowed + 1)
+            ]
+        assert codes == [201] * allowed + [429], (people, codes)
+        assert _rows(db, "SELECT count(*) FROM participants") == [(allowed,)]
+
+
+def test_people_per_address_scales_every_limit_on_one_address_and_no_cap() -> None:
+    study, tables, connections = per_address_limits(4, StudyConfig(), TableSettings(), 64)
+    one, one_tables = StudyConfig(), TableSettings()
+    assert (study.rate, study.burst, study.starts_per_minute) == (
+        4 * one.rate, 4 * one.burst, 4 * one.starts_per_minute)  # fmt: skip
+    for name in ("connect_burst", "connect_rate", "max_tables_per_address",
+                 "max_connections_per_address"):  # fmt: skip
+        assert getattr(tables, name) == 4 * getattr(one_tables, name), name
+    assert connections == 256 and tables.max_tables == one_tables.max_tables
+    assert per_address_limits(1, one, one_tables, 64) == (one, one_tables, 64)
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(ValueError, match="--people-per-address"):
+            per_address_limits(bad, one, one_tables, 64)  # type: ignore[arg-type]

@@ -368,6 +368,7 @@ def _serve(args: argparse.Namespace) -> int:
         public_url=args.public_url,
         forwarded_allow_ips=args.forwarded_allow_ips,
         allowed_hosts=_listed(args.allowed_hosts, "--allowed-hosts") or (),
+        people_per_address=args.people_per_address,
     )
     return 0
 
@@ -685,6 +686,14 @@ def _parser() -> argparse.ArgumentParser:
         help="the address people reach the server at (behind a proxy or a tunnel, on a LAN), "
         "http(s)://HOST[:PORT] without a path: seat links start with it (default: the address "
         "the page was opened at, or this machine's LAN address for a page opened at 127.0.0.1)",
+    )
+    web.add_argument(
+        "--people-per-address",
+        type=int,
+        default=1,
+        help="people who reach the server through one address, as a lab's computers behind one "
+        "NAT: the limits on one address (a study's requests and new participants, games in "
+        "play, connections) are that many times as large (default 1)",
     )
     web.add_argument(
         "--allowed-hosts",

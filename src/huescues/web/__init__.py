@@ -22,7 +22,7 @@ from ._export import (
 from ._house import MAX_REVEAL_SECONDS
 from ._ratings import RATING_COLUMNS, Rating, server_ratings, write_ratings
 from ._report import study_report
-from ._serve import serve, server_config
+from ._serve import per_address_limits, serve, server_config
 from ._study_config import DEFAULT_CLUES, DEFAULT_CONSENT, SPANISH_CLUES, StudyConfig
 from ._tables import GONE_CLOSE_CODE, TableSettings
 
@@ -49,6 +49,7 @@ __all__ = [
     "export_given_clues",
     "export_participants",
     "export_responses",
+    "per_address_limits",
     "serve",
     "server_config",
     "server_ratings",

@@ -7,6 +7,7 @@ that only read a database (``responses export``, ``replay DB``) take no lock."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import ipaddress
 import os
@@ -74,6 +75,33 @@ def _check_max_connections(n: int) -> None:
             f"the server would run out of files before it refused a connection; give at most "
             f"{max(1, soft - SPARE_FILES)}, or raise the limit (ulimit -n)"
         )
+
+
+def per_address_limits(
+    people: int, study: StudyConfig, tables: TableSettings, connections_per_address: int
+) -> tuple[StudyConfig, TableSettings, int]:
+    """The limits on one client address made ``people`` times as large, for ``people`` who reach
+    the server through one address (a lab's computers behind one NAT): a study's requests and
+    new participants, the games in play, the WebSocket connects and connections, and the open
+    connections (``connections_per_address``). The server's own caps stay as they are."""
+    if type(people) is not int or people < 1:
+        raise ValueError(f"--people-per-address {people!r}: give a whole number, 1 or more")
+    if people == 1:
+        return study, tables, connections_per_address
+    study = dataclasses.replace(
+        study,
+        rate=study.rate * people,
+        burst=study.burst * people,
+        starts_per_minute=study.starts_per_minute * people,
+    )
+    tables = dataclasses.replace(
+        tables,
+        connect_burst=tables.connect_burst * people,
+        connect_rate=tables.connect_rate * people,
+        max_tables_per_address=tables.max_tables_per_address * people,
+        max_connections_per_address=tables.max_connections_per_address * people,
+    )
+    return study, tables, connections_per_address * people
 
 
 def check_public_url(url: str) -> str:
@@ -192,6 +220,7 @@ def serve(
     public_url: str | None = None,
     forwarded_allow_ips: str | None = None,
     allowed_hosts: Sequence[str] = (),
+    people_per_address: int = 1,
 ) -> None:
     """Serve the tables (set by ``tables``) and the study until interrupted.
 
@@ -203,7 +232,8 @@ def serve(
     ``public_url`` (:func:`check_public_url`) when given. A request naming a host other than
     an address, ``localhost``, ``public_url``'s or one of ``allowed_hosts`` (names, ``.name``
     for its subdomains too, or ``"*"`` for any) is refused, against DNS rebinding; a bad name is
-    a ``ValueError``. The database is held
+    a ``ValueError``. ``people_per_address`` makes the limits on one address that many times as
+    large (:func:`per_address_limits`). The database is held
     (:func:`hold_database`) from before the port is bound: a second server on it is a
     :class:`DatabaseHeld`. A port that cannot be had (in use, not allowed) is an ``OSError``
     naming it, raised before anything is printed; a number that is no port (above 65535, say)
@@ -215,6 +245,12 @@ def serve(
         _check_max_connections(max_connections)
     base = None if public_url is None else check_public_url(public_url)
     allowed_host_names(base, allowed_hosts)  # a bad name is refused before anything is made
+    study, tables, connections_per_address = per_address_limits(
+        people_per_address,
+        study or StudyConfig(),
+        tables or TableSettings(),
+        connections_per_address,
+    )
     import uvicorn
 
     with hold_database(db):
