@@ -43,7 +43,7 @@ from ._models import (
     resolve_model,
 )
 from ._player import OracleGuesser, Player
-from ._points import expected_points
+from ._points import POINTS_TIE, best_squares, expected_points
 from ._protocol import Agent, ClueGiver, Guesser
 from ._random import RandomAgent
 from ._readings import Readings
@@ -79,6 +79,7 @@ __all__ = [
     "FAULT_KINDS",
     "GIVER_EVIDENCE",
     "MESSAGE_LIMIT",
+    "POINTS_TIE",
     "RANDOM_CLUE_WORDS",
     "RANDOM_CLUE_WORDS_ES",
     "ROLES",
@@ -112,6 +113,7 @@ __all__ = [
     "Timer",
     "abilities",
     "attested",
+    "best_squares",
     "catalogue_entry",
     "catalogue_help",
     "catalogue_names",

@@ -26,10 +26,11 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
-#: Values within this of the most count as the most, and the first of them (in reading order)
-#: is chosen. Squares a symmetric belief makes equal come out of the arithmetic a last bit
-#: apart, and which bit with the machine (its vector units' ``exp`` and ``log``): a plain argmax
-#: chose between them by the machine, and a game played on one machine went otherwise on another.
+#: Values within this of the most (relative, for values above 1) count as the most, and the
+#: first of them (in reading order) is chosen. Squares a symmetric belief makes equal come out
+#: of the arithmetic a last bit apart, and which bit with the machine (its vector units' ``exp``
+#: and ``log``, numpy's kernels blocking rows by the vector width): a plain argmax chose between
+#: them by the machine, and a game played on one machine went otherwise on another.
 POINTS_TIE = 1e-9
 
 
@@ -53,10 +54,11 @@ KERNELS: Kind[RingKernel] = Kind("a board's ring kernel", 16)
 
 
 def best_squares(values: FloatArray) -> NDArray[np.intp]:
-    """Along the last axis, the index of the largest value, the first of those within
-    :data:`POINTS_TIE` of it (``-inf`` for a square that may not be chosen)."""
+    """Along the last axis, the index of the largest value: the first of those within
+    :data:`POINTS_TIE` of it, relative above 1 (``-inf`` for a square that may not be chosen)."""
     top = values.max(axis=-1, keepdims=True)
-    found: NDArray[np.intp] = np.argmax(values >= top - POINTS_TIE, axis=-1)
+    tie = POINTS_TIE * np.maximum(1.0, np.abs(top))
+    found: NDArray[np.intp] = np.argmax(values >= top - tie, axis=-1)
     return found
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from huescues.agents import best_squares
 from huescues.engine import Board, Cell, Rules
 from huescues.language import ColourTermModel, default_model
 from huescues.stats import Estimate
@@ -191,8 +192,7 @@ def _beliefs_of(
 
 
 def _first_best(values: np.ndarray) -> np.ndarray:
-    """Per column, the first row within rounding (1e-9, relative) of the column's largest."""
-    top = values.max(axis=0)
-    near: np.ndarray = values >= top - 1e-9 * np.maximum(1.0, np.abs(top))
-    first: np.ndarray = np.argmax(near, axis=0)
+    """Per column, the first row within rounding of the column's largest
+    (:func:`~huescues.agents.best_squares`, as the players choose)."""
+    first: np.ndarray = best_squares(values.T)
     return first

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from huescues.agents import best_squares
 from huescues.colour import delta_e_2000
 from huescues.engine import Board, Rules, points_array
 from huescues.language import N_FOLDS, ModelFactory, as_lab, fold_of, normalise_name
@@ -150,7 +151,7 @@ def evaluate(
                         candidates = colours[[int(i), *others]]
                         wins[_band_key(band)].append(_fair_win(model.score(norm[i], candidates)))
                 belief = _posterior(model.score(norm[i], squares))
-                best = int(np.argmax(points @ belief))
+                best = int(best_squares(points @ belief))
                 earned[i] = points[best, nearest_square[i]]
         rows.append(
             ModelScores(
