@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from huescues.web import TableSettings
-from web_server import act_and_wait_for_the_next_state, chromium, live_server
+from web_server import OVERFLOW, act_and_wait_for_the_next_state, chromium, live_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -27,16 +27,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 #: connection up after 2.5 s.
 SETTINGS = TableSettings(bot_delay=0.01, reveal_pause=1.5, bot_time_limit=5, away_after=3.0)
 PHONE = {"width": 360, "height": 740}
-
-#: Whether the page scrolls sideways, and what sticks out (to say so on a failure).
-OVERFLOW = """() => {
-  const width = window.innerWidth;
-  const wide = [...document.querySelectorAll('body *')]
-    .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > width + 0.5)
-    .slice(0, 5)
-    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().width)} px`);
-  return { scroll: document.documentElement.scrollWidth, width, wide };
-}"""
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,16 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+#: Whether the page scrolls sideways, and what sticks out (to say so on a failure).
+OVERFLOW = """() => {
+  const width = window.innerWidth;
+  const wide = [...document.querySelectorAll('body *')]
+    .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > width + 0.5)
+    .slice(0, 5)
+    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().width)} px`);
+  return { scroll: document.documentElement.scrollWidth, width, wide };
+}"""
+
 
 def have_chromium() -> bool:
     return Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
