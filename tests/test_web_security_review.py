@@ -36,6 +36,7 @@ from huescues.web import StudyConfig, TableSettings, create_app, per_address_lim
 from huescues.web._hosts import allowed_host_names, host_allowed
 from huescues.web._origin import foreign_origin
 from huescues.web._requests import Refused, read_json
+from huescues.web._serve import _bound_name
 from serve_process import environment, request, serve_process
 from web_server import browser_page, live_server, until
 
@@ -521,3 +522,12 @@ def test_people_per_address_scales_every_limit_on_one_address_and_no_cap() -> No
     for bad in (0, -2, 1.5, True):
         with pytest.raises(ValueError, match="--people-per-address"):
             per_address_limits(bad, one, one_tables, 64)  # type: ignore[arg-type]
+
+
+def test_the_name_the_server_is_bound_by_is_one_it_answers_to() -> None:
+    """``huescues serve --host mybox.lan`` is opened at ``http://mybox.lan:8000``: that name
+    passes; an address bound to adds no name."""
+    assert _bound_name("mybox.lan") == ["mybox.lan"]
+    assert _bound_name("0.0.0.0") == [] and _bound_name("::1") == [] and _bound_name("[::]") == []
+    names = allowed_host_names(None, _bound_name("mybox.lan"))
+    assert host_allowed("mybox.lan:8000", names) and not host_allowed("evil.example", names)

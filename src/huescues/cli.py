@@ -697,9 +697,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     web.add_argument(
         "--allowed-hosts",
-        help="host names the server answers to besides addresses, localhost and --public-url's "
-        "(comma-separated; .example.org takes in its subdomains; * any name): a request naming "
-        "another is refused, which stops DNS rebinding (default: none besides those)",
+        help="host names the server answers to besides addresses, localhost, --host's and "
+        "--public-url's (comma-separated; .example.org takes in its subdomains; * any name): a "
+        "request naming another is refused, which stops DNS rebinding (default: none besides "
+        "those)",
     )
     web.add_argument(
         "--forwarded-allow-ips",

@@ -230,10 +230,10 @@ def serve(
     ``max_connections`` (default :func:`default_max_connections`; at or above the open-file
     limit is a ``ValueError``); more are refused with a 503. Seat links start with
     ``public_url`` (:func:`check_public_url`) when given. A request naming a host other than
-    an address, ``localhost``, ``public_url``'s or one of ``allowed_hosts`` (names, ``.name``
-    for its subdomains too, or ``"*"`` for any) is refused, against DNS rebinding; a bad name is
-    a ``ValueError``. ``people_per_address`` makes the limits on one address that many times as
-    large (:func:`per_address_limits`). The database is held
+    an address, ``localhost``, ``host`` (a name), ``public_url``'s or one of ``allowed_hosts``
+    (names, ``.name`` for its subdomains too, or ``"*"`` for any) is refused, against DNS
+    rebinding; a bad name is a ``ValueError``. ``people_per_address`` makes the limits on one
+    address that many times as large (:func:`per_address_limits`). The database is held
     (:func:`hold_database`) from before the port is bound: a second server on it is a
     :class:`DatabaseHeld`. A port that cannot be had (in use, not allowed) is an ``OSError``
     naming it, raised before anything is printed; a number that is no port (above 65535, say)
@@ -244,6 +244,8 @@ def serve(
     if max_connections is not None:
         _check_max_connections(max_connections)
     base = None if public_url is None else check_public_url(public_url)
+    # The name the server is bound by (--host mybox.lan) is one it answers to.
+    allowed_hosts = [*allowed_hosts, *_bound_name(host)]
     allowed_host_names(base, allowed_hosts)  # a bad name is refused before anything is made
     study, tables, connections_per_address = per_address_limits(
         people_per_address,
@@ -280,6 +282,15 @@ def serve(
             uvicorn.Server(config).run(sockets=[sock])
         finally:
             sock.close()
+
+
+def _bound_name(host: str) -> list[str]:
+    """``host`` when it is a name, not an address (nothing for ``0.0.0.0`` or ``::1``)."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return [host]
+    return []
 
 
 def _also_at(host: str, port: int, public_url: str | None) -> list[str]:
