@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
-from ._origin import refuse
+from ._origin import Refusing
 
 __all__ = ["ANY_HOST", "AllowedHosts", "allowed_host_names", "check_host_name", "host_allowed"]
 
@@ -77,25 +77,18 @@ def host_allowed(host: str | None, names: frozenset[str]) -> bool:
     )
 
 
-class AllowedHosts:
-    """Pure ASGI middleware refusing a request whose ``Host`` :func:`host_allowed` refuses."""
+class AllowedHosts(Refusing):
+    """Refuses a request whose ``Host`` :func:`host_allowed` refuses (400)."""
 
     def __init__(self, app: ASGIApp, names: frozenset[str]) -> None:
-        self.app = app
+        super().__init__(app)
         self.names = names
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        host = Headers(scope=scope).get("host")
+    def refusal(self, headers: Headers) -> tuple[int, str] | None:
+        host = headers.get("host")
         if host_allowed(host, self.names):
-            await self.app(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
-        else:
-            message = (
-                f"Host {str(host)[:80]!r} is not a name this server answers to: an address, "
-                "localhost, --public-url's name or one given with --allowed-hosts"
-            )
-            await refuse(send, 400, message)
+            return None
+        return 400, (
+            f"Host {str(host)[:80]!r} is not a name this server answers to: an address, "
+            "localhost, --host's or --public-url's name, or one given with --allowed-hosts"
+        )

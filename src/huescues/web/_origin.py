@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["SameOrigin", "foreign_origin", "refuse"]
+__all__ = ["Refusing", "SameOrigin", "foreign_origin", "refuse"]
 
 
 #: The ports a browser leaves out of ``Origin`` (and ``Host``): the scheme's own.
@@ -51,26 +51,45 @@ def _site(netloc: str, scheme: str) -> str:
     return netloc.removesuffix(default) if default else netloc
 
 
-class SameOrigin:
-    """Pure ASGI middleware refusing what :func:`foreign_origin` finds, before the route."""
+class Refusing:
+    """Pure ASGI middleware that refuses, before the route, a request or WebSocket for which
+    :meth:`refusal` gives a status and a message (a WebSocket's handshake is answered 403)."""
 
-    def __init__(self, app: ASGIApp, public_url: str | None = None) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.public_url = public_url
+
+    def refusal(self, headers: Headers) -> tuple[int, str] | None:
+        raise NotImplementedError
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        origin = foreign_origin(Headers(scope=scope), self.public_url)
-        if origin is None:
+        refused = self.refusal(Headers(scope=scope))
+        if refused is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
             # Closed before it is accepted: the handshake is answered 403.
             await send({"type": "websocket.close", "code": 1008})
         else:
-            why = "is not this server's: a page of another site may not call it"
-            await refuse(send, 403, f"Origin {origin[:80]!r} {why}")
+            await refuse(send, *refused)
+
+
+class SameOrigin(Refusing):
+    """Refuses what :func:`foreign_origin` finds (403)."""
+
+    def __init__(self, app: ASGIApp, public_url: str | None = None) -> None:
+        super().__init__(app)
+        self.public_url = public_url
+
+    def refusal(self, headers: Headers) -> tuple[int, str] | None:
+        origin = foreign_origin(headers, self.public_url)
+        if origin is None:
+            return None
+        return (
+            403,
+            f"Origin {origin[:80]!r} is not this server's: a page of another site may not call it",
+        )
 
 
 async def refuse(send: Send, status: int, message: str) -> None:
