@@ -531,3 +531,23 @@ def test_the_name_the_server_is_bound_by_is_one_it_answers_to() -> None:
     assert _bound_name("0.0.0.0") == [] and _bound_name("::1") == [] and _bound_name("[::]") == []
     names = allowed_host_names(None, _bound_name("mybox.lan"))
     assert host_allowed("mybox.lan:8000", names) and not host_allowed("evil.example", names)
+
+
+def test_a_host_is_read_only_in_the_forms_a_browser_writes() -> None:
+    """A second review: the Host was read as a URL's authority, so ``evil.com@localhost`` and
+    ``localhost/evil.com`` passed (a script's forms only, but no Host of a browser's); a
+    ``--public-url`` of another script (``bücher.example``) refused every page's request, which
+    names it in its ASCII form; one string given as the list of names took its letters."""
+    names = allowed_host_names("https://bücher.example", ["Straße.example"])
+    assert "xn--bcher-kva.example" in names and "strasse.example" in names
+    assert host_allowed("xn--bcher-kva.example:443", names)
+    scripts = ("evil.com@localhost", "localhost/evil.com", "localhost#x.evil.com",
+               "evil.com\\@localhost", "localhost:abc", "localhost:80 x", "1.2.3.4.5")  # fmt: skip
+    for host in scripts:
+        assert not host_allowed(host, names), host
+    assert host_allowed("[fe80::1%25eth0]:80", names) and host_allowed("localhost:8000", names)
+    with pytest.raises(TypeError, match="a list of names"):
+        allowed_host_names(None, "games.example.org")
+    assert _bound_name("") == [] and _bound_name("bücher.lan") == ["xn--bcher-kva.lan"]
+    with pytest.raises(ValueError, match="from 1 to 10000"):
+        per_address_limits(10**30, StudyConfig(), TableSettings(), 64)

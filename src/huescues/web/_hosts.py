@@ -29,11 +29,22 @@ ANY_HOST = "*"
 _NAME = re.compile(r"\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*")
 
 
+# What a browser writes in ``Host``: a name or an IPv4 address, or an IPv6 address in brackets
+# (a zone written %25eth0), then a port.
+_HOST = re.compile(r"(?P<name>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+(%25[A-Za-z0-9._~-]+)?\])(:\d{1,5})?")
+
+
 def check_host_name(name: str) -> str:
-    """One ``--allowed-hosts`` entry, lowercased: a host name (``games.example.org``), one with a
-    leading dot for it and its subdomains (``.example.org``), or ``*``; a ``ValueError`` names
-    anything else (a port, a scheme, a path)."""
+    """One ``--allowed-hosts`` entry as a browser writes it in ``Host``: lowercased, a name of
+    other scripts in its ASCII form (``bücher.example`` is ``xn--bcher-kva.example``); a host
+    name (``games.example.org``), one with a leading dot for it and its subdomains
+    (``.example.org``), or ``*``; a ``ValueError`` names anything else (a port, a scheme, a
+    path)."""
     entry = name.strip().lower().rstrip(".")
+    try:
+        entry = entry.encode("idna").decode("ascii") if not entry.isascii() else entry
+    except UnicodeError:
+        entry = ""
     if entry == ANY_HOST or _NAME.fullmatch(entry):
         return entry
     raise ValueError(
@@ -44,37 +55,44 @@ def check_host_name(name: str) -> str:
 
 def allowed_host_names(public_url: str | None, extra: Iterable[str] = ()) -> frozenset[str]:
     """The names a server answers to besides addresses: ``localhost`` (and its subdomains),
-    ``public_url``'s host and ``extra`` (checked by :func:`check_host_name`)."""
+    ``public_url``'s host and ``extra`` (each checked by :func:`check_host_name`; a list, not
+    one string)."""
+    if isinstance(extra, str):
+        raise TypeError(f"allowed hosts are a list of names, not the string {extra[:80]!r}")
     names = {"localhost", ".localhost", *(check_host_name(name) for name in extra)}
-    if public_url is not None and urlsplit(public_url).hostname:
-        names.add(str(urlsplit(public_url).hostname).rstrip("."))
+    host = None if public_url is None else urlsplit(public_url).hostname
+    if host and not _is_address(host):
+        names.add(check_host_name(host))
     return frozenset(names)
 
 
 def host_allowed(host: str | None, names: frozenset[str]) -> bool:
-    """Whether a request's ``Host`` (``name[:port]``, ``[v6]:port``) is one the server answers to:
-    an address, or a name in ``names`` (an entry ``.example.org`` takes in ``example.org`` and
-    every name under it). A request without ``Host`` passes: a browser always sends one."""
+    """Whether a request's ``Host`` (``name[:port]``, ``[v6]:port``, nothing else) is one the
+    server answers to: an address, or a name in ``names`` (an entry ``.example.org`` takes in
+    ``example.org`` and every name under it). A request without ``Host`` passes: a browser
+    always sends one."""
     if host is None or ANY_HOST in names:
         return True
-    try:
-        name = urlsplit(f"//{host}").hostname
-    except ValueError:  # an unbalanced "[" of an IPv6 address
+    found = _HOST.fullmatch(host)
+    if found is None:
         return False
-    if not name:
-        return False
-    name = name.rstrip(".")
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        pass
-    else:
+    name = found["name"].lower().rstrip(".")
+    if _is_address(name):
         return True
     if name in names:
         return True
     return any(
         entry.startswith(".") and (name == entry[1:] or name.endswith(entry)) for entry in names
     )
+
+
+def _is_address(name: str) -> bool:
+    """Whether ``name`` is an IP address (an IPv6 one in brackets, with or without a zone)."""
+    try:
+        ipaddress.ip_address(name.strip("[]").replace("%25", "%"))
+    except ValueError:
+        return False
+    return True
 
 
 class AllowedHosts(Refusing):

@@ -20,7 +20,7 @@ from typing import IO, Any
 from urllib.parse import urlsplit
 
 from ._app import create_app
-from ._hosts import allowed_host_names
+from ._hosts import allowed_host_names, check_host_name
 from ._http import SPARE_FILES, guarded_http, guarded_websocket
 from ._links import lan_addresses
 from ._logs import quiet_repeats
@@ -77,6 +77,10 @@ def _check_max_connections(n: int) -> None:
         )
 
 
+#: The most people ``--people-per-address`` takes: a lab, not a number that overflows the limits.
+_MAX_PEOPLE = 10_000
+
+
 def per_address_limits(
     people: int, study: StudyConfig, tables: TableSettings, connections_per_address: int
 ) -> tuple[StudyConfig, TableSettings, int]:
@@ -84,8 +88,10 @@ def per_address_limits(
     the server through one address (a lab's computers behind one NAT): a study's requests and
     new participants, the games in play, the WebSocket connects and connections, and the open
     connections (``connections_per_address``). The server's own caps stay as they are."""
-    if type(people) is not int or people < 1:
-        raise ValueError(f"--people-per-address {people!r}: give a whole number, 1 or more")
+    if type(people) is not int or not 1 <= people <= _MAX_PEOPLE:
+        raise ValueError(
+            f"--people-per-address {str(people)[:20]}: give a whole number from 1 to {_MAX_PEOPLE}"
+        )
     if people == 1:
         return study, tables, connections_per_address
     study = dataclasses.replace(
@@ -244,9 +250,9 @@ def serve(
     if max_connections is not None:
         _check_max_connections(max_connections)
     base = None if public_url is None else check_public_url(public_url)
+    allowed_host_names(base, allowed_hosts)  # a bad name is refused before anything is made
     # The name the server is bound by (--host mybox.lan) is one it answers to.
     allowed_hosts = [*allowed_hosts, *_bound_name(host)]
-    allowed_host_names(base, allowed_hosts)  # a bad name is refused before anything is made
     study, tables, connections_per_address = per_address_limits(
         people_per_address,
         study or StudyConfig(),
@@ -285,11 +291,15 @@ def serve(
 
 
 def _bound_name(host: str) -> list[str]:
-    """``host`` when it is a name, not an address (nothing for ``0.0.0.0`` or ``::1``)."""
+    """``host`` when it is a name a browser can send, not an address (nothing for ``0.0.0.0``,
+    ``::1`` or ``""``)."""
     try:
         ipaddress.ip_address(host.strip("[]"))
     except ValueError:
-        return [host]
+        try:
+            return [check_host_name(host)] if host.strip() else []
+        except ValueError:
+            return []  # no name a browser writes in Host: binding to it fails on its own
     return []
 
 
