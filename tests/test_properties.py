@@ -479,3 +479,39 @@ def test_lab_to_srgb_leaves_out_of_gamut_colours_unclipped_by_default() -> None:
     vivid = np.array([50.0, 120.0, 0.0])  # far more saturated than any sRGB colour
     assert np.any((lab_to_srgb(vivid) < 0.0) | (lab_to_srgb(vivid) > 1.0))
     assert np.all((lab_to_srgb(vivid, clip=True) >= 0.0) & (lab_to_srgb(vivid, clip=True) <= 1.0))
+
+
+@given(
+    hnp.arrays(
+        np.float64,
+        st.integers(1, 40),
+        elements=st.one_of(
+            st.floats(-5, 5), st.just(-np.inf), st.just(np.nan), st.sampled_from([0.5, 1.5])
+        ),
+    ),
+    st.integers(0, 6),
+)
+def test_best_squares_takes_the_first_square_within_rounding_of_the_best(
+    values: np.ndarray, ulps: int
+) -> None:
+    """R27 on any machine: the square chosen is the first within POINTS_TIE (relative above 1)
+    of the largest, never a NaN while a number is there, and the same when the values are a
+    few last bits off (the ties are broken by reading order, not by the machine's rounding)."""
+    from huescues.agents import POINTS_TIE, best_squares
+
+    chosen = int(best_squares(values))
+    finite = np.where(np.isnan(values), -np.inf, values)
+    top = finite.max()
+    if np.isfinite(top):
+        tie = POINTS_TIE * max(1.0, abs(top))
+        assert finite[chosen] >= top - tie
+        assert all(finite[i] < top - tie for i in range(chosen))
+        # Each value a few last bits off, as another machine's arithmetic leaves it: the same
+        # square, unless a value sits right at the tolerance's edge.
+        steps = np.random.default_rng(ulps).integers(-ulps, ulps + 1, size=values.shape)
+        off = values * (1 + steps * np.finfo(np.float64).eps)
+        edge = np.abs(np.abs(finite - top) - tie) < 1e-4 * tie
+        if not edge.any():
+            assert int(best_squares(off)) == chosen
+    else:
+        assert chosen == 0 or finite[chosen] == top

@@ -55,9 +55,12 @@ KERNELS: Kind[RingKernel] = Kind("a board's ring kernel", 16)
 
 def best_squares(values: FloatArray) -> NDArray[np.intp]:
     """Along the last axis, the index of the largest value: the first of those within
-    :data:`POINTS_TIE` of it, relative above 1 (``-inf`` for a square that may not be chosen)."""
+    :data:`POINTS_TIE` of it, relative above 1 (``-inf`` for a square that may not be chosen; a
+    NaN is never chosen while a number is there)."""
+    # (A NaN is never the best; an infinite best is a tie only with itself.)
+    values = np.where(np.isnan(values), -np.inf, values)
     top = values.max(axis=-1, keepdims=True)
-    tie = POINTS_TIE * np.maximum(1.0, np.abs(top))
+    tie = np.where(np.isfinite(top), POINTS_TIE * np.maximum(1.0, np.abs(top)), 0.0)
     found: NDArray[np.intp] = np.argmax(values >= top - tie, axis=-1)
     return found
 
