@@ -70,6 +70,21 @@ def test_rank_lists_empty_squares_best_first() -> None:
     assert 70 <= hue_angle(top) <= 115
 
 
+def test_rank_breaks_a_last_bit_tie_as_place_pawn_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R27: two squares a belief makes equal, the later a last bit ahead: the first in reading
+    order leads, as best_squares (and place_pawn) choose; an empty square, never a taken one."""
+    import huescues.agents._guesser as guesser_module
+
+    board = Board.standard()
+    points = np.zeros(board.shape)
+    points[3, 4], points[3, 9] = 0.8, np.nextafter(0.8, 1.0)
+    points[0, 0] = 0.9
+    monkeypatch.setattr(guesser_module, "expected_points", lambda belief, rules: points.copy())
+    taken = {Cell(0, 0)}
+    ranked = EmbeddingGuesser().rank(board, ["banana"], occupied=taken)
+    assert ranked[:2] == [Cell(3, 4), Cell(3, 9)] and Cell(0, 0) not in ranked
+
+
 def test_the_second_guess_combines_both_clues() -> None:
     guesser = EmbeddingGuesser(use_pawns=False)
     board = Board.standard()

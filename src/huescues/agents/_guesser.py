@@ -406,11 +406,15 @@ class ModelGuesser:
     ) -> list[Cell]:
         """Every empty square, best first (most expected R15 points), for use outside a game."""
         r = rules if isinstance(rules, Rules) else Rules.standard(4)
-        points = expected_points(self.belief(board, clues), r)
-        taken = set(occupied)
-        order = np.argsort(-points, axis=None, kind="stable")
+        points = expected_points(self.belief(board, clues), r).ravel().copy()
         cells = board.cells()
-        return [cells[int(i)] for i in order if cells[int(i)] not in taken]
+        taken = set(occupied)
+        for c in taken:
+            points[c.row * board.cols + c.col] = -np.inf
+        # The first is the square place_pawn takes (ties within POINTS_TIE in reading order).
+        best = int(best_squares(points))
+        order = [best, *(int(i) for i in np.argsort(-points, kind="stable") if i != best)]
+        return [cells[i] for i in order if cells[i] not in taken]
 
     def place_pawn(self, view: View, rng: np.random.Generator) -> PlacePawn:
         """The empty square with the most expected points (R13, R15)."""
