@@ -538,9 +538,10 @@ def test_a_host_is_read_only_in_the_forms_a_browser_writes() -> None:
     ``localhost/evil.com`` passed (a script's forms only, but no Host of a browser's); a
     ``--public-url`` of another script (``bücher.example``) refused every page's request, which
     names it in its ASCII form; one string given as the list of names took its letters."""
-    names = allowed_host_names("https://bücher.example", ["Straße.example"])
+    names = allowed_host_names("https://bücher.example", ["Straße.example", ".Müller.example"])
     assert "xn--bcher-kva.example" in names and "strasse.example" in names
     assert host_allowed("xn--bcher-kva.example:443", names)
+    assert host_allowed("shop.xn--mller-kva.example", names)
     scripts = ("evil.com@localhost", "localhost/evil.com", "localhost#x.evil.com",
                "evil.com\\@localhost", "localhost:abc", "localhost:80 x", "1.2.3.4.5")  # fmt: skip
     for host in scripts:

@@ -4,8 +4,9 @@ night's LAN address) sends its own name in both ``Origin`` and ``Host``, so
 player visits could reach a server only they can reach. A request that names a host the server
 does not answer to is refused (400; a WebSocket closed before it opens). An address (``127.0.0.1``,
 ``192.168.1.5``, ``[::1]``) always passes: rebinding needs a name. So do ``localhost`` and its
-subdomains (a browser keeps them on the loopback itself), ``--public-url``'s name, and the
-names given with ``--allowed-hosts``."""
+subdomains (a browser keeps them on the loopback itself), the name the server is bound by,
+``--public-url``'s name, and the names given with ``--allowed-hosts``. Only the forms a
+browser writes in ``Host`` are read (``name:port``, ``[v6]:port``)."""
 
 from __future__ import annotations
 
@@ -41,10 +42,12 @@ def check_host_name(name: str) -> str:
     (``.example.org``), or ``*``; a ``ValueError`` names anything else (a port, a scheme, a
     path)."""
     entry = name.strip().lower().rstrip(".")
-    try:
-        entry = entry.encode("idna").decode("ascii") if not entry.isascii() else entry
-    except UnicodeError:
-        entry = ""
+    if not entry.isascii():
+        dot, rest = (".", entry[1:]) if entry.startswith(".") else ("", entry)
+        try:
+            entry = dot + rest.encode("idna").decode("ascii")
+        except UnicodeError:
+            entry = ""
     if entry == ANY_HOST or _NAME.fullmatch(entry):
         return entry
     raise ValueError(
