@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["Refusing", "SameOrigin", "foreign_origin", "refuse"]
+__all__ = ["Refusing", "SameOrigin", "foreign_origin"]
 
 
 #: The ports a browser leaves out of ``Origin`` (and ``Host``): the scheme's own.
@@ -72,7 +72,7 @@ class Refusing:
             # Closed before it is accepted: the handshake is answered 403.
             await send({"type": "websocket.close", "code": 1008})
         else:
-            await refuse(send, *refused)
+            await _refuse(send, *refused)
 
 
 class SameOrigin(Refusing):
@@ -92,7 +92,7 @@ class SameOrigin(Refusing):
         )
 
 
-async def refuse(send: Send, status: int, message: str) -> None:
+async def _refuse(send: Send, status: int, message: str) -> None:
     """Answer ``status`` with ``{"error": message}``, before any route (from a middleware)."""
     body = json.dumps({"error": message}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
