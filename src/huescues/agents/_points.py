@@ -57,9 +57,16 @@ def best_squares(values: FloatArray) -> NDArray[np.intp]:
     """Along the last axis, the index of the largest value: the first of those within
     :data:`POINTS_TIE` of it, relative above 1 (``-inf`` for a square that may not be chosen; a
     NaN is never chosen while a number is there)."""
-    # (A NaN is never the best; an infinite best is a tie only with itself.)
-    values = np.where(np.isnan(values), -np.inf, values)
     top = values.max(axis=-1, keepdims=True)
+    if values.ndim == 1 and math.isfinite(top[0]):
+        # One square's choice, as each pawn is: few array operations (it is on the hot path).
+        best = float(top[0])
+        margin = POINTS_TIE * max(1.0, abs(best))
+        return np.asarray(np.argmax(values >= best - margin))
+    if np.isnan(top).any():  # (max keeps a NaN: a NaN is never the best while a number is there)
+        values = np.where(np.isnan(values), -np.inf, values)
+        top = values.max(axis=-1, keepdims=True)
+    # An infinite best is a tie only with itself.
     tie = np.where(np.isfinite(top), POINTS_TIE * np.maximum(1.0, np.abs(top)), 0.0)
     found: NDArray[np.intp] = np.argmax(values >= top - tie, axis=-1)
     return found
