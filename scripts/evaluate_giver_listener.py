@@ -23,7 +23,8 @@ choosing among them; ties to the giver as it is, then the smaller ``w``, arithme
   belief made by the combination chosen without it, the giver choosing among all 39 for every
   target.
 
-Intervals are 95% percentile bootstraps over the targets (2,000 draws, seed 0); ``less`` is
+Intervals are 95% percentile bootstraps over the clues (``ClueChoiceResamples``: 2,000
+draws, seed 0); ``less`` is
 paired, the combination less the giver as it is. The grid is searched in three families: the
 arithmetic weight alone, the geometric weight alone, and both forms together.
 
@@ -62,7 +63,7 @@ from numpy.typing import NDArray
 from huescues.agents import ModelClueGiver, Player, default_agent, resolve_model
 from huescues.agents._languages import players_pack
 from huescues.language import ColourTermModel
-from huescues.research import HumanResponses, Response, dev_picks
+from huescues.research import ClueChoiceResamples, HumanResponses, Response, dev_picks
 from huescues.research._agreement import checked_inputs
 from huescues.research._clue_choice import _beliefs_of, _points_between
 
@@ -252,12 +253,12 @@ def search(language: str = "en", held: bool = False) -> Search:
 
     combos = sorted({c for f in FAMILIES.values() for c in f})
     cache = {c: expected_of(c) for c in combos}
-    draws = np.random.default_rng(0).integers(0, len(every), (2000, len(every)))
+    boot = ClueChoiceResamples(responses)  # the clues resampled: 2,000 draws, seed 0
+    assert list(boot.targets) == every.tolist()
 
     def interval(x: FloatArray, sign: str = "") -> str:
-        m = x[draws].mean(axis=1)
-        lo, hi = np.percentile(m, [2.5, 97.5])
-        return f"{x.mean():{sign}.3f} [{lo:{sign}.3f}, {hi:{sign}.3f}]"
+        got = boot.interval(x)
+        return f"{got.mean:{sign}.3f} [{got.low:{sign}.3f}, {got.high:{sign}.3f}]"
 
     everyone = list(range(n))
     base = chosen_points(cache[AS_IT_IS], everyone, every)

@@ -14,7 +14,8 @@ ships (nothing read from people's picks), and a weight ``theta``, either
 with ``f`` the feature scaled to [0, 1] over the clues. The weight of each clue is chosen on
 the other 38 clues (their targets, the giver choosing among them; ties to the smallest
 ``|theta|``) and the held-out figure is the measure with every clue read at its own held-out
-weight. Intervals are 95% percentile bootstraps over the targets (2,000 draws, seed 0);
+weight. Intervals are 95% percentile bootstraps over the clues (``ClueChoiceResamples``: 2,000
+draws, seed 0);
 ``diff`` is paired, the rule less the giver as it is.
 
 Features: ``models_disagree`` (the Jensen-Shannon divergence of the three listener models'
@@ -45,7 +46,7 @@ from huescues.agents._vocabulary import board_reading
 from huescues.engine import Board, common_words
 from huescues.language import ObjectColourModel
 from huescues.language._phrases import _classes, survey_names
-from huescues.research import dev_picks
+from huescues.research import ClueChoiceResamples, dev_picks
 from huescues.research._agreement import checked_inputs
 from huescues.research._clue_choice import _beliefs_of, _points_between
 
@@ -120,12 +121,12 @@ def main() -> None:
         out: FloatArray = (b / b.sum(axis=1, keepdims=True)) @ points
         return out
 
-    draws = np.random.default_rng(0).integers(0, len(every), (2000, len(every)))
+    boot = ClueChoiceResamples(responses)  # the clues resampled: 2,000 draws, seed 0
+    assert list(boot.targets) == every.tolist()
 
     def interval(x: FloatArray, sign: str = "") -> str:
-        m = x[draws].mean(axis=1)
-        lo, hi = np.percentile(m, [2.5, 97.5])
-        return f"{x.mean():{sign}.3f} [{lo:{sign}.3f}, {hi:{sign}.3f}]"
+        got = boot.interval(x)
+        return f"{got.mean:{sign}.3f} [{got.low:{sign}.3f}, {got.high:{sign}.3f}]"
 
     base = chosen_points(expected, list(range(n)), every)
     print(f"{n} dev clues, {len(every)} targets; the default giver as it is: {interval(base)}\n")

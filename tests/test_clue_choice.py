@@ -10,7 +10,12 @@ from numpy.typing import ArrayLike
 from huescues.agents import EmbeddingClueGiver, default_agent
 from huescues.engine import Board, Cell, Rules
 from huescues.language import FLAT_LOG_DENSITY, Prediction, as_lab
-from huescues.research import HumanResponses, clue_choice_agreement, dev_picks
+from huescues.research import (
+    ClueChoiceResamples,
+    HumanResponses,
+    clue_choice_agreement,
+    dev_picks,
+)
 
 BOARD = Board.standard()
 
@@ -121,3 +126,51 @@ def test_bad_settings_are_refused() -> None:
         clue_choice_agreement(responses, _Flat(), n_boot=-1)
     with pytest.raises(ValueError, match="level"):
         clue_choice_agreement(responses, _Flat(), level=1.5)
+
+
+def _far_apart_picks(clues: int, per_clue: int) -> dict[str, list[str]]:
+    """Each clue's picks on squares of its own row, every pick on a square of its own."""
+    return {
+        f"clue{k}": [f"{'ABCDEFGHIJKLMNOP'[k]}{c + 1}" for c in range(per_clue)]
+        for k in range(clues)
+    }
+
+
+def test_the_interval_holds_for_other_clues_not_only_other_targets() -> None:
+    # Targets of one clue stand or fall together: with two clues, one whose targets all score 1
+    # and one whose targets all score 0, a new sample of clues may hold either twice, so the
+    # interval spans both ends, however many targets each clue has. Resampling the 40 targets
+    # as if each were on its own (the measure before) put it near 0.5 only.
+    boot = ClueChoiceResamples(_responses(_far_apart_picks(2, 20)), n_boot=400, seed=3)
+    assert len(boot.targets) == 40
+    values = np.array([1.0 if t < 20 else 0.0 for t in range(40)])  # row A first: clue0's
+    got = boot.interval(values)
+    assert got.mean == pytest.approx(0.5)
+    assert got.low == pytest.approx(0.0) and got.high == pytest.approx(1.0)
+    assert got.n == 40
+
+
+def test_a_target_two_clues_share_counts_by_the_mean_of_their_counts() -> None:
+    boot = ClueChoiceResamples(_responses({"a": ["B3", "C4"], "b": ["C4", "J20"]}), n_boot=50)
+    b3, c4, j20 = (
+        boot.targets.index(Cell.parse(s).row * BOARD.cols + Cell.parse(s).col)
+        for s in ("B3", "C4", "J20")
+    )
+    counts = boot.counts
+    assert np.allclose(counts[:, c4], (counts[:, b3] + counts[:, j20]) / 2)
+    assert np.allclose(counts[:, b3] + counts[:, j20], 2.0)  # two clues drawn, twice each in all
+
+
+def test_the_measure_s_intervals_come_from_the_clues_resamples() -> None:
+    responses = _responses(_far_apart_picks(6, 4))
+    result = clue_choice_agreement(responses, _Flat(), n_boot=300, seed=5)
+    boot = ClueChoiceResamples(responses, n_boot=300, seed=5)
+    got = np.array([t.points for t in result.per_target])
+    assert result.chosen == boot.interval(got)
+    assert "bootstrap interval over clues" in result.table()
+
+
+def test_resamples_refuse_values_of_the_wrong_length() -> None:
+    boot = ClueChoiceResamples(_responses(PICKS), n_boot=10)
+    with pytest.raises(ValueError, match=r"one number per target \(6\)"):
+        boot.interval(np.zeros(5))

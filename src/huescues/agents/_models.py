@@ -46,8 +46,9 @@ DEFAULT_GIVER_MODELS: tuple[str, ...] = players_pack("en").giver_models
 #: ``giver_pool``): their beliefs pooled geometrically, the default model's weight 0.7 and the
 #: others' 0.15 each (:func:`pooled_model`), not averaged. Chosen held out by clue on the 39
 #: dev clues (``python scripts/evaluate_giver_listener.py``): ``clue_choice_agreement`` 0.547
-#: [0.510, 0.586] against the average's 0.526, paired +0.021 [+0.007, +0.034], the weight 0.7
-#: in 34 of the 39 folds (docs/agents.md). The average diluted the model that knows a word.
+#: [0.475, 0.629] against the average's 0.526, paired +0.021 [+0.006, +0.033] (intervals over
+#: the clues), the weight 0.7 in 34 of the 39 folds (docs/agents.md). The average diluted
+#: the model that knows a word.
 DEFAULT_GIVER_POOL: tuple[float, ...] | None = players_pack("en").giver_pool
 DEFAULT_GUESSER_MODELS: tuple[str, ...] = players_pack("en").guesser_models
 #: The clue givers the default guesser imagines (the English pack's ``speakers``): a giver

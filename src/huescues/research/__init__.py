@@ -25,7 +25,12 @@ from ._categories import (
     library_players,
 )
 from ._citations import Citation, Citations, citations
-from ._clue_choice import ClueChoiceAgreement, TargetChoice, clue_choice_agreement
+from ._clue_choice import (
+    ClueChoiceAgreement,
+    ClueChoiceResamples,
+    TargetChoice,
+    clue_choice_agreement,
+)
 from ._compare import Comparison, compare
 from ._consensus import ClueConsensus, people_agreement
 from ._given import (
@@ -83,6 +88,7 @@ __all__ = [
     "Citations",
     "ClueAgreement",
     "ClueChoiceAgreement",
+    "ClueChoiceResamples",
     "ClueConsensus",
     "ClueTest",
     "Comparison",
