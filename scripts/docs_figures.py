@@ -910,11 +910,12 @@ def _languages_guesser() -> str:
         f"On people's picks for the 39 dev clues shown in Spanish ({len(by_word.rows):,} picks, "
         "grouped "
         "by the shown\nword; `PYTHONPATH=src python scripts/evaluate_languages.py`, last table), "
-        "the Spanish default\nplayer's guesser (its literal reading outside a game: "
-        '`default_model("es")` and the naming model\nthrough the table, averaged) scores '
-        f"**{honest.mean:.3f} [{honest.low:.3f}, {honest.high:.3f}]** points a pick with the "
-        "glossary\nentries (and the pack's own ratings) of the dev words left out "
-        f"({shipped.mean:.3f} with them, which the glossary was\nwritten knowing), and "
+        "the Spanish default\nplayer's guesser (outside a game; with entries left out, its "
+        'two models read literally:\n`default_model("es")` and the naming model through the '
+        f"table, averaged) scores **{honest.mean:.3f} [{honest.low:.3f}, {honest.high:.3f}]** "
+        "points a pick with the glossary\nentries (and the pack's own ratings) of the dev words "
+        f"left out ({shipped.mean:.3f} for the player as it ships, which the glossary was\n"
+        "written knowing), and "
         f"**{blind.mean:.3f} [{blind.low:.3f}, {blind.high:.3f}]** with the blind translation "
         f"in their place; a person\n{person.mean:.3f}, a random square {square.mean:.3f}. "
         "The kept-back clues have not been measured."

@@ -24,8 +24,9 @@ CrowdReading = tuple[float, float]
 
 #: The crowd readings fitted for the shipped guessers, by their listener models' names
 #: (``python scripts/fit_crowd_reading.py``: each pair the most log-likelihood of the 39 dev
-#: clues' 1,461 picks on the grid the script searches). A guesser of other models reads as
-#: its models do (temperature 1, no smoothing), the Spanish players among them.
+#: clues' 1,461 picks on the grid the script searches). A model reading another language
+#: (``"default-es"``) reads through its English model, so it is read for the crowd as that
+#: model is. A guesser of other models reads as its models do (temperature 1, no smoothing).
 CROWD_READINGS: dict[tuple[str, ...], CrowdReading] = {
     ("default",): (0.25, 0.0),
     ("default", "naming"): (2.0**-0.5, 0.5),
@@ -36,11 +37,13 @@ SMOOTHING: Kind[tuple[FloatArray, FloatArray]] = Kind("a crowd reading's smoothi
 
 
 def crowd_reading_of(model: object) -> CrowdReading:
-    """The fitted crowd reading of a guesser's ``model`` spec (a name or a tuple of names),
-    or (1, 0) (its models' own reading) when none is fitted for it."""
+    """The fitted crowd reading of a guesser's ``model`` spec (a name or a tuple of names,
+    ``"NAME-CODE"`` read as ``NAME``), or (1, 0) (its models' own reading) when none is fitted
+    for it."""
     names = model if isinstance(model, tuple) else (model,)
     if all(isinstance(n, str) for n in names):
-        return CROWD_READINGS.get(tuple(names), (1.0, 0.0))
+        # "NAME-CODE": NAME's model reading the language CODE through the table.
+        return CROWD_READINGS.get(tuple(str(n).partition("-")[0] for n in names), (1.0, 0.0))
     return (1.0, 0.0)
 
 
