@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huescues.agents import ModelGuesser, default_agent, expected_points
+from huescues.agents import ModelGuesser, best_squares, default_agent, expected_points
 from huescues.engine import Rules
 from huescues.research import dev_picks
 from huescues.stats import Estimate, ratio_interval, resample
@@ -59,7 +59,7 @@ def fit(n_boot: int = 2000, seed: int = 0) -> tuple[dict[str, Fitted], float]:
                 for c, clue in enumerate(groups):
                     b = g.belief(board, [clue])
                     ll[c, i, j] = np.log(np.maximum(b.ravel()[picks[c]], 1e-300)).sum()
-                    best = int(np.argmax(expected_points(b, rules)))
+                    best = int(best_squares(expected_points(b, rules).ravel()))
                     d = np.maximum(
                         np.abs(picks[c] // cols - best // cols),
                         np.abs(picks[c] % cols - best % cols),
