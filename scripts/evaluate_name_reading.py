@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from huescues.agents import EmbeddingGuesser
+from huescues.agents import EmbeddingGuesser, best_squares
 from huescues.colour import delta_e_2000
 from huescues.engine import Board, Rules, points_array
 from huescues.language import (
@@ -77,7 +77,7 @@ def name_reading(
             beliefs = {label: g.belief(board, [norm[i]]) for label, g in guessers.items()}
             beliefs[LABELS[3]] = first_round.belief(board, [norm[i]], weights=first_round.prior())
             for label, belief in beliefs.items():
-                best = int(np.argmax(points @ belief.ravel()))
+                best = int(best_squares(points @ belief.ravel()))
                 earned[label][i] = points[best, nearest[i]]
         if progress is not None:
             progress(f"fold {k + 1}/5")
