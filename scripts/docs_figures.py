@@ -2177,6 +2177,10 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
         ("docs/languages.md",),
         _es_glossary("glossary-more.tsv", "more common things"),
     ),
+    "es-glossary-abstract": (
+        ("docs/languages.md",),
+        _es_glossary("glossary-abstract.tsv", "abstract words, landmarks and phrases"),
+    ),
     "es-glossary-modifiers": (
         ("docs/languages.md",),
         _es_glossary("glossary-modifiers.tsv", "adjectives and participles"),

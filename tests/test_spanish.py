@@ -275,7 +275,8 @@ def test_a_word_in_two_glossaries_is_an_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "least"), [("glossary-more.tsv", 900), ("glossary-modifiers.tsv", 300)]
+    ("name", "least"),
+    [("glossary-more.tsv", 900), ("glossary-modifiers.tsv", 300), ("glossary-abstract.tsv", 900)],
 )
 def test_the_later_glossaries_keep_their_rules(name: str, least: int) -> None:
     """knowledge/spanish/glossary-more.tsv's and glossary-modifiers.tsv's header rules: each
