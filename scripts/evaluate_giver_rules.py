@@ -122,7 +122,8 @@ def main() -> None:
         return out
 
     boot = ClueChoiceResamples(responses)  # the clues resampled: 2,000 draws, seed 0
-    assert list(boot.targets) == every.tolist()
+    if list(boot.targets) != every.tolist():  # the resamples' targets are this script's
+        raise RuntimeError("ClueChoiceResamples orders the targets otherwise than this script")
 
     def interval(x: FloatArray, sign: str = "") -> str:
         got = boot.interval(x)

@@ -147,18 +147,28 @@ def test_the_interval_holds_for_other_clues_not_only_other_targets() -> None:
     got = boot.interval(values)
     assert got.mean == pytest.approx(0.5)
     assert got.low == pytest.approx(0.0) and got.high == pytest.approx(1.0)
-    assert got.n == 40
+    assert got.n == 40 and got.blocks == 2
 
 
-def test_a_target_two_clues_share_counts_by_the_mean_of_their_counts() -> None:
-    boot = ClueChoiceResamples(_responses({"a": ["B3", "C4"], "b": ["C4", "J20"]}), n_boot=50)
+def test_a_target_two_clues_share_counts_by_their_picks_on_it() -> None:
+    # C4: two picks of "a", one of "b", so it counts (2 * count_a + count_b) / 3.
+    picks = {"a": ["B3", "C4", "C4"], "b": ["C4", "J20"]}
+    boot = ClueChoiceResamples(_responses(picks), n_boot=50)
     b3, c4, j20 = (
         boot.targets.index(Cell.parse(s).row * BOARD.cols + Cell.parse(s).col)
         for s in ("B3", "C4", "J20")
     )
     counts = boot.counts
-    assert np.allclose(counts[:, c4], (counts[:, b3] + counts[:, j20]) / 2)
+    assert np.allclose(counts[:, c4], (2 * counts[:, b3] + counts[:, j20]) / 3)
     assert np.allclose(counts[:, b3] + counts[:, j20], 2.0)  # two clues drawn, twice each in all
+    assert not np.allclose(counts[:, c4], (counts[:, b3] + counts[:, j20]) / 2)
+
+
+def test_one_clue_has_no_interval() -> None:
+    boot = ClueChoiceResamples(_responses({"a": ["B3", "C4", "J20"]}), n_boot=50)
+    got = boot.interval(np.array([1.0, 2.0, 3.0]))
+    assert got.mean == pytest.approx(2.0) and got.low is None and got.high is None
+    assert got.blocks == 1 and got.n == 3
 
 
 def test_the_measure_s_intervals_come_from_the_clues_resamples() -> None:

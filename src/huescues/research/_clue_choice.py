@@ -91,8 +91,12 @@ def _points_between(board: Board, rules: Rules) -> FloatArray:
 class ClueChoiceResamples:
     """Bootstrap resamples of the clue-choice measure's targets, drawn over the clues: the
     file's clues resampled with replacement, and each target counted by the mean count of the
-    clues whose picks make it a target. Targets of one clue are alike, so resampling the
-    targets themselves (as the measure did before) gave intervals too narrow for other clues.
+    clues whose picks make it a target, weighted by their picks on it (3 picks of ``a`` and 1 of
+    ``b`` on a square: ``(3 * count_a + count_b) / 4``). Targets of one clue are alike, so
+    resampling the targets themselves (as the measure did before) gave intervals too narrow for
+    other clues. The giver's choices are not made again in a resample: it chooses among the
+    file's clues, so an interval holds for other targets like these, given those clues to
+    choose from. With one clue there is nothing to resample, and no interval.
 
     The people are not resampled: a target is scored by its clue's picks, among them the pick
     that made it a target, and a person drawn twice would count twice on both sides (this
@@ -138,7 +142,11 @@ class ClueChoiceResamples:
                 f"values need one number per target ({len(self.targets)}), not shape {values.shape}"
             )
         estimate = weighted_interval(values, self.counts, level)
-        return Estimate(estimate.mean, estimate.low, estimate.high, n=len(self.targets))
+        if len(self.clues) < 2:  # every resample is the one clue: no interval to speak of
+            return Estimate(estimate.mean, n=len(self.targets), blocks=len(self.clues))
+        return Estimate(
+            estimate.mean, estimate.low, estimate.high, n=len(self.targets), blocks=len(self.clues)
+        )
 
 
 def clue_choice_agreement(
