@@ -4,8 +4,10 @@
 50 in each of the study's seven categories, each with the colour its writer pictured (a basic
 term and a rough CIELAB colour), written blind by a helper session. ``knowledge/work/probe-es.tsv``
 is their Spanish, as a study's translator would show them in Spain, written blind by another
-helper session that opened nothing but the English list (its header says how). Neither list was
-used to write a glossary, a rating or a setting.
+helper session that opened nothing but the English list (its header says how). No rating or
+setting was written from either; the fourth glossary (``glossary-abstract.tsv``) was written after
+``docs/languages.md`` named some of the probe's misreadings, so its gain here is not held out
+(the page says by how much).
 
 Each English word is read by an English reader and its Spanish word by the same reader in
 Spanish: ``default_model(language)`` (its scores over the board as a belief) and the default
