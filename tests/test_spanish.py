@@ -279,7 +279,8 @@ def test_a_word_in_two_glossaries_is_an_error(tmp_path: Path) -> None:
     [("glossary-more.tsv", 900), ("glossary-modifiers.tsv", 300), ("glossary-abstract.tsv", 900)],
 )
 def test_the_later_glossaries_keep_their_rules(name: str, least: int) -> None:
-    """knowledge/spanish/glossary-more.tsv's and glossary-modifiers.tsv's header rules: each
+    """The later glossaries' header rules (glossary-more.tsv, glossary-modifiers.tsv and
+    glossary-abstract.tsv): each
     English side is read by the English knowledge (the phrase or each of its words); no entry
     holds a word the pack's own knowledge reads (in any form the reading folds to it), a colour
     word issue 34 quotes, or a word the Spanish clue rules refuse (a colour term or a form of

@@ -26,7 +26,9 @@ CrowdReading = tuple[float, float]
 #: (``python scripts/fit_crowd_reading.py``: each pair the most log-likelihood of the 39 dev
 #: clues' 1,461 picks on the grid the script searches). A model reading another language
 #: (``"default-es"``) reads through its English model, so it is read for the crowd as that
-#: model is. A guesser of other models reads as its models do (temperature 1, no smoothing).
+#: model is (checked for Spanish on the Spanish speakers' picks, docs/people.md; a new
+#: language's pack inherits the pair unmeasured). A guesser of other models reads as its
+#: models do (temperature 1, no smoothing).
 CROWD_READINGS: dict[tuple[str, ...], CrowdReading] = {
     ("default",): (0.25, 0.0),
     ("default", "naming"): (2.0**-0.5, 0.5),
@@ -43,7 +45,7 @@ def crowd_reading_of(model: object) -> CrowdReading:
     names = model if isinstance(model, tuple) else (model,)
     if all(isinstance(n, str) for n in names):
         # "NAME-CODE": NAME's model reading the language CODE through the table.
-        return CROWD_READINGS.get(tuple(str(n).partition("-")[0] for n in names), (1.0, 0.0))
+        return CROWD_READINGS.get(tuple(n.partition("-")[0] for n in names), (1.0, 0.0))
     return (1.0, 0.0)
 
 
