@@ -20,7 +20,9 @@ resamples, seed 0). Then what the Spanish table makes of the Spanish words: the 
 word as the probe's, the pack's own rating of the word, or another reading.
 
 Run: ``python scripts/evaluate_spanish_probe.py`` (the retail board, the one people's picks are
-on; ``--board standard``; ``--words`` lists the words read otherwise than in English).
+on; ``--board standard``; ``--words`` lists the words read otherwise than in English;
+``--probe knowledge/work/probe-2.tsv`` reads a second probe, both languages in one file, written
+blind by a third helper session after the fourth glossary).
 """
 
 from __future__ import annotations
@@ -50,8 +52,12 @@ def _rows(path: Path) -> list[list[str]]:
     return [line.split("\t") for line in lines[1:]]
 
 
-def probe() -> list[tuple[str, str, str, FloatArray]]:
-    """(English word, category, Spanish word, listed CIELAB colour) for every probe word."""
+def probe(path: Path | None = None) -> list[tuple[str, str, str, FloatArray]]:
+    """(English word, category, Spanish word, listed CIELAB colour) for every probe word: of
+    probe-en.tsv and probe-es.tsv, or of one file ``path`` with both languages (``word_en
+    category word_es basic L a b``, as ``knowledge/work/probe-2.tsv``)."""
+    if path is not None:
+        return [(r[0], r[1], r[2], np.array([float(x) for x in r[4:7]])) for r in _rows(path)]
     english, spanish = _rows(PROBE_EN), _rows(PROBE_ES)
     if [r[0] for r in english] != [r[0] for r in spanish]:
         raise ValueError(f"{PROBE_ES.name} does not list {PROBE_EN.name}'s words in its order")
@@ -98,10 +104,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--board", choices=("retail", "standard"), default="retail")
     ap.add_argument("--words", action="store_true", help="list the words read otherwise")
+    ap.add_argument(
+        "--probe", type=Path, help="one file with both languages (knowledge/work/probe-2.tsv)"
+    )
     args = ap.parse_args()
     board = Board.retail() if args.board == "retail" else Board.standard()
     rules = Rules.standard(4)
-    words = probe()
+    words = probe(args.probe)
     read = {lang: readers(lang, board) for lang in ("en", "es")}
     draws = np.random.default_rng(0).integers(0, len(words), (4000, len(words)))
     categories = sorted({w[1] for w in words})
