@@ -22,7 +22,9 @@ word as the probe's, the pack's own rating of the word, or another reading.
 Run: ``python scripts/evaluate_spanish_probe.py`` (the retail board, the one people's picks are
 on; ``--board standard``; ``--words`` lists the words read otherwise than in English;
 ``--probe knowledge/work/probe-2.tsv`` reads a second probe, both languages in one file, written
-blind by a third helper session after the fourth glossary).
+blind by a third helper session after the fourth glossary); ``--phrases`` instead counts the
+Spanish phrases of ``knowledge/work/phrases-es.tsv`` (200, in four shapes, with the English a
+player would say, written blind) that the table translates to the listed English word for word.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from huescues.language import default_model
 ROOT = Path(__file__).resolve().parents[1]
 PROBE_EN = ROOT / "knowledge" / "work" / "probe-en.tsv"
 PROBE_ES = ROOT / "knowledge" / "work" / "probe-es.tsv"
+PHRASES = ROOT / "knowledge" / "work" / "phrases-es.tsv"
 FloatArray = NDArray[np.float64]
 
 
@@ -65,6 +68,23 @@ def probe(path: Path | None = None) -> list[tuple[str, str, str, FloatArray]]:
         (en[0], en[1], es[2], np.array([float(x) for x in en[3:6]]))
         for en, es in zip(english, spanish, strict=True)
     ]
+
+
+def phrases(path: Path = PHRASES) -> None:
+    """How many of the blind phrase list's Spanish phrases the Spanish table translates to the
+    list's English word for word, by shape (and the others, as read)."""
+    model = default_model("es")
+    rows = _rows(path)
+    kinds = list(dict.fromkeys(r[2] for r in rows))
+    got = {kind: [r for r in rows if r[2] == kind] for kind in kinds}
+    print(f"{len(rows)} phrases of {path.name}; translated word for word as listed:\n")
+    print("| shape | phrases | as listed |")
+    print("| --- | ---: | ---: |")
+    for kind, mine in got.items():
+        hits = sum(model.translate(r[0]).text == r[1] for r in mine)
+        print(f"| {kind} | {len(mine)} | {hits} |")
+    hits = sum(model.translate(r[0]).text == r[1] for r in rows)
+    print(f"| **all** | {len(rows)} | {hits} |")
 
 
 def readers(language: str, board: Board) -> dict[str, Callable[[str], FloatArray]]:
@@ -107,7 +127,13 @@ def main() -> None:
     ap.add_argument(
         "--probe", type=Path, help="one file with both languages (knowledge/work/probe-2.tsv)"
     )
+    ap.add_argument(
+        "--phrases", action="store_true", help="the blind phrase list's translations instead"
+    )
     args = ap.parse_args()
+    if args.phrases:
+        phrases()
+        return
     board = Board.retail() if args.board == "retail" else Board.standard()
     rules = Rules.standard(4)
     words = probe(args.probe)

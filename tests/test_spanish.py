@@ -110,6 +110,20 @@ def test_two_words_read_in_english_order_the_modifier_first() -> None:
     assert m.translate("epi y blas").text == "epi blas"  # (names, not translated)
 
 
+def test_an_adjective_spanish_puts_first_keeps_its_place() -> None:
+    """buena suerte is good luck, not "luck good": the adjectives Spanish puts before the noun
+    (the shortened buen, mal, gran and the common ones: último, mejor, peor, primera) are in
+    English order already; after the noun the same word still turns round."""
+    m = default_model("es")
+    assert m.translate("buena suerte").text == "good luck"
+    assert m.translate("Mala Suerte").text == "bad luck"
+    assert m.translate("último baile").text == "last dance"
+    assert m.translate("primera cita").text == "first date"
+    assert m.translate("peor pesadilla").text == "worst nightmare"
+    assert m.translate("suerte buena").text == "good luck"
+    assert m.translate("cielo nocturno").text == "night sky"
+
+
 def test_a_group_with_a_word_not_translated_is_a_name_and_keeps_its_order() -> None:
     """A word neither rated nor in the table is a name, or English already: its group is not
     turned round (darth vader, lightning mcqueen, captain america)."""

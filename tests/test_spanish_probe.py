@@ -65,3 +65,15 @@ def test_a_word_scores_r15_points_of_the_readers_square_against_the_listed_colou
         moved = np.zeros(board.size)
         moved[target + offset] = 1.0
         assert script.points(moved, lab[target], board, rules) == want
+
+
+def test_the_phrase_list_has_fifty_phrases_of_each_shape_and_the_script_counts_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    script = _script()
+    rows = script._rows(script.PHRASES)
+    assert len(rows) == 200 and all(len(r) == 3 for r in rows)
+    assert Counter(r[2] for r in rows) == dict.fromkeys(("noun-adj", "adj-noun", "de", "other"), 50)
+    script.phrases()
+    table = capsys.readouterr().out
+    assert "| **all** | 200 |" in table and "| adj-noun | 50 |" in table

@@ -55,6 +55,18 @@ _JOINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "lo
 _AND = frozenset({"y", "e"})
 #: "X de Y" is "Y X" in English (monstruo de las galletas: cookie monster).
 _OF = frozenset({"de", "del"})
+#: Adjectives Spanish puts before their noun, as English does (buena suerte: good luck, último
+#: baile: last dance): a thing that starts with one is already in English order. The shortened
+#: forms (buen, gran, primer) only ever stand there; the rest are the common ones that do.
+_BEFORE_NOUN = frozenset(
+    {"buen", "mal", "gran", "primer", "tercer", "san", "algun", "ningun"}
+    | {
+        f"{stem}{end}"
+        for stem in ("buen", "mal", "primer", "tercer", "ultim", "otr", "mism")
+        for end in ("o", "a", "os", "as")
+    }
+    | {"mejor", "mejores", "peor", "peores", "santo", "santa"}
+)
 
 
 def fold(text: str) -> str:
@@ -270,9 +282,14 @@ class TranslatedModel(ColourTermModelBase):
             for thing in group:
                 read = [(w, self._own(w), self._word(w)) for w in thing]
                 # A thing with a word the pack neither rates nor translates is a name, or
-                # English already (darth vader, rayo mcqueen, capitán américa): its words keep
-                # their order; the rest are read modifier first.
-                if all(known is not None or found is not None for _, known, found in read):
+                # English already (darth vader, rayo mcqueen, capitán américa), and a thing led
+                # by an adjective Spanish puts first (buena suerte) is in English order: their
+                # words keep their order; the rest are read modifier first.
+                if (
+                    thing
+                    and thing[0] not in _BEFORE_NOUN
+                    and all(known is not None or found is not None for _, known, found in read)
+                ):
                     read.reverse()
                 for w, known, found in read:
                     if known is not None:
