@@ -55,6 +55,9 @@ _JOINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "lo
 _AND = frozenset({"y", "e"})
 #: "X de Y" is "Y X" in English (monstruo de las galletas: cookie monster).
 _OF = frozenset({"de", "del"})
+#: The version of the rules that order a phrase's words, in the readings' cache key: 2 since
+#: adjectives put before the noun keep their place.
+ORDER_RULES = 2
 #: Adjectives Spanish puts before their noun, as English does (buena suerte: good luck, último
 #: baile: last dance): a thing that starts with one is already in English order. The shortened
 #: forms (buen, gran, primer) only ever stand there; the rest are the common ones that do.
@@ -138,18 +141,21 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2@<table hash>+<knowledge hash>`` with the language's own knowledge):
-        readings kept on disk are stale once the table or the knowledge changes."""
+        """``translated-<language>-v1-o2@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o2@<table hash>+<knowledge hash>`` with the language's own knowledge):
+        readings kept on disk are stale once the table, the knowledge or the rules of word order
+        (``o2``: :data:`ORDER_RULES`) change."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
         if base is None:
             return None
+        order = f"o{ORDER_RULES}"
         if self.knowledge is None:
-            return f"translated-{self.language}-v1@{self._table_hash()}({base})"
+            return f"translated-{self.language}-v1-{order}@{self._table_hash()}({base})"
         return (
-            f"translated-{self.language}-v2@{self._table_hash()}+{_knowledge_hash(self.knowledge)}"
+            f"translated-{self.language}-v2-{order}@{self._table_hash()}+"
+            f"{_knowledge_hash(self.knowledge)}"
             f",{self.knowledge_weight!r}({base})"
         )
 
