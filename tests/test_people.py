@@ -4,7 +4,6 @@ scripts that print and draw them."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -24,18 +23,14 @@ from huescues.research import (
     library_players,
     retail_board,
 )
+from repo_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 R15 = Rules.standard(4)
 
 
 def _script(name: str) -> ModuleType:
-    path = ROOT / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(name)
 
 
 class FixedGuesser:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from huescues.language import default_model, fold
+from repo_scripts import load_script
 
 
 def _hue(text: str) -> tuple[float, float, float]:
@@ -193,19 +194,8 @@ def test_the_shipped_knowledge_is_built_from_the_spanish_ratings() -> None:
 
 
 def _build_spanish() -> object:
-    """scripts/build_spanish.py, loaded from its file (a script, not a module of the package);
-    its own imports of scripts/ (build_object_colours) need the folder on the path."""
-    import importlib.util
-    import sys
-
-    scripts = Path(__file__).resolve().parents[1] / "scripts"
-    if str(scripts) not in sys.path:
-        sys.path.insert(0, str(scripts))
-    spec = importlib.util.spec_from_file_location("build_spanish", scripts / "build_spanish.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """scripts/build_spanish.py, loaded from its file (a script, not a module of the package)."""
+    return load_script("build_spanish")
 
 
 def test_a_spanish_ratings_file_dropped_in_is_built_into_the_pack(tmp_path: Path) -> None:
@@ -333,14 +323,7 @@ def test_the_later_glossaries_keep_their_rules(name: str, least: int) -> None:
 
 def _evaluate_languages() -> Any:
     """scripts/evaluate_languages.py, loaded from its file."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "scripts" / "evaluate_languages.py"
-    spec = importlib.util.spec_from_file_location("evaluate_languages", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("evaluate_languages")
 
 
 def test_the_blind_translation_is_of_its_drawn_list_and_reads_every_spanish_dev_word() -> None:

@@ -3,7 +3,6 @@ their files line up, and scripts/evaluate_spanish_probe.py scores a reading as i
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -13,18 +12,14 @@ import pytest
 
 from huescues.engine import Board, Rules
 from huescues.language import BASIC_TERMS
+from repo_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 CATEGORIES = {"ANIMAL", "EDIBLE", "PLANT", "POP", "STONE", "SUBJECTIVE", "SURROUNDINGS"}
 
 
 def _script() -> Any:
-    path = ROOT / "scripts" / "evaluate_spanish_probe.py"
-    spec = importlib.util.spec_from_file_location("evaluate_spanish_probe", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("evaluate_spanish_probe")
 
 
 def test_each_probe_lists_fifty_words_a_category_in_both_languages() -> None:
