@@ -16,7 +16,7 @@ from huescues.engine import Board, Cell, Rules
 from huescues.language import ColourTermModel, default_model
 from huescues.stats import Estimate, crossed_weights, weighted_interval
 
-from ._agreement import checked_inputs
+from ._agreement import check_bootstrap, checked_inputs
 from ._reading import reader
 from ._responses import HumanResponses
 
@@ -121,7 +121,9 @@ class ClueChoiceResamples:
         squares = [[p.square.row * board.cols + p.square.col for p in ps] for ps in groups.values()]
         self.targets: tuple[int, ...] = tuple(sorted({t for picks in squares for t in picks}))
         column = {t: i for i, t in enumerate(self.targets)}
-        points = _points_between(board, r15)
+        # Kept for clue_choice_agreement, which reads the giver on the same board and points.
+        self._board, self._rules = board, r15
+        self._points = points = _points_between(board, r15)
         #: (clues, targets): the mean R15 points of each clue's picks against each target.
         self.people: FloatArray = np.stack(
             [points[picks][:, self.targets].mean(axis=0) for picks in squares]
@@ -178,12 +180,11 @@ def clue_choice_agreement(
     :func:`~huescues.research.points_by_giver`, which measures people guessing a giver's
     clues, this needs only people's guesses for a fixed list of clues.
     """
-    _, board, r15 = checked_inputs(responses, n_boot, level, rules, seed=seed)
+    check_bootstrap(n_boot, level, seed)
     boot = ClueChoiceResamples(responses, n_boot=n_boot, seed=seed, rules=rules)
-    clues = list(boot.clues)
-    label, beliefs = _beliefs_of(giver, board, r15, clues)
-    targets = list(boot.targets)
-    expected = (beliefs @ _points_between(board, r15))[:, targets]  # the giver's expectation
+    board, clues, targets = boot._board, list(boot.clues), list(boot.targets)
+    label, beliefs = _beliefs_of(giver, board, boot._rules, clues)
+    expected = (beliefs @ boot._points)[:, targets]  # the giver's expectation
     people = boot.people
     cells = board.cells()
     # Ties go to the first clue; "tie" up to rounding, as one matrix product may round its
