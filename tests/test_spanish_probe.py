@@ -35,6 +35,19 @@ def test_each_probe_lists_fifty_words_a_category_in_both_languages() -> None:
     assert {r[3] for r in rows} <= set(BASIC_TERMS)
 
 
+def test_the_third_probe_is_a_studys_cards() -> None:
+    """probe-3.tsv: the study's seven categories by their Spanish codes, each Spanish word as a
+    card prints it (upper case, at most 14 characters)."""
+    script = _script()
+    words = script.probe(ROOT / "knowledge" / "work" / "probe-3.tsv")
+    study = {"ANIMAL", "COMESTIBLE", "ENTORNO", "PIEDRA", "PLANTA", "POP", "SUBJETIVO"}
+    assert Counter(w[1] for w in words) == dict.fromkeys(study, 50)
+    for english, _, spanish, lab in words:
+        assert spanish == spanish.upper() and len(spanish) <= 14, spanish
+        assert english == english.lower() and lab.shape == (3,), english
+    assert len({w[2] for w in words}) == 350
+
+
 def test_a_probe_in_another_order_is_refused(tmp_path: Path) -> None:
     script = _script()
     english = script._rows(script.PROBE_EN)
