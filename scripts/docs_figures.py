@@ -1809,11 +1809,15 @@ def _spanish_three_givers() -> str:
         )
         return tournament.run(workers=1).report(seed=seed)
 
+    from huescues.agents import default_agent
+
+    pool = default_agent("es").giver.pool
+    assert pool is not None
     report = listener.three_givers(play)
     giver = {e.entrant: e.giver_points_per_round.format(".2f") for e in report.entrants}
     return (
-        f"the pool at 0.5 is {_margin(report, 'pooled', 'pooled_en_weights')} points a game "
-        f"against the pool at 0.7 and {_margin(report, 'pooled', 'averaged')} against the "
+        f"the pool at {pool[0]:g} is {_margin(report, 'pooled', 'pooled_en_weights')} points a "
+        f"game against the pool at 0.7 and {_margin(report, 'pooled', 'averaged')} against the "
         f"average, its giver's points a round {giver['pooled']} against the average's "
         f"{giver['averaged']} and the pool at 0.7's {giver['pooled_en_weights']}"
     )

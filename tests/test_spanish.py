@@ -125,6 +125,45 @@ def test_an_adjective_spanish_puts_first_keeps_its_place() -> None:
     assert m.translate("cielo nocturno").text == "night sky"
 
 
+def test_a_shortened_adjective_or_a_verb_with_se_reads_as_its_full_form() -> None:
+    """Spanish shortens some adjectives before a masculine noun (primer amor, san) and joins
+    "se" to an infinitive (sentirse): they read as primero, santo, sentir."""
+    m = default_model("es")
+    assert m.translate("primer amor").text == "first love"
+    assert m.translate("primer").text == m.translate("primero").text == "first"
+    assert m.translate("san").text == m.translate("santo").text == "saint"
+    assert m.translate("sentirse").text == m.translate("sentir").text
+
+
+def test_a_word_cut_short_reads_as_the_word_it_stands_for() -> None:
+    """A study prints a long name cut short on its card (MONST. GALLETA): a cut word reads as
+    the word the pack knows that it stands for, when most of the words it may stand for read
+    alike; a phrase of cut words as the phrase the pack knows."""
+    m = default_model("es")
+    assert m.whole_word("monst.") == m.whole_word("MONST") == "monstruo"
+    assert m.translate("MONST. GALLETA").text == "cookie monster"
+    assert m.translate("monst. de las galletas").text == "cookie monster"
+    assert m.translate("BOB ESP.").text == m.translate("bob esponja").text == "spongebob"
+    assert m.translate("cielo.") == m.translate("cielo")  # a full stop after a known word
+    assert m.translate("monst galleta").text == "monst cookie"  # no stop: not cut
+    with pytest.raises(ValueError, match="'dos palabras'"):
+        m.whole_word("dos palabras")
+
+
+def test_a_cut_word_the_words_it_may_stand_for_disagree_on_reads_as_it_is() -> None:
+    from huescues.language import TranslatedModel
+
+    table = {"monstruo": ("monster", 0.95), "monstruos": ("monster", 0.9)}
+    table |= {"montaña": ("mountain", 0.9), "mono": ("monkey", 0.8), "moneda": ("coin", 0.5)}
+    m = TranslatedModel(default_model(), table, "es")
+    # monster 1.85 of 4.05: less than half; "monst" is all monster.
+    assert m.whole_word("mon") == "mon" and m.translate("mon.").text == "mon"
+    assert m.whole_word("monst") == "monstruo" and m.translate("monst.").text == "monster"
+    less = TranslatedModel(default_model(), {k: v for k, v in table.items() if k != "mono"}, "es")
+    assert less.whole_word("mon") == "monstruo"  # 1.85 of 3.25: more than half
+    assert m.whole_word("xyz") == "xyz"  # nothing begins with it
+
+
 def test_a_group_with_a_word_not_translated_is_a_name_and_keeps_its_order() -> None:
     """A word neither rated nor in the table is a name, or English already: its group is not
     turned round (darth vader, lightning mcqueen, captain america)."""
@@ -162,8 +201,8 @@ def test_the_knowledge_is_in_the_readings_cache_key() -> None:
     assert isinstance(own, TranslatedModel)
     assert own.knowledge is spanish_knowledge()
     # The word-order rules' version is in both: readings on disk go stale when they change.
-    assert plain.cache_key is not None and "-v1-o2@" in plain.cache_key
-    assert own.cache_key is not None and "-v2-o2@" in own.cache_key
+    assert plain.cache_key is not None and "-v1-o3@" in plain.cache_key
+    assert own.cache_key is not None and "-v2-o3@" in own.cache_key
     fewer = TranslatedModel(
         default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["tinto"])
     )

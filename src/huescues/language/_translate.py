@@ -5,6 +5,7 @@ counterpart where the translation is sure, and the words of a phrase in the lang
 
 from __future__ import annotations
 
+import bisect
 import functools
 import gzip
 import hashlib
@@ -55,9 +56,27 @@ _JOINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "lo
 _AND = frozenset({"y", "e"})
 #: "X de Y" is "Y X" in English (monstruo de las galletas: cookie monster).
 _OF = frozenset({"de", "del"})
-#: The version of the rules that order a phrase's words, in the readings' cache key: 2 since
-#: adjectives put before the noun keep their place.
-ORDER_RULES = 2
+#: The version of the rules that read a phrase's words, in the readings' cache key: 2 since
+#: adjectives put before the noun keep their place, 3 since words cut short are read whole.
+ORDER_RULES = 3
+#: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
+#: letters or more, then a full stop.
+_CUT = re.compile(r"([^\W\d_]{3,})\.")
+#: A cut word reads as the word it stands for when the readings of the words it may stand for
+#: agree this much (their weights' share); else it is read as it is.
+CUT_AGREEMENT = 0.5
+#: The full forms of the adjectives Spanish shortens before a masculine noun (primer amor).
+_SHORTENED = {
+    "buen": "bueno",
+    "mal": "malo",
+    "gran": "grande",
+    "primer": "primero",
+    "tercer": "tercero",
+    "san": "santo",
+    "algun": "alguno",
+    "ningun": "ninguno",
+    "cualquier": "cualquiera",
+}
 #: Adjectives Spanish puts before their noun, as English does (buena suerte: good luck, último
 #: baile: last dance): a thing that starts with one is already in English order. The shortened
 #: forms (buen, gran, primer) only ever stand there; the rest are the common ones that do.
@@ -133,6 +152,7 @@ class TranslatedModel(ColourTermModelBase):
         self.knowledge = knowledge
         self.knowledge_weight = float(knowledge_weight)
         self._hash: str | None = None
+        self._words: tuple[list[str], list[str]] | None = None
         self._translate = functools.lru_cache(maxsize=1 << 14)(self._translate_key)
 
     def __repr__(self) -> str:
@@ -171,8 +191,67 @@ class TranslatedModel(ColourTermModelBase):
 
     def translate(self, text: str) -> Translation:
         """The English text read for ``text``, the translation's confidence and the words the
-        language's own knowledge reads."""
-        return self._translate(fold(check_text(text)))
+        language's own knowledge reads. A word cut short (``MONST.``) is read as the word it
+        stands for (:meth:`whole_word`)."""
+        return self._translate(_key(check_text(text)))
+
+    def whole_word(self, cut: str) -> str:
+        """The folded word that ``cut``, a word cut short (``monst``, with or without its full
+        stop), stands for: the word itself if the pack knows it; else the word the pack knows
+        that :meth:`_stands_for` chooses among those that begin with it (``monstruo``); else
+        ``cut`` as it is, read as an unknown word."""
+        start = fold(cut)
+        if " " in start or not start:
+            raise ValueError(f"a cut word is one word, not {cut!r}")
+        if self._own(start) is not None or self._word(start) is not None:
+            return start
+        words = self._known(single=True)
+        found = []
+        for i in range(bisect.bisect_right(words, start), len(words)):
+            if not words[i].startswith(start):
+                break
+            found.append(words[i])
+        return self._stands_for(found) or start
+
+    def _cut_phrase(self, words: list[str]) -> str | None:
+        """The phrase the pack knows that ``words`` (some cut short, with their full stops)
+        stand for, word by word (``pant. rosa``: ``pantera rosa``), or ``None``."""
+        pattern = re.compile(
+            " ".join(
+                re.escape(w[:-1]) + "[a-zñ]*" if w.endswith(".") else re.escape(w) for w in words
+            )
+        )
+        return self._stands_for([p for p in self._known(single=False) if pattern.fullmatch(p)])
+
+    def _stands_for(self, candidates: Sequence[str]) -> str | None:
+        """Of the words or phrases the pack knows that a cut text may stand for, those whose
+        reading most of them share (by weight: the table's confidence, 1 for what the pack rates
+        itself, each its own reading), if at least :data:`CUT_AGREEMENT` of the weight, and of
+        those the weightiest, then the shortest; else ``None``."""
+        weights: dict[str, float] = {}
+        best: dict[str, tuple[float, int, str]] = {}
+        for known in candidates:
+            if self.knowledge is not None and self.knowledge.knows(known):
+                reading, weight = "\0" + known, 1.0
+            else:
+                reading, weight = self.table[known]
+            weights[reading] = weights.get(reading, 0.0) + weight
+            rank = (-weight, len(known), known)
+            best[reading] = min(best.get(reading, rank), rank)
+        if not weights:
+            return None
+        reading = max(weights, key=lambda r: (weights[r], -best[r][1]))
+        if weights[reading] < CUT_AGREEMENT * sum(weights.values()):
+            return None
+        return best[reading][2]
+
+    def _known(self, *, single: bool) -> list[str]:
+        """The words (``single``) or the phrases of the table and the own knowledge, sorted."""
+        if self._words is None:
+            own = () if self.knowledge is None else self.knowledge.words
+            known = sorted({*self.table, *own})
+            self._words = ([w for w in known if " " not in w], [w for w in known if " " in w])
+        return self._words[0] if single else self._words[1]
 
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
         """``confidence * base.score(english)`` plus ``knowledge_weight *
@@ -262,6 +341,12 @@ class TranslatedModel(ColourTermModelBase):
     def _translate_key(self, key: str) -> Translation:
         if not key:
             return Translation(key, 1.0)
+        if "." in key:  # words cut short: the phrase they stand for, else each word whole
+            words = key.split()
+            phrase = self._cut_phrase(words) if len(words) > 1 else None
+            return self._translate(
+                phrase or " ".join(self.whole_word(w) if w.endswith(".") else w for w in words)
+            )
         if " " in key:  # a phrase known as a whole (a single word is looked up below)
             own_whole = self._own(key)
             if own_whole is not None:
@@ -311,10 +396,29 @@ class TranslatedModel(ColourTermModelBase):
         return Translation(" ".join(english), confidence, tuple(done), tuple(own))
 
 
+def _key(text: str) -> str:
+    """``fold(text)``, each word cut short (:data:`_CUT`) keeping its full stop
+    (``MONST. GALLETA``: ``monst. galleta``)."""
+    parts = _CUT.split(text)  # the cut words at the odd places, without their stops
+    words: list[str] = []
+    for i, part in enumerate(parts):
+        folded = fold(part).split()
+        if i % 2 and folded:
+            folded[-1] += "."
+        words += folded
+    return " ".join(words)
+
+
 def _forms(word: str) -> list[str]:
-    """The word, then its singular and masculine forms (``galletas`` -> ``galleta``; ``rojas``
-    -> ``roja``, ``rojo``; ``limones`` -> ``limon``)."""
+    """The word, its full form if Spanish shortens it before a noun (``primer`` ->
+    ``primero``), an infinitive without its ``se`` (``sentirse`` -> ``sentir``), then its
+    singular and masculine forms (``galletas`` -> ``galleta``; ``rojas`` -> ``roja``,
+    ``rojo``; ``limones`` -> ``limon``)."""
     forms = [word]
+    if word in _SHORTENED:
+        forms.append(_SHORTENED[word])
+    if word.endswith(("arse", "erse", "irse")) and len(word) > 5:
+        forms.append(word[:-2])
     if word.endswith("es") and len(word) > 4:
         forms.append(word[:-2])
     if word.endswith("s") and len(word) > 3:
