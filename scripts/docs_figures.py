@@ -657,14 +657,18 @@ def _agents_second_clues() -> str:
     pairs, weighed = run.pairs, run.weighed
     fine, _ = script.form_counts(pairs)
     fine_weighed, _ = script.form_counts(weighed)
-    if not pairs or fine != len(pairs) or fine_weighed != len(weighed):
+    if fine != len(pairs) or fine_weighed != len(weighed):
         raise SystemExit("docs/agents.md: the default giver's two-word clues are not as worded")
-    examples = sorted(set(pairs))[:2]
-    named = " and ".join(f"`{p}`" for p in examples)
+    played = f"second clues in {run.games} games ({run.passes} passes) were of two words"
+    if pairs:
+        named = " and ".join(f"`{p}`" for p in sorted(set(pairs))[:2])
+        given = f"{len(pairs)} of its {len(run.given)} {played}, {named} among them,"
+    else:
+        given = f"none of its {len(run.given)} {played},"
+    kinds = ", ".join(f"`{p}`" for p in sorted(set(weighed))[:3])
     return (
-        f"{len(pairs)} of {len(run.given)} second clues in {run.games} games ({run.passes} "
-        f"passes), {named} among them, all in a form people say, as are all {len(weighed)} "
-        "two-word clues it weighed"
+        f"{given} and the {len(weighed)} two-word clues it weighed ({kinds}, ...) "
+        "are all in a form people say and a colour's name"
     )
 
 

@@ -10,18 +10,25 @@ Run: ``python scripts/evaluate_second_clues.py [--games 100] [--players 4] [--wi
 [--language es]`` (seeds 0 to games - 1, every seat the default player, or every other seat the
 naming player, whose giver pairs more often; under a second a game). In Spanish each phrase is
 judged by the English the Spanish reading carries it to (``bosque profundo``: "deep forest").
+
+``--judged knowledge/work/pairs-judged-2.tsv`` instead reads a blind judgement of two-word clues
+the givers weighed (whether a person would give each for a colour; its header says how it was
+made) and prints, by language, the share judged natural among them all and among those
+``attested`` today, with a 95% Wilson interval, and the share of the natural ones kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 from collections import Counter
+from pathlib import Path
 from typing import NamedTuple
 
 import huescues.agents._giver as giver_module  # the giver's own attested, to see what it weighs
 from huescues.agents import default_agent, naming_agent, play_game
 from huescues.engine import Rules
-from huescues.language import TranslatedModel, named_model, phrase_fault
+from huescues.language import TranslatedModel, attested, named_model, phrase_fault
 
 
 def share(n: int, of: int) -> str:
@@ -116,6 +123,52 @@ def self_play(
     return SelfPlay(games, players, given, passes, weighed)
 
 
+def read_judged(path: Path) -> list[tuple[str, str, bool]]:
+    """A blind judgement of two-word clues: (language, clue, judged natural) a row."""
+    rows = [
+        line.split("\t")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    if rows[0] != ["id", "language", "clue", "natural"]:
+        raise ValueError(f"{path}: unexpected header {rows[0]}")
+    bad = [r for r in rows[1:] if len(r) != 4 or r[3] not in ("yes", "no")]
+    if bad:
+        raise ValueError(f"{path}: a row is not id, language, clue and yes or no: {bad[0]}")
+    return [(language, clue, natural == "yes") for _, language, clue, natural in rows[1:]]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a share ``k / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def judged(path: Path) -> list[str]:
+    """The judgement's table: by language, the clues, the share natural, the clues attested
+    today, the share natural among them (95% Wilson interval), and the natural ones kept."""
+    rows = read_judged(path)
+    lines = [
+        "| language | clues | natural | attested today | natural among them | natural kept |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for language in (*sorted({r[0] for r in rows}), None):
+        these = [r for r in rows if language is None or r[0] == language]
+        kept = [r for r in these if attested(r[1], r[0])]
+        natural, kept_natural = sum(r[2] for r in these), sum(r[2] for r in kept)
+        lo, hi = wilson(kept_natural, len(kept))
+        lines.append(
+            f"| {language or '**all**'} | {len(these)} | {share(natural, len(these))} "
+            f"| {len(kept)} | {share(kept_natural, len(kept))} [{lo:.1%}, {hi:.1%}] "
+            f"| {share(kept_natural, natural)} |"
+        )
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100)
@@ -126,7 +179,11 @@ def main() -> None:
         help="seat the naming player in every other seat (it pairs its words more often)",
     )
     ap.add_argument("--language", default="en", help="the players' language (en, es)")
+    ap.add_argument("--judged", type=Path, help="a blind judgement of two-word clues instead")
     args = ap.parse_args()
+    if args.judged is not None:
+        print("\n".join(judged(args.judged)))
+        return
     run = self_play(args.games, args.players, with_naming=args.with_naming, language=args.language)
     pairs = run.pairs
     print(

@@ -11,6 +11,7 @@ import pytest
 
 from huescues.engine import IllegalClue, Rules, validate_clue
 from huescues.language import PHRASE_FAULTS, attested, phrase_fault
+from repo_scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "evaluate_second_clues.py"
 
@@ -61,6 +62,42 @@ def test_r11_the_givers_attested_clues_are_in_a_form_people_say() -> None:
     assert phrase_fault("pale red") is None
     with pytest.raises(IllegalClue):
         validate_clue("pale red", second=True, rules=Rules.standard(4), previous=())
+
+
+def test_r11_two_words_are_given_only_as_a_colours_name() -> None:
+    """A phrase of a modifier and an attested word in a form people say is a clue only when the
+    naming data name a colour so (XKCD's survey or color-name-list): twilight night, silver
+    milk and, in Spanish, depresión pura (pure depression) were given in self-play before."""
+    for text in ("twilight night", "silver milk", "pure depression", "royal midnight"):
+        assert phrase_fault(text) is None and not attested(text), text
+    for text in ("deep forest", "berry wine", "fluorescent lime", "olive drab"):
+        assert attested(text), text
+    assert not attested("depresión pura", "es") and not attested("depresión profunda", "es")
+    assert attested("cielo despejado", "es") and attested("bosque tropical", "es")
+
+
+def test_the_blind_judgements_of_two_word_clues_line_up_and_are_counted(
+    tmp_path: Path,
+) -> None:
+    """knowledge/work/pairs-judged*.tsv: every row judged yes or no, no clue judged twice across
+    the two, and the script's table counts a hand-made judgement as it says."""
+    script = load_script("evaluate_second_clues")
+    root = SCRIPT.parents[1] / "knowledge" / "work"
+    first = script.read_judged(root / "pairs-judged.tsv")
+    second = script.read_judged(root / "pairs-judged-2.tsv")
+    assert (len(first), len(second)) == (310, 352)
+    clues = [(language, clue) for language, clue, _ in first + second]
+    assert len(set(clues)) == len(clues) and {c[0] for c in clues} == {"en", "es"}
+    hand = tmp_path / "judged.tsv"
+    rows = ["# made by hand", "id\tlanguage\tclue\tnatural"]
+    rows += ["1\ten\tdeep forest\tyes", "2\ten\ttwilight night\tno", "3\ten\tsilver milk\tyes"]
+    hand.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    table = script.judged(hand)
+    assert table[-1].startswith("| **all** | 3 | 2 of 3 (66.7%) | 1 | 1 of 1 (100.0%) [")
+    assert table[-1].endswith("| 1 of 2 (50.0%) |")
+    hand.write_text("id\tlanguage\tclue\tnatural\n1\ten\tdeep forest\tmaybe\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="maybe"):
+        script.read_judged(hand)
 
 
 def test_the_measure_counts_a_hand_made_list_of_second_clues(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 
+from ._data import colornames
 from ._named import named_model
 from ._naming import NamingModel, name_key
 from ._objects import ObjectColourModel
@@ -34,12 +35,12 @@ def attested(text: str, language: str = "en") -> bool:
     """Whether a clue giver may say ``text``, as people would: one word whose evidence in the
     knowledge model (:meth:`~huescues.language.ObjectColourModel.evidence`) is at least
     :data:`GIVER_EVIDENCE`; or two words that people put together: a colour name of the XKCD
-    survey (``ocean blue``), a modifier the naming data learned (``pale``, ``dark``) before an
-    attested word (``pale sky``), or an attested common English word before a colour term of
-    c3 (``sky teal``), and only in a form people say (:func:`phrase_fault`: ``deep forest``, not
-    ``very ink``, ``marine truth`` or ``dark darkest``). Two words that each have a colour but
-    are no phrase (``throne spleen``) are refused, as is a word known only from its vector
-    (``boyfriend``).
+    survey (``ocean blue``), or a modifier the naming data learned (``pale``, ``deep``) before an
+    attested word, in a form people say (:func:`phrase_fault`: not ``very ink``, ``marine
+    truth`` or ``dark darkest``), when the two are a colour's name in the naming data, people's
+    or paint makers' (``deep forest``, ``berry wine``, ``fluorescent lime``; not ``twilight
+    night`` or ``silver milk``). Two words that each have a colour but are no phrase (``throne
+    spleen``) are refused, as is a word known only from its vector (``boyfriend``).
 
     In another ``language`` (``"es"``), a text is attested when the language's reading carries
     it to English with a sure translation (:data:`ATTESTED_CONFIDENCE`; a name the table does
@@ -75,7 +76,18 @@ def _attested(text: str) -> bool:
         and naming.is_modifier(words[0])
         and _attested(words[1])
         and phrase_fault(key) is None
+        and key in _colour_names()
     )
+
+
+@functools.cache
+def _colour_names() -> frozenset[str]:
+    """Every colour's name in the naming data, people's (the XKCD survey) and paint makers'
+    (color-name-list), as :func:`~huescues.language.name_key` writes them: the two-word clues a
+    giver may say. A modifier before any attested word reads as a phrase, but few such phrases
+    are ones a person would give for a colour (``twilight night``, ``silver milk``, ``pure
+    depression`` were given in self-play before this rule: docs/knowledge.md)."""
+    return survey_names() | frozenset(name_key(n) for n in colornames().names)
 
 
 def _reader(language: str) -> TranslatedModel:
