@@ -150,6 +150,17 @@ def test_a_word_cut_short_reads_as_the_word_it_stands_for() -> None:
         m.whole_word("dos palabras")
 
 
+def test_a_known_phrase_reads_so_without_its_small_words() -> None:
+    """A card drops a phrase's small words (algodón azúcar, día san valentín): a text that is
+    no known phrase reads as the known phrase whose other words it has, in their order."""
+    m = default_model("es")
+    assert m.translate("ALGODÓN AZÚCAR") == m.translate("algodón de azúcar")
+    assert m.translate("algodón azúcar").text == "cotton candy"
+    assert m.translate("día san valentín") == m.translate("día de san valentín")
+    assert m.translate("azúcar algodón").text != "cotton candy"  # the order is kept
+    assert m.translate("agua y fuego").text == "water fire"  # no known phrase: as before
+
+
 def test_a_cut_word_the_words_it_may_stand_for_disagree_on_reads_as_it_is() -> None:
     from huescues.language import TranslatedModel
 
@@ -201,8 +212,8 @@ def test_the_knowledge_is_in_the_readings_cache_key() -> None:
     assert isinstance(own, TranslatedModel)
     assert own.knowledge is spanish_knowledge()
     # The word-order rules' version is in both: readings on disk go stale when they change.
-    assert plain.cache_key is not None and "-v1-o3@" in plain.cache_key
-    assert own.cache_key is not None and "-v2-o3@" in own.cache_key
+    assert plain.cache_key is not None and "-v1-o4@" in plain.cache_key
+    assert own.cache_key is not None and "-v2-o4@" in own.cache_key
     fewer = TranslatedModel(
         default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["tinto"])
     )

@@ -57,8 +57,9 @@ _AND = frozenset({"y", "e"})
 #: "X de Y" is "Y X" in English (monstruo de las galletas: cookie monster).
 _OF = frozenset({"de", "del"})
 #: The version of the rules that read a phrase's words, in the readings' cache key: 2 since
-#: adjectives put before the noun keep their place, 3 since words cut short are read whole.
-ORDER_RULES = 3
+#: adjectives put before the noun keep their place, 3 since words cut short are read whole, 4
+#: since a known phrase is found without its small words.
+ORDER_RULES = 4
 #: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
 #: letters or more, then a full stop.
 _CUT = re.compile(r"([^\W\d_]{3,})\.")
@@ -153,6 +154,7 @@ class TranslatedModel(ColourTermModelBase):
         self.knowledge_weight = float(knowledge_weight)
         self._hash: str | None = None
         self._words: tuple[list[str], list[str]] | None = None
+        self._content: dict[tuple[str, ...], list[str]] | None = None
         self._translate = functools.lru_cache(maxsize=1 << 14)(self._translate_key)
 
     def __repr__(self) -> str:
@@ -161,10 +163,10 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1-o2@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2-o2@<table hash>+<knowledge hash>`` with the language's own knowledge):
+        """``translated-<language>-v1-o4@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o4@<table hash>+<knowledge hash>`` with the language's own knowledge):
         readings kept on disk are stale once the table, the knowledge or the rules of word order
-        (``o2``: :data:`ORDER_RULES`) change."""
+        (``o4``: :data:`ORDER_RULES`) change."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
@@ -244,6 +246,15 @@ class TranslatedModel(ColourTermModelBase):
         if weights[reading] < CUT_AGREEMENT * sum(weights.values()):
             return None
         return best[reading][2]
+
+    def _by_content(self) -> dict[tuple[str, ...], list[str]]:
+        """The known phrases by their content words (:func:`_content`)."""
+        if self._content is None:
+            index: dict[tuple[str, ...], list[str]] = {}
+            for phrase in self._known(single=False):
+                index.setdefault(_content(phrase), []).append(phrase)
+            self._content = index
+        return self._content
 
     def _known(self, *, single: bool) -> list[str]:
         """The words (``single``) or the phrases of the table and the own knowledge, sorted."""
@@ -354,6 +365,11 @@ class TranslatedModel(ColourTermModelBase):
             whole = self.table.get(key)
             if whole is not None:
                 return Translation(whole[0], whole[1], (key,))
+            # A known phrase with its small words dropped, as a card shortens it
+            # (algodón azúcar: algodón de azúcar, cotton candy).
+            fuller = self._stands_for(self._by_content().get(_content(key), ()))
+            if fuller is not None and fuller != key:
+                return self._translate(fuller)
         # Groups of words between "de"s, read last first: "X de Y" -> "Y X"; in a group, the
         # things joined by "y" in order, and each one's words in English order (modifier
         # first: "vino tinto" -> "tinto vino").
@@ -407,6 +423,15 @@ def _key(text: str) -> str:
             folded[-1] += "."
         words += folded
     return " ".join(words)
+
+
+def _content(phrase: str) -> tuple[str, ...]:
+    """A phrase's words but the small ones that join it (de, la, y, ...), each less a plural's
+    final s: what a card keeps of it (``algodon de azucar``: ``algodon azucar``)."""
+    small = _JOINERS | _OF | _AND
+    return tuple(
+        w[:-1] if w.endswith("s") and len(w) > 3 else w for w in phrase.split() if w not in small
+    )
 
 
 def _forms(word: str) -> list[str]:
