@@ -631,8 +631,8 @@ def _agents_spanish_pool() -> str:
     theirs = sample[("geometric", english[0])][0].split()[0]
     return (
         f"{pool[0]:g} for the default model and {pool[1]:g} each for the naming data and the "
-        f"word vectors (the English weights, {english[0]:g}, score {theirs} in sample against "
-        f"{ours} with the entries left out)"
+        f"word vectors (in sample, with the entries left out, the English weights, {english[0]:g}, "
+        f"score {theirs} and the pack's {ours})"
     )
 
 

@@ -130,8 +130,8 @@ def read_judged(path: Path) -> list[tuple[str, str, bool]]:
         for line in path.read_text(encoding="utf-8").splitlines()
         if line and not line.startswith("#")
     ]
-    if rows[0] != ["id", "language", "clue", "natural"]:
-        raise ValueError(f"{path}: unexpected header {rows[0]}")
+    if not rows or rows[0] != ["id", "language", "clue", "natural"]:
+        raise ValueError(f"{path}: no header id, language, clue, natural: {rows[:1]}")
     bad = [r for r in rows[1:] if len(r) != 4 or r[3] not in ("yes", "no")]
     if bad:
         raise ValueError(f"{path}: a row is not id, language, clue and yes or no: {bad[0]}")

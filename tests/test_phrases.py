@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from huescues.engine import IllegalClue, Rules, validate_clue
-from huescues.language import PHRASE_FAULTS, attested, phrase_fault
+from huescues.language import PHRASE_FAULTS, NamingModel, attested, phrase_fault
 from repo_scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "evaluate_second_clues.py"
@@ -68,8 +68,12 @@ def test_r11_two_words_are_given_only_as_a_colours_name() -> None:
     """A phrase of a modifier and an attested word in a form people say is a clue only when the
     naming data name a colour so (XKCD's survey or color-name-list): twilight night, silver
     milk and, in Spanish, depresión pura (pure depression) were given in self-play before."""
+    naming = NamingModel.default()
     for text in ("twilight night", "silver milk", "pure depression", "royal midnight"):
-        assert phrase_fault(text) is None and not attested(text), text
+        first, second = text.split()
+        # Each was a phrase of the old rule: a modifier, an attested word, a form people say.
+        assert naming.is_modifier(first) and attested(second) and phrase_fault(text) is None
+        assert not attested(text), text
     for text in ("deep forest", "berry wine", "fluorescent lime", "olive drab"):
         assert attested(text), text
     assert not attested("depresión pura", "es") and not attested("depresión profunda", "es")

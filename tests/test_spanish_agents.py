@@ -288,9 +288,10 @@ def test_attested_in_spanish_reads_the_pair_in_english_in_spanish_order() -> Non
 def test_spanish_two_word_second_clues_are_a_noun_and_its_agreeing_adjective(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The Spanish default players' two-word second clues (R11): every one the giver weighs
-    (pairs rarely beat its best word, so most are weighed and not given) is a noun and then an
-    adjective in its gender, and a pair people say; those given are legal by the Spanish rules."""
+    """The Spanish givers' two-word second clues (R11), at tables of default and naming players:
+    every one a giver weighs (pairs rarely beat the best word: since two words must be a colour's
+    name, none is given in these games) is a noun and then an adjective in its gender, and a pair
+    people say; any given is legal by the Spanish rules."""
     import huescues.agents._giver as giver_module
 
     grammar = players_pack("es").grammar
@@ -308,13 +309,13 @@ def test_spanish_two_word_second_clues_are_a_noun_and_its_agreeing_adjective(
 
     monkeypatch.setattr(giver_module, "attested", recording)
     given = []
-    for seed in range(60):
+    for seed in range(120):
         agents = [default_agent("es") if seat % 2 else naming_agent("es") for seat in range(4)]
         game = play_game(agents, seed=seed, rules=SPANISH)
         given += [r.clues[1] for r in game.state.history if not r.passed]
     pairs = [p for p in given if len(p.split()) == 2]
     assert set(pairs) <= set(weighed)
-    assert len(set(weighed)) >= 3, "fewer than three two-word second clues weighed in 60 games"
+    assert len(set(weighed)) >= 4, "fewer than four two-word second clues weighed in 120 games"
     for pair in sorted(set(weighed)):
         noun, adjective = pair.split()
         assert noun in gender and adjective in forms, pair

@@ -103,8 +103,8 @@ class ModelClueGiver:
     words: tuple[str, ...] | None = None
     #: Second clues people understand: each word true of the target read alone (see
     #: :meth:`_true_of`), and two-word clues only when people would give them
-    #: (:func:`attested`: a colour name, a modifier before a known word, a word before a
-    #: colour term).
+    #: (:func:`attested`: an XKCD colour name, or a modifier before a known word in a form
+    #: people say when the two are a colour's name).
     attested_only: bool = True
     #: How the listener models are combined: ``None`` (the default here), their beliefs
     #: averaged; else one weight a model, their beliefs pooled geometrically

@@ -73,10 +73,10 @@ def _attested(text: str) -> bool:
         return ObjectColourModel.default().evidence(key) >= GIVER_EVIDENCE
     return (
         len(words) == 2
+        and key in _colour_names()
         and naming.is_modifier(words[0])
         and _attested(words[1])
         and phrase_fault(key) is None
-        and key in _colour_names()
     )
 
 
@@ -86,7 +86,7 @@ def _colour_names() -> frozenset[str]:
     (color-name-list), as :func:`~huescues.language.name_key` writes them: the two-word clues a
     giver may say. A modifier before any attested word reads as a phrase, but few such phrases
     are ones a person would give for a colour (``twilight night``, ``silver milk``, ``pure
-    depression`` were given in self-play before this rule: docs/knowledge.md)."""
+    depression`` were given in self-play before this rule: docs/agents.md)."""
     return survey_names() | frozenset(name_key(n) for n in colornames().names)
 
 

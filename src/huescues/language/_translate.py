@@ -58,11 +58,17 @@ _AND = frozenset({"y", "e"})
 _OF = frozenset({"de", "del"})
 #: The version of the rules that read a phrase's words, in the readings' cache key: 2 since
 #: adjectives put before the noun keep their place, 3 since words cut short are read whole, 4
-#: since a known phrase is found without its small words.
-ORDER_RULES = 4
+#: since a known phrase is found without its small words, 5 since words are cut only in capitals
+#: and a known phrase only loses small words the text lacks. Bump it with any change to these
+#: rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED, _DROPPED), or readings kept on disk stay.
+ORDER_RULES = 5
 #: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
-#: letters or more, then a full stop.
+#: letters or more, then a full stop, in a text in capitals (elsewhere a full stop ends a
+#: sentence: ``Venus.``).
 _CUT = re.compile(r"([^\W\d_]{3,})\.")
+#: A word cut to fewer letters begins too many words to stand for one alone (``STA.``, a
+#: contraction); it may still stand for a word of a known phrase (``BOB ESP.``).
+CUT_LETTERS = 4
 #: A cut word reads as the word it stands for when the readings of the words it may stand for
 #: agree this much (their weights' share); else it is read as it is.
 CUT_AGREEMENT = 0.5
@@ -113,7 +119,8 @@ class Translation:
 
     text: str
     confidence: float
-    #: The words of the original that were translated.
+    #: The words that were translated: the original's, or what it stands for where a word was
+    #: cut short or a phrase's small words dropped (``monstruo``, ``algodon de azucar``).
     translated: tuple[str, ...] = ()
     #: The words read by the language's own knowledge instead (as it knows them: ``rosas`` is
     #: ``rosa``), in English order; ``text`` is then the rest, or ``""``.
@@ -163,10 +170,10 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1-o4@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2-o4@<table hash>+<knowledge hash>`` with the language's own knowledge):
+        """``translated-<language>-v1-o5@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o5@<table hash>+<knowledge hash>`` with the language's own knowledge):
         readings kept on disk are stale once the table, the knowledge or the rules of word order
-        (``o4``: :data:`ORDER_RULES`) change."""
+        (``o5``: :data:`ORDER_RULES`) change."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
@@ -199,13 +206,16 @@ class TranslatedModel(ColourTermModelBase):
 
     def whole_word(self, cut: str) -> str:
         """The folded word that ``cut``, a word cut short (``monst``, with or without its full
-        stop), stands for: the word itself if the pack knows it; else the word the pack knows
-        that :meth:`_stands_for` chooses among those that begin with it (``monstruo``); else
-        ``cut`` as it is, read as an unknown word."""
-        start = fold(cut)
+        stop), stands for: the word itself if the pack knows it; else, if it has
+        :data:`CUT_LETTERS` letters or more, the word the pack knows that :meth:`_stands_for`
+        chooses among those that begin with it (``monstruo``); else ``cut`` as it is (folded),
+        read as an unknown word."""
+        start = fold(check_text(cut))
         if " " in start or not start:
             raise ValueError(f"a cut word is one word, not {cut!r}")
         if self._own(start) is not None or self._word(start) is not None:
+            return start
+        if len(start) < CUT_LETTERS:
             return start
         words = self._known(single=True)
         found = []
@@ -217,7 +227,7 @@ class TranslatedModel(ColourTermModelBase):
 
     def _cut_phrase(self, words: list[str]) -> str | None:
         """The phrase the pack knows that ``words`` (some cut short, with their full stops)
-        stand for, word by word (``pant. rosa``: ``pantera rosa``), or ``None``."""
+        stand for, word by word (``bob esp.``: ``bob esponja``), or ``None``."""
         pattern = re.compile(
             " ".join(
                 re.escape(w[:-1]) + "[a-zñ]*" if w.endswith(".") else re.escape(w) for w in words
@@ -365,10 +375,13 @@ class TranslatedModel(ColourTermModelBase):
             whole = self.table.get(key)
             if whole is not None:
                 return Translation(whole[0], whole[1], (key,))
-            # A known phrase with its small words dropped, as a card shortens it
+            # A known phrase with some of its small words dropped, as a card shortens it
             # (algodón azúcar: algodón de azúcar, cotton candy).
-            fuller = self._stands_for(self._by_content().get(_content(key), ()))
-            if fuller is not None and fuller != key:
+            words = key.split()
+            fuller = self._stands_for(
+                [p for p in self._by_content().get(_content(key), ()) if _drops_to(p, words)]
+            )
+            if fuller is not None:
                 return self._translate(fuller)
         # Groups of words between "de"s, read last first: "X de Y" -> "Y X"; in a group, the
         # things joined by "y" in order, and each one's words in English order (modifier
@@ -413,8 +426,11 @@ class TranslatedModel(ColourTermModelBase):
 
 
 def _key(text: str) -> str:
-    """``fold(text)``, each word cut short (:data:`_CUT`) keeping its full stop
-    (``MONST. GALLETA``: ``monst. galleta``)."""
+    """``fold(text)``, in a text in capitals each word cut short (:data:`_CUT`) keeping its
+    full stop (``MONST. GALLETA``: ``monst. galleta``)."""
+    text = unicodedata.normalize("NFC", text)  # an accent is then part of its letter
+    if text != text.upper() or text == text.lower():
+        return fold(text)
     parts = _CUT.split(text)  # the cut words at the odd places, without their stops
     words: list[str] = []
     for i, part in enumerate(parts):
@@ -425,13 +441,34 @@ def _key(text: str) -> str:
     return " ".join(words)
 
 
+#: The small words a card may drop from a phrase (not "y": things joined by it keep it).
+_DROPPED = _JOINERS | _OF
+
+
 def _content(phrase: str) -> tuple[str, ...]:
-    """A phrase's words but the small ones that join it (de, la, y, ...), each less a plural's
-    final s: what a card keeps of it (``algodon de azucar``: ``algodon azucar``)."""
-    small = _JOINERS | _OF | _AND
-    return tuple(
-        w[:-1] if w.endswith("s") and len(w) > 3 else w for w in phrase.split() if w not in small
-    )
+    """A phrase's words but the small ones a card may drop (:data:`_DROPPED`), each less a
+    plural's final s (``algodon de azucar``: ``algodon azucar``)."""
+    return tuple(_singular(w) for w in phrase.split() if w not in _DROPPED)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _drops_to(phrase: str, words: list[str]) -> bool:
+    """Whether ``words``, which have ``phrase``'s content words (:func:`_content`), are its
+    words with some of its small words dropped, in order (a plural's s aside), and no small word
+    of their own: ``algodon azucar`` of ``algodon de azucar``, not ``la rana gustavo`` of
+    ``rana gustavo``."""
+    kept = phrase.split()
+    i = 0
+    for word in words:
+        while i < len(kept) and kept[i] in _DROPPED and _singular(kept[i]) != _singular(word):
+            i += 1
+        if i == len(kept) or _singular(kept[i]) != _singular(word):
+            return False
+        i += 1
+    return True
 
 
 def _forms(word: str) -> list[str]:
