@@ -59,9 +59,10 @@ _OF = frozenset({"de", "del"})
 #: The version of the rules that read a phrase's words, in the readings' cache key: 2 since
 #: adjectives put before the noun keep their place, 3 since words cut short are read whole, 4
 #: since a known phrase is found without its small words, 5 since words are cut only in capitals
-#: and a known phrase only loses small words the text lacks. Bump it with any change to these
-#: rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED, _DROPPED), or readings kept on disk stay.
-ORDER_RULES = 5
+#: and a known phrase only loses small words the text lacks, 6 since a rated word votes with its
+#: table twin. Bump it with any change to these rules (_CUT, CUT_LETTERS, CUT_AGREEMENT,
+#: _SHORTENED, _DROPPED, the vote), or readings kept on disk stay.
+ORDER_RULES = 6
 #: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
 #: letters or more, then a full stop, in a text in capitals (elsewhere a full stop ends a
 #: sentence: ``Venus.``).
@@ -170,10 +171,10 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1-o5@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2-o5@<table hash>+<knowledge hash>`` with the language's own knowledge):
+        """``translated-<language>-v1-o6@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o6@<table hash>+<knowledge hash>`` with the language's own knowledge):
         readings kept on disk are stale once the table, the knowledge or the rules of word order
-        (``o5``: :data:`ORDER_RULES`) change."""
+        (``o6``: :data:`ORDER_RULES`) change."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
@@ -238,15 +239,19 @@ class TranslatedModel(ColourTermModelBase):
     def _stands_for(self, candidates: Sequence[str]) -> str | None:
         """Of the words or phrases the pack knows that a cut text may stand for, those whose
         reading most of them share (by weight: the table's confidence, 1 for what the pack rates
-        itself, each its own reading), if at least :data:`CUT_AGREEMENT` of the weight, and of
-        those the weightiest, then the shortest; else ``None``."""
+        itself; a rated word shares its table twin's English, else is a reading of its own), if
+        at least :data:`CUT_AGREEMENT` of the weight, and of those the weightiest, then the
+        shortest; else ``None``."""
         weights: dict[str, float] = {}
         best: dict[str, tuple[float, int, str]] = {}
         for known in candidates:
+            found = self.table.get(known)
+            reading = "\0" + known if found is None else found[0]
             if self.knowledge is not None and self.knowledge.knows(known):
-                reading, weight = "\0" + known, 1.0
+                weight = 1.0
             else:
-                reading, weight = self.table[known]
+                assert found is not None  # a candidate is the table's or the knowledge's
+                weight = found[1]
             weights[reading] = weights.get(reading, 0.0) + weight
             rank = (-weight, len(known), known)
             best[reading] = min(best.get(reading, rank), rank)
