@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from huescues.engine import IllegalClue, Rules, validate_clue
 from huescues.language import PHRASE_FAULTS, NamingModel, attested, phrase_fault
 from repo_scripts import load_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "evaluate_second_clues.py"
+WORK = Path(__file__).resolve().parents[1] / "knowledge" / "work"
 
 
 @pytest.mark.parametrize("text", ["deep forest", "pale sky", "dark forest", "ocean blue"])
@@ -86,9 +85,8 @@ def test_the_blind_judgements_of_two_word_clues_line_up_and_are_counted(
     """knowledge/work/pairs-judged*.tsv: every row judged yes or no, no clue judged twice across
     the two, and the script's table counts a hand-made judgement as it says."""
     script = load_script("evaluate_second_clues")
-    root = SCRIPT.parents[1] / "knowledge" / "work"
-    first = script.read_judged(root / "pairs-judged.tsv")
-    second = script.read_judged(root / "pairs-judged-2.tsv")
+    first = script.read_judged(WORK / "pairs-judged.tsv")
+    second = script.read_judged(WORK / "pairs-judged-2.tsv")
     assert (len(first), len(second)) == (310, 352)
     clues = [(language, clue) for language, clue, _ in first + second]
     assert len(set(clues)) == len(clues) and {c[0] for c in clues} == {"en", "es"}
@@ -107,10 +105,7 @@ def test_the_blind_judgements_of_two_word_clues_line_up_and_are_counted(
 def test_the_measure_counts_a_hand_made_list_of_second_clues(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    spec = importlib.util.spec_from_file_location("evaluate_second_clues", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("evaluate_second_clues")
     phrases = ["deep forest", "very ink", "pale sky", "marine truth", "very ink"]
     fine, faults = script.form_counts(phrases)
     assert fine == 2
