@@ -21,6 +21,7 @@ from huescues.language import (
     ObjectColourModel,
     Prediction,
     default_model,
+    name_key,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -232,6 +233,21 @@ def test_other_forms_of_a_known_word_read_as_it(model: ObjectColourModel) -> Non
         np.testing.assert_allclose(model.distribution(form), model.distribution(known))
         assert model.evidence(form) == pytest.approx(model.evidence(known))
     assert model.sources("quantumly") == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(clue_vocabulary("en")), st.sampled_from(("", "s", "the ")))
+def test_a_word_s_facts_are_its_reading_s(word: str, form: str) -> None:
+    """distribution, evidence and sources look a known word up without making its reading
+    (quick for a vocabulary): they are what the reading holds, for any form of the word."""
+    model = ObjectColourModel.default()
+    text = f"the {word}" if form == "the " else word + form
+    reading = model._reading(name_key(text))
+    assert reading is not None
+    np.testing.assert_array_equal(model.distribution(text), reading.q)
+    assert model.evidence(text) == reading.evidence
+    bits = [k for k, _ in enumerate(KNOWLEDGE_SOURCES) if reading.sources >> k & 1]
+    assert model.sources(text) == tuple(KNOWLEDGE_SOURCES[k] for k in bits)
 
 
 @pytest.mark.slow

@@ -362,7 +362,11 @@ class ObjectColourModel(ColourTermModelBase):
 
     def distribution(self, text: str) -> FloatArray:
         """The text's distribution over :data:`BASIC_TERMS` (sums to 1); a copy."""
-        r = self._reading(name_key(check_text(text)))
+        key = name_key(check_text(text))
+        i = self._known_index(key)
+        if i is not None:
+            return np.array(self._q[i], dtype=np.float64)
+        r = self._reading(key)
         return np.zeros(len(BASIC_TERMS)) if r is None else r.q.copy()
 
     def tone(self, text: str) -> tuple[float, float] | None:
@@ -377,16 +381,26 @@ class ObjectColourModel(ColourTermModelBase):
         """How much is known of the text's colour, 0 to 1: the chance, measured on held-out
         words, that its reading's main colour is the one people give (docs/knowledge.md).
         0 for a text with nothing to read."""
-        r = self._reading(name_key(check_text(text)))
+        key = name_key(check_text(text))
+        i = self._known_index(key)
+        if i is not None:
+            return float(self._evidence[i])
+        r = self._reading(key)
         return 0.0 if r is None else r.evidence
 
     def sources(self, text: str) -> tuple[str, ...]:
         """Where the text's knowledge comes from (names of :data:`KNOWLEDGE_SOURCES`), ``()``
         for a text carried by its word vector alone."""
-        r = self._reading(name_key(check_text(text)))
-        if r is None:
-            return ()
-        return tuple(name for k, name in enumerate(KNOWLEDGE_SOURCES) if r.sources >> k & 1)
+        key = name_key(check_text(text))
+        i = self._known_index(key)
+        if i is not None:
+            bits = int(self._sources[i])
+        else:
+            r = self._reading(key)
+            if r is None:
+                return ()
+            bits = r.sources
+        return tuple(name for k, name in enumerate(KNOWLEDGE_SOURCES) if bits >> k & 1)
 
     @property
     def named_colours(self) -> FloatArray:
@@ -505,6 +519,13 @@ class ObjectColourModel(ColourTermModelBase):
                 t = None if tones is None else tones[j]
                 out[key] = self._make(carried[j], t, self.carried_evidence, 0)
         return out
+
+    def _known_index(self, key: str) -> int | None:
+        """The known word a normalised text is, or is a form of (as :meth:`_read_many` finds
+        it): its facts are looked up, with no reading made (a reading's normaliser costs about
+        a millisecond)."""
+        i = self._index.get(key)
+        return self._variant(key) if i is None else i
 
     def _variant(self, key: str) -> int | None:
         """The known word a text is another form of (:func:`_forms`), the first one known."""
