@@ -1856,7 +1856,8 @@ def _languages_self_play_gap() -> str:
         report = _tournament(("default", "random"), 480, language)
         (default,) = [e for e in report.entrants if e.entrant == "default"]
         got.append(default.points_per_game.mean)
-    return f"{got[0] - got[1]:.1f} points".replace("-", "\u2212")  # (a minus sign)
+    gap = round(got[0] - got[1], 1) + 0.0  # (+ 0.0: no "-0.0")
+    return f"{gap:.1f} points".replace("-", "\u2212")  # (a minus sign)
 
 
 #: The held-out evaluations of scripts/evaluate_*.py whose tables a page prints: minutes, not

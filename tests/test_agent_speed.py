@@ -32,6 +32,7 @@ from huescues.agents import (
     Player,
     RandomAgent,
     Readings,
+    alike_chance,
     attested,
     default_agent,
     expected_points,
@@ -107,12 +108,16 @@ def _plain_second_clue(giver: EmbeddingClueGiver, view: View) -> GiveClue | Pass
     def true_of(word: str) -> bool:
         return mask is None or bool(mask[position[word]])
 
+    def sayable(word: str) -> bool:  # people picture it alike (the giver's alike_from)
+        cut = giver.alike_from
+        return cut is None or alike_chance(word, view.rules.language) >= cut
+
     words = readings[0].words
     value = value_of([r.log_belief.reshape(len(words), -1).astype(np.float64) for r in readings])
     candidates: list[tuple[float, str]] = []
     singles: list[str] = []
     for i in np.argsort(-value, kind="stable"):
-        if legal(words[int(i)]) and true_of(words[int(i)]):
+        if legal(words[int(i)]) and true_of(words[int(i)]) and sayable(words[int(i)]):
             candidates.append((float(value[int(i)]), words[int(i)]))
             singles.append(words[int(i)])
             if len(singles) >= max(1, giver.pair_from):

@@ -5,6 +5,7 @@ from huescues.language import GIVER_EVIDENCE, attested
 from huescues.public import name_public_objects as _name_public_objects
 
 from ._abilities import Abilities, abilities, missing_decisions
+from ._alike import ALIKE_FEATURES, AlikeRule, alike_chance, alike_features, alike_rule
 from ._catalogue import (
     CATALOGUE,
     ROLES,
@@ -69,6 +70,7 @@ from ._table import (
 from ._text import TextAgent, TextFailure, parse_clue, parse_square, parse_target, prompt_for
 
 __all__ = [
+    "ALIKE_FEATURES",
     "CATALOGUE",
     "CROWD_READINGS",
     "DEFAULT_GIVER_MODELS",
@@ -86,6 +88,7 @@ __all__ = [
     "Abilities",
     "Agent",
     "AgentEvaluation",
+    "AlikeRule",
     "CatalogueEntry",
     "ClueGiver",
     "DecisionTimeout",
@@ -112,6 +115,9 @@ __all__ = [
     "ThreadTimer",
     "Timer",
     "abilities",
+    "alike_chance",
+    "alike_features",
+    "alike_rule",
     "attested",
     "best_squares",
     "catalogue_entry",

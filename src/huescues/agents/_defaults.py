@@ -48,7 +48,11 @@ def default_agent(language: str = "en") -> Player:
     giver = names_in(pack.giver_models, language)
     return Player(
         ModelClueGiver(
-            model=giver, pair_from=pack.pair_from, pool=pack.giver_pool, grammar=pack.grammar
+            model=giver,
+            pair_from=pack.pair_from,
+            pool=pack.giver_pool,
+            grammar=pack.grammar,
+            alike_from=pack.alike_from,
         ),
         ModelGuesser(
             model=names_in(pack.guesser_models, language),

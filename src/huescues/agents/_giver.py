@@ -28,6 +28,7 @@ from huescues.engine import (
 )
 from huescues.language import ColourTermModel, attested
 
+from ._alike import alike_features, alike_rule
 from ._belief import log_l0, phrases_log_l0
 from ._grammar import Grammar
 from ._legal_words import legal_mask
@@ -74,6 +75,9 @@ FIRST_ORDERS: Kind[NDArray[np.intp]] = Kind("a square's best first clues", 1024)
 SCREEN_TOTALS: Kind[FloatArray] = Kind("a screening's word totals", 256)
 #: Each vocabulary's word positions, by normalised word (no models).
 WORD_INDEX: Kind[dict[str, list[int]]] = Kind("a vocabulary's index", 8)
+#: Which words of a vocabulary people picture alike enough to be said, keyed by the vocabulary,
+#: the language and the giver's ``alike_from`` (no models).
+SAYABLE: Kind[NDArray[np.bool_]] = Kind("a vocabulary's words people picture alike", 8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,11 @@ class ModelClueGiver:
     #: either order of worth (Spanish: ``bosque profundo``, ``agua turbia``). Either way the
     #: pair is said only if people would say it (:func:`attested`, in the game's language).
     grammar: Grammar | None = None
+    #: Words people read apart are not said: only words whose :func:`alike_chance` in the game's
+    #: language is at least this (``None``, the default here: any word of the vocabulary; the
+    #: default English player's is its pack's, ``docs/agents.md``). The words stay read, by the
+    #: giver and the guessers alike.
+    alike_from: float | None = None
     store: Readings | None = field(default=None, compare=False, repr=False)
 
     def listeners(self) -> list[ColourTermModel]:
@@ -143,9 +152,12 @@ class ModelClueGiver:
         board = view.board
         words, by_square, _ = self._by_square(board)
         said = self._said(words, view)
+        sayable = self._sayable(words, view)
+        if sayable is not None:
+            said = sorted(set(said).union(np.flatnonzero(~sayable).tolist()))
         if len(said) == len(words):
-            # Every word is said (a small vocabulary): the first clue will be the random
-            # agent's, so no card square is better than another.
+            # Every word is said (a small vocabulary) or unfit: the first clue will be the
+            # random agent's, so no card square is better than another.
             return ChooseTarget(0)
         # Each card square's best unsaid word (the frame chances are never below zero).
         rows = by_square.take([c.row * board.cols + c.col for c in view.card], axis=0)
@@ -156,9 +168,12 @@ class ModelClueGiver:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
         target = target_of(view)
         words = self._by_square(view.board)[0]
+        sayable = self._sayable(words, view)
         square = target.row * view.board.cols + target.col
         for order in self._first_orders(view.board, square):
             for i in order:
+                if sayable is not None and not sayable[int(i)]:
+                    continue
                 clue = self._legal(words[int(i)], view, second=False)
                 if clue is not None:
                     return clue
@@ -254,6 +269,9 @@ class ModelClueGiver:
         read = [board_reading(kept, m, board, self.words) for m in models]
         words = read[0].words
         legal = legal_mask(kept, words, view, second=True)
+        sayable = self._sayable(words, view)
+        if sayable is not None:
+            legal = legal & sayable
         # The best single words: every word screened at once (float32, error bounded), the
         # few that may be among the best then valued exactly as before.
         few = self._screen(view, read, firsts, empty, ring_pts, legal, true_mask, totals)
@@ -446,6 +464,21 @@ class ModelClueGiver:
         index = self._kept.get((), WORD_INDEX, Same(words), lambda: _word_index(words))
         said = {i for c in view.clues_given for i in index.get(normalise_clue(c), ())}
         return sorted(said)
+
+    def _sayable(self, words: tuple[str, ...], view: View) -> NDArray[np.bool_] | None:
+        """Which of ``words`` people picture alike enough to be said (:attr:`alike_from`), or
+        ``None`` when any may be."""
+        if self.alike_from is None:
+            return None
+        language, least = view.rules.language, self.alike_from
+
+        def make() -> NDArray[np.bool_]:
+            rule = alike_rule(language)
+            out = np.array([rule.chance(alike_features(w)) >= least for w in words])
+            out.flags.writeable = False
+            return out
+
+        return self._kept.get((), SAYABLE, (Same(words), language, least), make)
 
     def _legal(self, text: str, view: View, *, second: bool) -> GiveClue | None:
         try:

@@ -50,6 +50,10 @@ class PlayersPack:
     #: :class:`~huescues.agents.Grammar`), from the file's ``grammar``; ``None``: the better of
     #: the two words first, as English pairs them.
     grammar: Grammar | None = None
+    #: The default giver says only words people picture alike at least this likely
+    #: (:func:`~huescues.agents.alike_chance`), from the file's ``alike_from``; ``None``: any
+    #: word of the vocabulary.
+    alike_from: float | None = None
 
 
 def names_in(names: Speaker, language: str) -> Speaker:
@@ -116,7 +120,16 @@ def _read(code: str, raw: str) -> PlayersPack:
             player.get("giver_pool"), len(giver) if isinstance(giver, tuple) else 1, where
         ),
         grammar=read_grammar(str(data["grammar"])) if "grammar" in data else None,
+        alike_from=_share(player.get("alike_from"), where),
     )
+
+
+def _share(value: Any, where: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, int | float) and 0 <= value <= 1:
+        return float(value)
+    raise ValueError(f"{where}: alike_from is a chance from 0 to 1, not {value!r}")
 
 
 def _pool(value: Any, n: int, where: str) -> tuple[float, ...] | None:

@@ -15,7 +15,7 @@ from ._listen import listen, reads_in_context
 from ._named import MODEL_NAMES, named_model
 from ._naming import Modifier, NamingModel, name_key, words_of
 from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
-from ._phrases import PHRASE_FAULTS, phrase_fault, survey_names
+from ._phrases import PHRASE_FAULTS, phrase_fault, survey_names, word_classes
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
 from ._splits import N_FOLDS, fold_of, normalise_name
@@ -85,6 +85,7 @@ __all__ = [
     "standard_models",
     "survey_names",
     "with_capabilities",
+    "word_classes",
     "words_of",
     "xkcd_names",
 ]

@@ -56,6 +56,14 @@ def _classes() -> dict[str, str]:
     return out
 
 
+def word_classes(word: str) -> str:
+    """An English word's classes, as ``scripts/make_word_classes.py`` writes them: ``n`` a noun,
+    ``t`` a noun of a thing with a colour of its own, ``a`` an adjective, ``r`` an adverb, ``d``
+    a degree word; ``-`` a common word of none; ``nt`` a word the file lacks (a name of a thing,
+    ``pikachu``)."""
+    return _classes().get(word, _NAME)
+
+
 @functools.cache
 def survey_names() -> frozenset[str]:
     """The names people gave colours in the XKCD survey (not the paint names of

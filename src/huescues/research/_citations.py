@@ -291,6 +291,7 @@ _OWN = (
     "languages/en/pack.json",
     "languages/en/pages.json",
     "languages/en/players.json",
+    "languages/en/alike.json",
     "languages/en/practice_clues.txt",
     "languages/en/random_words.txt",
     "languages/en/study_clues.txt",
