@@ -53,6 +53,7 @@ from huescues.agents import (
     ALIKE_FEATURES,
     AlikeRule,
     Player,
+    alike_chance,
     alike_features,
     clue_vocabulary,
     default_agent,
@@ -73,7 +74,8 @@ FloatArray = NDArray[np.float64]
 
 
 def read_half(half: str) -> list[str]:
-    """A half's words, in its list's order."""
+    """A list's words in its order: a half of the English vocabulary (``a``, ``b``) or the
+    Spanish one (``es``)."""
     rows = [
         line.split("\t")
         for line in (WORK / f"clue-words-{half}.words").read_text("utf-8").splitlines()
@@ -135,7 +137,9 @@ def fit(words: list[str], alike: NDArray[np.bool_]) -> AlikeRule:
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     z = (x - mean) / scale
-    model = LogisticRegression(C=1.0, max_iter=2000)
+    # Fitted to convergence (the default tolerance stops early, and a new release's solver
+    # would then stop elsewhere): the shipped rule is compared with a new fit to 1e-5.
+    model = LogisticRegression(C=1.0, tol=1e-10, max_iter=100_000)
     model.fit(np.vstack([z] * alike.shape[0]), alike.reshape(-1))
 
     def r(v: object) -> float:
@@ -147,6 +151,16 @@ def fit(words: list[str], alike: NDArray[np.bool_]) -> AlikeRule:
         scale=tuple(r(v) for v in scale),
         weights=tuple(r(v) for v in model.coef_[0]),
         intercept=r(model.intercept_[0]),
+    )
+
+
+def same_rule(shipped: dict[str, object], new: dict[str, object], atol: float = 1e-5) -> bool:
+    """Whether a shipped rule is a new fit's, to ``atol`` (solvers differ in the last digits)."""
+    if shipped.get("features") != new["features"]:
+        return False
+    return all(
+        np.allclose(np.asarray(shipped[k], dtype=float), np.asarray(new[k], dtype=float), atol=atol)
+        for k in ("mean", "scale", "weights", "intercept")
     )
 
 
@@ -165,10 +179,15 @@ def file_text(rule: AlikeRule, n_words: int) -> str:
     return json.dumps(data, indent=1) + "\n"
 
 
+def _language() -> str:
+    return os.environ.get("FIT_ALIKE_LANGUAGE", "en")
+
+
 def at_cut() -> Player:
-    """The default player, its giver's cut ``FIT_ALIKE_CUT`` (the environment's: a factory
-    takes no arguments, and the workers inherit it; unset, the pack's)."""
-    p = default_agent()
+    """The default player of ``FIT_ALIKE_LANGUAGE`` (default English), its giver's cut
+    ``FIT_ALIKE_CUT`` (the environment's: a factory takes no arguments, and the workers inherit
+    it; unset, the pack's)."""
+    p = default_agent(_language())
     cut = os.environ.get("FIT_ALIKE_CUT")
     if cut is None:
         return p
@@ -176,8 +195,8 @@ def at_cut() -> Player:
 
 
 def rule_off() -> Player:
-    """The default player, its giver's rule off (``alike_from=None``): any word is said."""
-    p = default_agent()
+    """That default player, its giver's rule off (``alike_from=None``): any word is said."""
+    p = default_agent(_language())
     return dataclasses.replace(p, giver=dataclasses.replace(p.giver, alike_from=None))
 
 
@@ -193,60 +212,111 @@ def head_to_head(games: int, workers: int) -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (here, os.environ.get("PYTHONPATH", "")) if p
     )
+    rules = {} if _language() == "en" else {"language": _language()}
     mine, off = "cut=fit_alike:at_cut", "off=fit_alike:rule_off"
-    got = run_tournament([mine, off], games=games, seed=7, workers=workers).report(seed=7)
-    print(
-        f"\nHead to head, {games} games: cut - off = {got.difference('cut', 'off').format('+.2f')}"
-    )
+    got = run_tournament([mine, off], games=games, seed=7, rules=rules, workers=workers)
+    report = got.report(seed=7)
+    margin = report.difference("cut", "off").format("+.2f")
+    print(f"\nHead to head, {games} games: cut - off = {margin}")
     seats = [mine if e == "default" else e for e in DEFAULT_ENTRANTS]
-    got = run_tournament(seats, games=DEFAULT_GAMES, seed=0, workers=workers).report(seed=0)
+    got = run_tournament(seats, games=DEFAULT_GAMES, seed=0, rules=rules, workers=workers)
     print(
         f"The default tournament with it in the default seat: cut - naming = "
-        f"{got.difference('cut', 'naming').format('+.2f')}"
+        f"{got.report(seed=0).difference('cut', 'naming').format('+.2f')}"
     )
 
 
-def self_play(games: int, halves: dict[str, str], score: dict[str, float]) -> None:
-    """The share of the clues given in default self-play that the judges call alike, on each
-    half's words, with the giver's rule and without: seeds 0 to ``games`` - 1, 4 players in
-    even seeds and 6 in odd ones, every seat the default player. Intervals: 95 % over the
-    games resampled, the difference paired by seed."""
-    # Per variant, game and half: the clues given on the half's words, and their judged score.
-    counts = np.zeros((2, games, len(HALVES), 2))
+def self_play(games: int, groups: dict[str, str], score: dict[str, float]) -> None:
+    """The share of the clues given in default self-play that the judges call alike, by group
+    of words (``groups``: a judged word's group), with the giver's rule and without: seeds 0 to
+    ``games`` - 1, 4 players in even seeds and 6 in odd ones, every seat the default player.
+    Intervals: 95 % over the games resampled, the difference paired by seed."""
+    labels = list(dict.fromkeys(groups.values()))
+    language = _language()
+    # Per variant, game and group: the clues given on the group's words, and their score.
+    counts = np.zeros((2, games, len(labels), 2))
     given: list[Counter[str]] = [Counter(), Counter()]
     for v, factory in enumerate((at_cut, rule_off)):
         for seed in range(games):
             n = 4 if seed % 2 == 0 else 6
-            game = play_game([factory() for _ in range(n)], seed=seed, rules=Rules.standard(n))
+            rules = Rules.standard(n, language=language)
+            game = play_game([factory() for _ in range(n)], seed=seed, rules=rules)
             for r in game.state.history:
                 for clue in r.clues:
                     given[v][clue] += 1
-                    if clue in halves:
-                        h = HALVES.index(halves[clue])
-                        counts[v, seed, h] += (1.0, score[clue])
+                    if clue in groups:
+                        counts[v, seed, labels.index(groups[clue])] += (1.0, score[clue])
     rng = np.random.default_rng(0)
     draws = rng.integers(0, games, size=(BOOT, games))
     print(f"\nDefault self-play, {games} games of 4 and 6 players: the clues judged alike")
-    print("| half | at the cut | its rule off | difference |")
-    print("| --- | ---: | ---: | ---: |")
-    for h, half in enumerate(HALVES):
+    print("(intervals: the games resampled, then the group's judged words resampled)")
+    print("| words | at the cut | its rule off | difference | by words: difference |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for h, label in enumerate(labels):
+        # Each judged word of the group drawn with replacement, the same draws for both
+        # givers: how much the figure owes to which words were judged.
+        mine = [w for w, g in groups.items() if g == label]
+        n = np.array([[given[v][w] for w in mine] for v in range(2)], dtype=np.float64)
+        sw = np.array([score[w] for w in mine])
+        picks = np.stack(
+            [
+                np.bincount(d, minlength=len(mine))
+                for d in rng.integers(0, len(mine), size=(BOOT, len(mine)))
+            ]
+        )
+        by_word = [(picks @ (n[v] * sw)) / (picks @ n[v]) for v in range(2)]
         share = [counts[v, :, h, 1].sum() / counts[v, :, h, 0].sum() for v in range(2)]
         boot = [
             counts[v, draws, h, 1].sum(axis=1) / counts[v, draws, h, 0].sum(axis=1)
             for v in range(2)
         ]
-        label = "A (chose the cut)" if half == "a" else "B (held out)"
         cells = [
             f"{share[v]:.3f} {interval(boot[v])} of {int(counts[v, :, h, 0].sum())}"
             for v in range(2)
         ]
         diff = f"{share[0] - share[1]:+.3f} {interval(boot[0] - boot[1], '+')}"
-        print(f"| {label} | {cells[0]} | {cells[1]} | {diff} |")
+        words_diff = interval(by_word[0] - by_word[1], "+")
+        print(f"| {label} | {cells[0]} | {cells[1]} | {diff} | {words_diff} |")
+    top = sum(c for _, c in given[0].most_common(10)) / sum(given[0].values())
+    print(f"The ten words said most at the cut: {top:.2f} of its clues")
     print(
-        f"Words given: {len(given[0])} as it ships, {len(given[1])} with its rule off; said most "
+        f"Words given: {len(given[0])} at the cut, {len(given[1])} with its rule off; said most "
         f"with it off and not at all with it: "
         f"{', '.join(w for w, _ in given[1].most_common() if w not in given[0])[:300]}"
     )
+
+
+def spanish(args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """``--language es``: the Spanish judges' agreement, the rule (English's, through the
+    table) against them, and with ``--self-play``/``--head-to-head`` the Spanish giver."""
+    words = read_half("es")
+    judged = [read_judged(WORK / f"clue-words-judged-es-{j}.tsv", words) for j in JUDGES]
+    if set(words) != set(clue_vocabulary("es")):
+        sys.exit("the judged words are not the Spanish givers' vocabulary")
+    alike = np.array([[v == "alike" for v, _ in judged[j]] for j in range(2)])
+    same = np.mean([x[0] == y[0] for x, y in zip(*judged, strict=True)])
+    both = [(x[1], y[1]) for x, y in zip(*judged, strict=True) if x[0] == y[0] == "alike"]
+    colour = np.mean([x == y for x, y in both])
+    print("1. The two judges of the Spanish vocabulary (95 % intervals over words)")
+    print("| words | alike (judge 1, 2) | kappa | same verdict of 3 | same colour, both |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    print(
+        f"| {len(words)} | {alike[0].mean():.2f}, {alike[1].mean():.2f} | "
+        f"{boot_kappa(alike[0], alike[1], rng)} | {same:.3f} | {colour:.3f} of {len(both)} |"
+    )
+    agree = alike[0] == alike[1]
+    kept = [w for w, k in zip(words, agree, strict=True) if k]
+    p = np.array([alike_chance(w, "es") for w in kept])
+    print(
+        f"\n2. English's rule, each word read in English through the table (nothing fitted on "
+        f"these judgements): AUC {boot_auc(alike[0][agree], p, rng)} on the {len(kept)} words "
+        f"the judges agree on ({alike[0][agree].mean():.2f} alike)"
+    )
+    score = {w: float(alike[:, i].mean()) for i, w in enumerate(words)}
+    if args.self_play:
+        self_play(args.self_play, dict.fromkeys(words, "all (held out)"), score)
+    if args.head_to_head:
+        head_to_head(args.head_to_head, args.workers)
 
 
 def main() -> None:
@@ -259,10 +329,17 @@ def main() -> None:
     )
     ap.add_argument("--cut", type=float, help="the giver's cut to measure (default: the pack's)")
     ap.add_argument("--workers", type=int, default=2, help="--head-to-head's (2)")
+    ap.add_argument(
+        "--language", choices=("en", "es"), default="en", help="es: the Spanish judgement"
+    )
     args = ap.parse_args()
     if args.cut is not None:
         os.environ["FIT_ALIKE_CUT"] = str(args.cut)
+    os.environ["FIT_ALIKE_LANGUAGE"] = args.language
     rng = np.random.default_rng(0)
+    if args.language == "es":
+        spanish(args, rng)
+        return
 
     words: dict[str, list[str]] = {h: read_half(h) for h in HALVES}
     judged = {
@@ -326,6 +403,23 @@ def main() -> None:
         f"The rule's chance against people's points on all {len(clues)} dev clues: Spearman "
         f"{spearmanr(chance, points).statistic:+.3f} {interval(np.array(rho), '+')}"
     )
+    cut = default_agent().giver.alike_from
+    assert cut is not None
+    under = chance < cut
+    gaps = np.array(
+        [
+            points[~under][rng.integers(0, (~under).sum(), (~under).sum())].mean()
+            - points[under][rng.integers(0, under.sum(), under.sum())].mean()
+            for _ in range(BOOT)
+        ]
+    )
+    print(
+        f"Below the English cut ({cut}): {under.sum()} dev clues, a person "
+        f"{points[under].mean():.2f}"
+        f" ({', '.join(f'{c} {p:.2f}' for c, p, u in zip(clues, points, under, strict=True) if u)}"
+        f"); at or above it {points[~under].mean():.2f} ({(~under).sum()}); the difference "
+        f"{points[~under].mean() - points[under].mean():+.3f} {interval(gaps, '+')}"
+    )
     print("\n3. The rule, fitted on half A (AUC against words both judges call alike or not)")
     print("| half | words the judges agree on | alike | AUC |")
     print("| --- | ---: | ---: | ---: |")
@@ -337,18 +431,32 @@ def main() -> None:
         label = "A (in sample)" if h == "a" else "B (held out)"
         print(f"| {label} | {len(kept)} | {y.mean():.2f} | {boot_auc(y, p, rng)} |")
     print("weights:", dict(zip(ALIKE_FEATURES, rule.weights, strict=True)))
+    print("\nThe rule's chance against the share of judges who say alike, by band of chance")
+    print("| half | mean chance | 0-0.1 | 0.1-0.35 | 0.35-0.6 | 0.6-1 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for h in HALVES:
+        chance = np.array([rule.chance(alike_features(w)) for w in words[h]])
+        judged_alike = alike[h].mean(axis=0)
+        cells = []
+        for lo, hi in ((0, 0.1), (0.1, 0.35), (0.35, 0.6), (0.6, 1.01)):
+            band = (chance >= lo) & (chance < hi)
+            cells.append(
+                f"{chance[band].mean():.2f} said, {judged_alike[band].mean():.2f} judged "
+                f"({band.sum()})"
+            )
+        print(f"| {h.upper()} | {chance.mean():.3f} | {' | '.join(cells)} |")
 
     text = file_text(rule, len(words["a"]))
     if args.check:
-        if OUT.read_text("utf-8") != text:
+        if not same_rule(json.loads(OUT.read_text("utf-8")), rule.to_json()):
             sys.exit(f"{OUT.relative_to(ROOT)} differs from a new fit: run with --write")
         print(f"{OUT.relative_to(ROOT)} is up to date")
     if args.write:
         OUT.write_text(text, "utf-8")
         print(f"wrote {OUT.relative_to(ROOT)}")
     if args.self_play:
-        halves = {w: h for h in HALVES for w in words[h]}
-        self_play(args.self_play, halves, score)
+        label = {"a": "half A (chose the cut)", "b": "half B (held out)"}
+        self_play(args.self_play, {w: label[h] for h in HALVES for w in words[h]}, score)
     if args.head_to_head:
         head_to_head(args.head_to_head, args.workers)
 

@@ -6,11 +6,14 @@ of its reading one colour holds, where the knowledge comes from, its word classe
 common or a colour name people gave) to the chance that people at a game night would picture the
 same colour for it. It is fitted by ``scripts/fit_alike.py`` on blind judgements of half of the
 English givers' vocabulary and measured on the other half (``docs/agents.md``); the pack's
-``alike.json`` holds it. The judges are language-model sessions, not people.
+``alike.json`` holds it. The judges are language-model sessions, not people. Spanish has no fit
+of its own: its ``alike.json`` reads a text in English through the pack's table, then by
+English's rule (measured on a blind judgement of the Spanish vocabulary, fitted on none of it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -21,7 +24,13 @@ from types import MappingProxyType
 import numpy as np
 
 from huescues.engine import common_words
-from huescues.language import ObjectColourModel, survey_names, word_classes
+from huescues.language import (
+    ObjectColourModel,
+    in_english,
+    name_key,
+    survey_names,
+    word_classes,
+)
 
 __all__ = ["ALIKE_FEATURES", "AlikeRule", "alike_chance", "alike_features", "alike_rule"]
 
@@ -58,6 +67,10 @@ class AlikeRule:
     scale: tuple[float, ...]
     weights: tuple[float, ...]
     intercept: float
+    #: The language whose words the rule was fitted on, when it is not ``language``: a text is
+    #: read in it first (:func:`~huescues.language.in_english`), then by its rule; ``None``:
+    #: the rule is the language's own.
+    through: str | None = None
 
     def chance(self, features: tuple[float, ...]) -> float:
         """The chance people picture one colour for a word of these features."""
@@ -87,31 +100,38 @@ def alike_features(text: str) -> tuple[float, ...]:
     basic colour and the reading's entropy (nats) over the 11; whether people gave it as a
     colour's name (XKCD)."""
     knowledge = ObjectColourModel.default()  # (loaded once by the language layer)
-    d = np.asarray(knowledge.distribution(text), dtype=np.float64)
-    d = d / d.sum()
+    d = np.asarray(knowledge.distribution(text), dtype=np.float64)  # (it checks the text)
+    key = name_key(text)  # (the word lists', as the knowledge's: ``Winter`` is winter)
+    # A text with nothing to read (no letters) knows no colour: the flat distribution.
+    d = d / d.sum() if d.sum() > 0 else np.full(len(d), 1.0 / len(d))
     sources = set(knowledge.sources(text))
-    classes = word_classes(text)
+    classes = word_classes(key)
     entropy = float(-(d * np.log(np.maximum(d, 1e-12))).sum())
     return (
         float(knowledge.evidence(text)),
         float(len(sources)),
         *(float(s in sources) for s in ("coda", "c3", "wordnet", "names", "authors", "culture")),
-        float(text in common_words("en")),
+        float(key in common_words("en")),
         float("a" in classes),
         float("t" in classes),
         float("n" in classes),
         float(d.max()),
         entropy,
-        float(text in survey_names()),
+        float(key in survey_names()),
     )
 
 
-def _read(language: str, raw: str) -> AlikeRule:
+def _read(language: str, raw: str, found: Mapping[str, AlikeRule]) -> AlikeRule:
     data = json.loads(raw)
+    where = f"data/languages/{language}/{_FILE}"
+    if "through" in data:
+        # Another language's rule, read through this one's table: the features read the
+        # English knowledge, so only English's can be gone through.
+        if data["through"] != "en" or "en" not in found:
+            raise ValueError(f"{where}: a rule is read through English's, not {data['through']!r}")
+        return dataclasses.replace(found["en"], language=language, through="en")
     if tuple(data["features"]) != ALIKE_FEATURES:
-        raise ValueError(
-            f"{language}/{_FILE}: features {data['features']} are not {ALIKE_FEATURES}"
-        )
+        raise ValueError(f"{where}: features {data['features']} are not {ALIKE_FEATURES}")
     return AlikeRule(
         language=language,
         mean=tuple(float(x) for x in data["mean"]),
@@ -123,11 +143,12 @@ def _read(language: str, raw: str) -> AlikeRule:
 
 def _rules() -> Mapping[str, AlikeRule]:
     root = resources.files("huescues").joinpath("data", "languages")
-    found = {}
-    for folder in sorted(root.iterdir(), key=lambda f: f.name):
+    found: dict[str, AlikeRule] = {}
+    # English first: the others may be read through it.
+    for folder in sorted(root.iterdir(), key=lambda f: (f.name != "en", f.name)):
         path = folder.joinpath(_FILE)
         if folder.is_dir() and path.is_file():
-            found[folder.name] = _read(folder.name, path.read_text(encoding="utf-8"))
+            found[folder.name] = _read(folder.name, path.read_text(encoding="utf-8"), found)
     return MappingProxyType(found)
 
 
@@ -150,6 +171,9 @@ def alike_rule(language: str = "en") -> AlikeRule:
 
 def alike_chance(text: str, language: str = "en") -> float:
     """The chance that people at a game night would picture one colour for the clue ``text``
-    (``0.98`` for ``tomato``, ``0.01`` for ``salon``), by the shipped rule of ``language``
-    (:func:`alike_rule`; English only: its features read the English knowledge)."""
-    return alike_rule(language).chance(alike_features(text))
+    by the shipped rule of ``language`` (:func:`alike_rule`): English's own, fitted on English
+    words; Spanish's is English's, the text read in English through the pack's table first."""
+    rule = alike_rule(language)
+    if rule.through is not None:
+        text = in_english(text, language)
+    return rule.chance(alike_features(text))

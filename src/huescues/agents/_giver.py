@@ -28,7 +28,7 @@ from huescues.engine import (
 )
 from huescues.language import ColourTermModel, attested
 
-from ._alike import alike_features, alike_rule
+from ._alike import alike_chance, alike_rule
 from ._belief import log_l0, phrases_log_l0
 from ._grammar import Grammar
 from ._legal_words import legal_mask
@@ -121,10 +121,19 @@ class ModelClueGiver:
     grammar: Grammar | None = None
     #: Words people read apart are not said: only words whose :func:`alike_chance` in the game's
     #: language is at least this (``None``, the default here: any word of the vocabulary; the
-    #: default English player's is its pack's, ``docs/agents.md``). The words stay read, by the
-    #: giver and the guessers alike.
+    #: default player's is its pack's, ``docs/agents.md``). The words stay read, by the giver
+    #: and the guessers alike. A two-word second clue is two such words (and a phrase people
+    #: say, :func:`attested`). When no such word is legal (a small vocabulary, all said), the
+    #: giver falls back to the random agent's clue, as it does when its vocabulary runs out.
     alike_from: float | None = None
     store: Readings | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        cut = self.alike_from
+        if cut is not None and (
+            isinstance(cut, bool) or not isinstance(cut, int | float) or not 0 <= cut <= 1
+        ):
+            raise ValueError(f"alike_from is a chance from 0 to 1 (or None), not {cut!r}")
 
     def listeners(self) -> list[ColourTermModel]:
         """The listener models whose beliefs the giver averages: ``model``'s, or the one model
@@ -473,8 +482,8 @@ class ModelClueGiver:
         language, least = view.rules.language, self.alike_from
 
         def make() -> NDArray[np.bool_]:
-            rule = alike_rule(language)
-            out = np.array([rule.chance(alike_features(w)) >= least for w in words])
+            alike_rule(language)  # (a clear error first, if the language has no rule)
+            out = np.array([alike_chance(w, language) >= least for w in words])
             out.flags.writeable = False
             return out
 

@@ -127,7 +127,7 @@ def _read(code: str, raw: str) -> PlayersPack:
 def _share(value: Any, where: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, int | float) and 0 <= value <= 1:
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1:
         return float(value)
     raise ValueError(f"{where}: alike_from is a chance from 0 to 1, not {value!r}")
 

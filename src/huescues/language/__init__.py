@@ -9,7 +9,7 @@ from ._baselines import FlatModel, MeanColourModel, NearestNameModel
 from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
 from ._combined import CombinedModel, combined_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
-from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model
+from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model, in_english
 from ._embedding import EmbeddingModel, EmbeddingParams
 from ._listen import listen, reads_in_context
 from ._named import MODEL_NAMES, named_model
@@ -73,6 +73,7 @@ __all__ = [
     "default_model",
     "fold",
     "fold_of",
+    "in_english",
     "listen",
     "model_cache_key",
     "name_key",

@@ -136,6 +136,23 @@ def _spanish_model() -> TranslatedModel:
     return TranslatedModel(english_model(), spanish_table(), "es", knowledge=spanish_knowledge())
 
 
+def in_english(text: str, language: str) -> str:
+    """The English text ``language``'s table carries ``text`` to, as its default model reads it
+    (``in_english("cielo nocturno", "es")`` is ``"night sky"``), but for every word, those its own
+    knowledge reads too (``tinta`` is ``"ink"``); English text as it is."""
+    if check_language(language) == "en":
+        return text
+    return _table_only(language).translate(text).text
+
+
+@functools.cache
+def _table_only(language: str) -> TranslatedModel:
+    """``default_model(language)`` without its own knowledge: every word translated."""
+    model = default_model(language)
+    assert isinstance(model, TranslatedModel)
+    return TranslatedModel(model.base, model.table, language)
+
+
 @functools.cache
 def english_model() -> BlendedModel:
     """The default colour-term model for English clues (loaded once): the direct reading of

@@ -302,6 +302,7 @@ _OWN = (
     "languages/es/pack.json",
     "languages/es/pages.json",
     "languages/es/players.json",
+    "languages/es/alike.json",
     "languages/es/practice_clues.txt",
     "languages/es/random_words.txt",
     "languages/es/study_clues.txt",
