@@ -54,6 +54,7 @@ from huescues.agents import (
     AlikeRule,
     Player,
     alike_chance,
+    alike_chances,
     alike_features,
     clue_vocabulary,
     default_agent,
@@ -431,6 +432,10 @@ def main() -> None:
         label = "A (in sample)" if h == "a" else "B (held out)"
         print(f"| {label} | {len(kept)} | {y.mean():.2f} | {boot_auc(y, p, rng)} |")
     print("weights:", dict(zip(ALIKE_FEATURES, rule.weights, strict=True)))
+    vocabulary_en = clue_vocabulary("en")
+    said = int((alike_chances(vocabulary_en) >= cut).sum())
+    n = len(vocabulary_en)
+    print(f"The shipped rule at the cut ({cut}) lets the giver say {said} of {n} words")
     print("\nThe rule's chance against the share of judges who say alike, by band of chance")
     print("| half | mean chance | 0-0.1 | 0.1-0.35 | 0.35-0.6 | 0.6-1 |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")

@@ -5,7 +5,14 @@ from huescues.language import GIVER_EVIDENCE, attested
 from huescues.public import name_public_objects as _name_public_objects
 
 from ._abilities import Abilities, abilities, missing_decisions
-from ._alike import ALIKE_FEATURES, AlikeRule, alike_chance, alike_features, alike_rule
+from ._alike import (
+    ALIKE_FEATURES,
+    AlikeRule,
+    alike_chance,
+    alike_chances,
+    alike_features,
+    alike_rule,
+)
 from ._catalogue import (
     CATALOGUE,
     ROLES,
@@ -116,6 +123,7 @@ __all__ = [
     "Timer",
     "abilities",
     "alike_chance",
+    "alike_chances",
     "alike_features",
     "alike_rule",
     "attested",

@@ -16,12 +16,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
 
 import numpy as np
+from numpy.typing import NDArray
 
 from huescues.engine import common_words
 from huescues.language import (
@@ -32,7 +33,16 @@ from huescues.language import (
     word_classes,
 )
 
-__all__ = ["ALIKE_FEATURES", "AlikeRule", "alike_chance", "alike_features", "alike_rule"]
+__all__ = [
+    "ALIKE_FEATURES",
+    "AlikeRule",
+    "alike_chance",
+    "alike_chances",
+    "alike_features",
+    "alike_rule",
+]
+
+FloatArray = NDArray[np.float64]
 
 #: The features of a word the rule reads, in its order (see :func:`alike_features`).
 ALIKE_FEATURES = (
@@ -74,12 +84,17 @@ class AlikeRule:
 
     def chance(self, features: tuple[float, ...]) -> float:
         """The chance people picture one colour for a word of these features."""
-        z = self.intercept + sum(
-            w * (x - m) / s
-            for w, x, m, s in zip(self.weights, features, self.mean, self.scale, strict=True)
-        )
-        e = math.exp(-abs(z))  # (no overflow either side)
-        return 1.0 / (1.0 + e) if z >= 0 else e / (1.0 + e)
+        return float(self.chances(np.array([features], dtype=np.float64))[0])
+
+    def chances(self, features: FloatArray) -> FloatArray:
+        """:meth:`chance` for each row of ``features`` (a row's sum is its own: the same
+        figure for a word alone or among many)."""
+        z = self.intercept + (
+            (features - np.array(self.mean)) / np.array(self.scale) * np.array(self.weights)
+        ).sum(axis=1)
+        e = np.exp(-np.abs(z))  # (no overflow either side)
+        out: FloatArray = np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+        return out
 
     def to_json(self) -> dict[str, object]:
         """The rule as ``alike.json`` holds it (beside the file's notes)."""
@@ -100,13 +115,14 @@ def alike_features(text: str) -> tuple[float, ...]:
     basic colour and the reading's entropy (nats) over the 11; whether people gave it as a
     colour's name (XKCD)."""
     knowledge = ObjectColourModel.default()  # (loaded once by the language layer)
-    d = np.asarray(knowledge.distribution(text), dtype=np.float64)  # (it checks the text)
+    q = knowledge.distribution(text).tolist()  # (it checks the text)
     key = name_key(text)  # (the word lists', as the knowledge's: ``Winter`` is winter)
     # A text with nothing to read (no letters) knows no colour: the flat distribution.
-    d = d / d.sum() if d.sum() > 0 else np.full(len(d), 1.0 / len(d))
+    total = sum(q)
+    d = [p / total for p in q] if total > 0 else [1.0 / len(q)] * len(q)
     sources = set(knowledge.sources(text))
     classes = word_classes(key)
-    entropy = float(-(d * np.log(np.maximum(d, 1e-12))).sum())
+    entropy = -sum(p * math.log(max(p, 1e-12)) for p in d)
     return (
         float(knowledge.evidence(text)),
         float(len(sources)),
@@ -115,7 +131,7 @@ def alike_features(text: str) -> tuple[float, ...]:
         float("a" in classes),
         float("t" in classes),
         float("n" in classes),
-        float(d.max()),
+        max(d),
         entropy,
         float(key in survey_names()),
     )
@@ -169,11 +185,18 @@ def alike_rule(language: str = "en") -> AlikeRule:
     return rule
 
 
+def alike_chances(texts: Sequence[str], language: str = "en") -> FloatArray:
+    """:func:`alike_chance` of each text, at once (a vocabulary's)."""
+    rule = alike_rule(language)
+    if rule.through is not None:
+        texts = [in_english(t, language) for t in texts]
+    if not texts:
+        return np.zeros(0)
+    return rule.chances(np.array([alike_features(t) for t in texts], dtype=np.float64))
+
+
 def alike_chance(text: str, language: str = "en") -> float:
     """The chance that people at a game night would picture one colour for the clue ``text``
     by the shipped rule of ``language`` (:func:`alike_rule`): English's own, fitted on English
     words; Spanish's is English's, the text read in English through the pack's table first."""
-    rule = alike_rule(language)
-    if rule.through is not None:
-        text = in_english(text, language)
-    return rule.chance(alike_features(text))
+    return float(alike_chances([text], language)[0])

@@ -28,7 +28,7 @@ from huescues.engine import (
 )
 from huescues.language import ColourTermModel, attested
 
-from ._alike import alike_chance, alike_rule
+from ._alike import alike_chances
 from ._belief import log_l0, phrases_log_l0
 from ._grammar import Grammar
 from ._legal_words import legal_mask
@@ -160,18 +160,19 @@ class ModelClueGiver:
         assert view.card is not None, "only the clue giver sees the card"
         board = view.board
         words, by_square, _ = self._by_square(board)
-        said = self._said(words, view)
+        # Each card square's best word unsaid and fit to say (the frame chances are never
+        # below zero, so a word left is finite in every row).
+        rows = by_square.take([c.row * board.cols + c.col for c in view.card], axis=0)
+        rows[:, self._said(words, view)] = -np.inf
         sayable = self._sayable(words, view)
         if sayable is not None:
-            said = sorted(set(said).union(np.flatnonzero(~sayable).tolist()))
-        if len(said) == len(words):
+            rows[:, ~sayable] = -np.inf
+        best = rows.max(axis=1)
+        if best[0] == -np.inf:
             # Every word is said (a small vocabulary) or unfit: the first clue will be the
             # random agent's, so no card square is better than another.
             return ChooseTarget(0)
-        # Each card square's best unsaid word (the frame chances are never below zero).
-        rows = by_square.take([c.row * board.cols + c.col for c in view.card], axis=0)
-        rows[:, said] = -np.inf
-        return ChooseTarget(int(best_squares(rows.max(axis=1))))
+        return ChooseTarget(int(best_squares(best)))
 
     def give_clue(self, view: View, rng: np.random.Generator) -> GiveClue:
         """The legal word with the most expected pawns in the target's frame (R9, R16)."""
@@ -482,8 +483,7 @@ class ModelClueGiver:
         language, least = view.rules.language, self.alike_from
 
         def make() -> NDArray[np.bool_]:
-            alike_rule(language)  # (a clear error first, if the language has no rule)
-            out = np.array([alike_chance(w, language) >= least for w in words])
+            out = alike_chances(words, language) >= least
             out.flags.writeable = False
             return out
 
