@@ -77,7 +77,10 @@ SCREEN_TOTALS: Kind[FloatArray] = Kind("a screening's word totals", 256)
 WORD_INDEX: Kind[dict[str, list[int]]] = Kind("a vocabulary's index", 8)
 #: Which words of a vocabulary people picture alike enough to be said, keyed by the vocabulary,
 #: the language and the giver's ``alike_from`` (no models).
-SAYABLE: Kind[NDArray[np.bool_]] = Kind("a vocabulary's words people picture alike", 8)
+#: Each word's mask and its penalty on a row of frame chances (0, or minus infinity).
+SAYABLE: Kind[tuple[NDArray[np.bool_], NDArray[np.float32]]] = Kind(
+    "a vocabulary's words people picture alike", 8
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +169,7 @@ class ModelClueGiver:
         rows[:, self._said(words, view)] = -np.inf
         sayable = self._sayable(words, view)
         if sayable is not None:
-            rows[:, ~sayable] = -np.inf
+            rows += sayable[1]  # (one add: unsayable words to minus infinity)
         best = rows.max(axis=1)
         if best[0] == -np.inf:
             # Every word is said (a small vocabulary) or unfit: the first clue will be the
@@ -182,7 +185,7 @@ class ModelClueGiver:
         square = target.row * view.board.cols + target.col
         for order in self._first_orders(view.board, square):
             for i in order:
-                if sayable is not None and not sayable[int(i)]:
+                if sayable is not None and not sayable[0][int(i)]:
                     continue
                 clue = self._legal(words[int(i)], view, second=False)
                 if clue is not None:
@@ -281,7 +284,7 @@ class ModelClueGiver:
         legal = legal_mask(kept, words, view, second=True)
         sayable = self._sayable(words, view)
         if sayable is not None:
-            legal = legal & sayable
+            legal = legal & sayable[0]
         # The best single words: every word screened at once (float32, error bounded), the
         # few that may be among the best then valued exactly as before.
         few = self._screen(view, read, firsts, empty, ring_pts, legal, true_mask, totals)
@@ -475,17 +478,22 @@ class ModelClueGiver:
         said = {i for c in view.clues_given for i in index.get(normalise_clue(c), ())}
         return sorted(said)
 
-    def _sayable(self, words: tuple[str, ...], view: View) -> NDArray[np.bool_] | None:
-        """Which of ``words`` people picture alike enough to be said (:attr:`alike_from`), or
-        ``None`` when any may be."""
+    def _sayable(
+        self, words: tuple[str, ...], view: View
+    ) -> tuple[NDArray[np.bool_], NDArray[np.float32]] | None:
+        """Which of ``words`` people picture alike enough to be said (:attr:`alike_from`), and
+        the same as a row to add to frame chances (0 where a word may be said, minus infinity
+        where not); ``None`` when any may be."""
         if self.alike_from is None:
             return None
         language, least = view.rules.language, self.alike_from
 
-        def make() -> NDArray[np.bool_]:
-            out = alike_chances(words, language) >= least
-            out.flags.writeable = False
-            return out
+        def make() -> tuple[NDArray[np.bool_], NDArray[np.float32]]:
+            mask = alike_chances(words, language) >= least
+            penalty = np.where(mask, np.float32(0), np.float32(-np.inf)).astype(np.float32)
+            for a in (mask, penalty):
+                a.flags.writeable = False
+            return mask, penalty
 
         return self._kept.get((), SAYABLE, (Same(words), language, least), make)
 
