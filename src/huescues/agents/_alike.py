@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from huescues.engine import common_words
 from huescues.language import (
+    KNOWLEDGE_SOURCES,
     ObjectColourModel,
     in_english,
     name_key,
@@ -44,16 +45,13 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
+#: The knowledge's sources the rule reads, one feature each (the shipped ones it had when fitted).
+_SOURCES = KNOWLEDGE_SOURCES[:6]
 #: The features of a word the rule reads, in its order (see :func:`alike_features`).
 ALIKE_FEATURES = (
     "evidence",
     "sources",
-    "coda",
-    "c3",
-    "wordnet",
-    "names",
-    "authors",
-    "culture",
+    *_SOURCES,
     "common",
     "adjective",
     "thing",
@@ -126,7 +124,7 @@ def alike_features(text: str) -> tuple[float, ...]:
     return (
         float(knowledge.evidence(text)),
         float(len(sources)),
-        *(float(s in sources) for s in ("coda", "c3", "wordnet", "names", "authors", "culture")),
+        *(float(s in sources) for s in _SOURCES),
         float(key in common_words("en")),
         float("a" in classes),
         float("t" in classes),
