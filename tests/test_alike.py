@@ -25,7 +25,7 @@ from huescues.agents import (
 )
 from huescues.agents._alike import _read as _read_rule
 from huescues.agents._languages import _read
-from huescues.engine import Rules
+from huescues.engine import Rules, new_game
 from huescues.language import in_english, word_classes
 from repo_scripts import load_script
 
@@ -153,3 +153,24 @@ def test_a_pack_with_a_bad_cut_names_it(value: object) -> None:
 def test_word_classes_of_a_known_word_and_of_a_name() -> None:
     assert "a" in word_classes("green") and "n" in word_classes("green")
     assert word_classes("pikachu") == "nt"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_giver_with_a_cut_chooses_as_one_whose_vocabulary_lacks_the_unfit_words(
+    seed: int,
+) -> None:
+    """The cut is the same as the words people read apart taken out of the vocabulary: the same
+    target (R8) and the same first clue (R9), since a word's reading is its own."""
+    words = ("tomato", "salon", "gonzo", "banana", "sky", "grass", "rings", "lime", "prosperity")
+    fit = tuple(w for w in words if alike_chance(w) >= 0.35)
+    assert 0 < len(fit) < len(words)
+    cut = ModelClueGiver(words=words, alike_from=0.35)
+    fewer = ModelClueGiver(words=fit)
+    state = new_game(4, seed=seed, rules=Rules.standard(4))
+    view = state.view(state.current_player)
+    rng = np.random.default_rng(seed)
+    target = cut.choose_target(view, rng)
+    assert target == fewer.choose_target(view, rng)
+    after = state.apply(target)
+    view = after.view(after.current_player)
+    assert cut.give_clue(view, rng) == fewer.give_clue(view, rng)
