@@ -105,6 +105,11 @@ class AlikeRule:
         }
 
 
+def is_chance(value: object) -> bool:
+    """Whether ``value`` is a number from 0 to 1 (not a bool): what a cut (``alike_from``) is."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
+
+
 def alike_features(text: str) -> tuple[float, ...]:
     """The features of an English word the rule reads (:data:`ALIKE_FEATURES`): the knowledge's
     evidence; how many sources it has and which (``KNOWLEDGE_SOURCES``' bits); whether it is

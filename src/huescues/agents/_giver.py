@@ -28,7 +28,7 @@ from huescues.engine import (
 )
 from huescues.language import ColourTermModel, attested
 
-from ._alike import alike_chances
+from ._alike import alike_chances, is_chance
 from ._belief import log_l0, phrases_log_l0
 from ._grammar import Grammar
 from ._legal_words import legal_mask
@@ -75,9 +75,9 @@ FIRST_ORDERS: Kind[NDArray[np.intp]] = Kind("a square's best first clues", 1024)
 SCREEN_TOTALS: Kind[FloatArray] = Kind("a screening's word totals", 256)
 #: Each vocabulary's word positions, by normalised word (no models).
 WORD_INDEX: Kind[dict[str, list[int]]] = Kind("a vocabulary's index", 8)
-#: Which words of a vocabulary people picture alike enough to be said, keyed by the vocabulary,
-#: the language and the giver's ``alike_from`` (no models).
-#: Each word's mask and its penalty on a row of frame chances (0, or minus infinity).
+#: Which words of a vocabulary people picture alike enough to be said, as a mask and as a
+#: penalty on a row of frame chances (0, or minus infinity), keyed by the vocabulary, the
+#: language and the giver's ``alike_from`` (no models).
 SAYABLE: Kind[tuple[NDArray[np.bool_], NDArray[np.float32]]] = Kind(
     "a vocabulary's words people picture alike", 8
 )
@@ -133,9 +133,7 @@ class ModelClueGiver:
 
     def __post_init__(self) -> None:
         cut = self.alike_from
-        if cut is not None and (
-            isinstance(cut, bool) or not isinstance(cut, int | float) or not 0 <= cut <= 1
-        ):
+        if cut is not None and not is_chance(cut):
             raise ValueError(f"alike_from is a chance from 0 to 1 (or None), not {cut!r}")
 
     def listeners(self) -> list[ColourTermModel]:

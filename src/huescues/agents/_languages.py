@@ -15,6 +15,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from ._alike import is_chance
 from ._grammar import Grammar, read_grammar
 from ._pooled import Pooled
 
@@ -127,7 +128,7 @@ def _read(code: str, raw: str) -> PlayersPack:
 def _share(value: Any, where: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1:
+    if is_chance(value):
         return float(value)
     raise ValueError(f"{where}: alike_from is a chance from 0 to 1, not {value!r}")
 
