@@ -90,8 +90,9 @@ def test_a_tournament_gives_the_golden_bytes(tmp_path: Path) -> None:
     # made before the table existed (table-60.jsonl, still the report goldens' input), and made
     # again when issue 34 changed the default player's decisions by design (tournament-60.jsonl;
     # again for its two-word second clues in a form people say, for its giver's listener
-    # models pooled geometrically, for two-word clues only as a colour's name, and for words
-    # people read apart left unsaid).
+    # models pooled geometrically, for two-word clues only as a colour's name, for words
+    # people read apart left unsaid, and for the knowledge's ratings of WordNet's remainder: one
+    # game's round, the random player's "freckle" read by its new rating).
     out = tmp_path / "r.jsonl"
     run_tournament(["default", "naming", "random"], games=60, seed=19, workers=1, out=out)
     assert out.read_bytes() == (GOLDEN / "tournament-60.jsonl").read_bytes()
