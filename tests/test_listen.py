@@ -73,6 +73,36 @@ def test_negation_moves_mass_away() -> None:
         assert p[0] + p[1] > 0.95
 
 
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("the darker of the two blues", 0),
+        ("the darker of the blues", 0),
+        ("the darker one of the blues", 0),
+        ("the lighter of the blues", 1),
+        ("the darker of the two", 0),  # of all three: no word narrows it
+        ("darker of those two", 0),
+    ],
+)
+def test_the_comparative_of_the_two_or_of_the_blues(text: str, meant: int) -> None:
+    # "of the two" says nothing of colour, and "the blues" names the blue colours on offer.
+    assert np.argmax(listen(text, COLOURS)) == meant
+    assert np.argmax(listen(text, COLOURS[::-1])) == 2 - meant
+
+
+def test_a_negation_reaches_every_word_it_joins() -> None:
+    # "not dark blue or green" is neither: only the light blue is left.
+    for text in ("not dark blue or green", "not green or dark blue", "not dark blue and not green"):
+        assert np.argmax(listen(text, COLOURS)) == 1, text
+    # Without a negation "or" and "and" join nothing.
+    assert np.argmax(listen("green and bright", COLOURS)) == 2
+
+
+def test_a_hyphened_ish_reads_as_the_word() -> None:
+    assert np.allclose(listen("blue-ish", COLOURS), listen("blueish", COLOURS))
+    assert np.allclose(listen("green-ish", COLOURS), listen("greenish", COLOURS))
+
+
 def test_negated_comparative_and_two_parts() -> None:
     p = listen("the blue one, not the darker one", COLOURS)
     assert np.argmax(p) == 1

@@ -25,8 +25,10 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
    from the others (the largest distance to its nearest neighbour): without a dialogue there is
    no earlier referent, and a speaker who means one of two similar colours would say which.
 
-A description is cut into parts at punctuation, "but" and each negation; the parts' weights are
-multiplied and normalised.
+A description is cut into parts at punctuation, "but" and each negation (and, in a negated
+part, at "or" and "and": "not blue or green" is neither); the parts' weights are multiplied and
+normalised. Read against the others, words that point at the colours on offer ("of the two")
+say nothing, and a colour's name in the plural ("the darker of the blues") is the name.
 
 5. **Pragmatics** (by default, ``pragmatic=True``): a plain description (one part, with no
    comparative, negation or "other") is read by a pragmatic listener of the Rational Speech Acts
@@ -159,6 +161,11 @@ _STOP = frozenset(
     {"the", "a", "an", "one", "ones", "colour", "color", "shade", "that", "this", "is", "its"}
     | {"it", "which", "of", "than", "thats", "to", "and", "or", "both", "them", "option"}
 )
+#: Words that point at the colours on offer ("the darker of the two"): nothing of colour in a
+#: comparison or a negation; plain words alone are read as the model reads them ("two cents").
+_POINTING = frozenset({"two", "three", "these", "those", "options"})
+#: In a negated part these start another negated part: "not blue or green" is neither.
+_AND_OR = frozenset({"and", "or"})
 #: The basic colour terms of English (Berlin and Kay): the alternatives a speaker chooses among.
 _BASIC_TERMS = (
     "black",
@@ -286,12 +293,13 @@ def _check_colours(colours: ArrayLike) -> FloatArray:
 
 def _parts(text: str) -> list[_Part]:
     """The description cut at punctuation, "but" and each negation, each part parsed."""
-    tokens = _TOKEN.findall(text.lower().replace("'", "").replace("\u2019", ""))
+    text = text.lower().replace("'", "").replace("\u2019", "").replace("-ish", "ish")
+    tokens = _TOKEN.findall(text)
     groups: list[tuple[bool, list[str]]] = [(False, [])]
     for token in tokens:
         if token in _BREAKS:
             groups.append((False, []))
-        elif token in _NEGATIONS:
+        elif token in _NEGATIONS or (token in _AND_OR and groups[-1][0] and groups[-1][1]):
             groups.append((True, []))
         else:
             groups[-1][1].append(token)
@@ -365,14 +373,25 @@ def _sigmoid(x: FloatArray) -> FloatArray:
     return out
 
 
+def _in_context(words: tuple[str, ...]) -> str:
+    """The words of a part read against the others: without the words that point at the
+    colours on offer, and a colour's name in the plural ("the darker of the blues") as the
+    name."""
+    kept = (w for w in words if w not in _POINTING)
+    return " ".join(w[:-1] if w.endswith("s") and w[:-1] in _colour_names() else w for w in kept)
+
+
 def _read_part(part: _Part, lab: FloatArray, model: ColourTermModel, *, alone: bool) -> FloatArray:
     n = len(lab)
-    text = " ".join(part.words)
+    if not part.comparisons and not part.negated and alone:
+        text = " ".join(part.words)  # the literal reading of the words
+        return _fit(model, text, lab) if text else _stands_apart(lab) if part.other else np.ones(n)
+    text = _in_context(part.words)
     if not part.comparisons:
         if part.negated:  # mass away from the colours the words apply to
             return 1.0 - _applies(model, text, lab) if text else np.ones(n)
-        if text:  # alone: the literal reading; with other parts: where the words apply
-            return _fit(model, text, lab) if alone else _applies(model, text, lab)
+        if text:  # with other parts: where the words apply
+            return _applies(model, text, lab)
         return _stands_apart(lab) if part.other else np.ones(n)
     # A comparative picks among the colours the words apply to (all of them without words).
     fit = _applies(model, text, lab) if text else np.ones(n)
@@ -411,6 +430,12 @@ def _stands_apart(lab: FloatArray) -> FloatArray:
     isolation = distance.min(axis=1)
     out: FloatArray = np.exp((isolation - isolation.max()) / OTHER_SCALE)
     return out
+
+
+@functools.cache
+def _colour_names() -> frozenset[str]:
+    """The one-word names of colours: the basic terms (and "gray") and the named colours."""
+    return frozenset(name for name in (*_alternatives(), "gray") if " " not in name)
 
 
 @functools.cache
