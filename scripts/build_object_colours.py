@@ -341,7 +341,7 @@ def combine_raters(first: Rating, second: Rating) -> Rating:
 
 def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     """Every ``authors-*.tsv`` of ``folder`` (the first rating of a word wins; files in name
-    order), combined with the second rater's (``second-rater.tsv``, :func:`combine_raters`);
+    order), combined with the second raters' (``second-rater*.tsv``, :func:`combine_raters`);
     ``drop``: words whose ratings are left out, with their other forms (plurals, singulars:
     the model reads a form of a known word as that word)."""
     dropped = {name_key(w) for w in drop}
@@ -355,8 +355,7 @@ def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
             key = name_key(word)
             if key and key not in out and key not in dropped:
                 out[key] = rating
-    second = folder / "second-rater.tsv"
-    if second.exists():
+    for second in sorted(folder.glob("second-rater*.tsv")):
         for word, rating in rating_file(second, "authors"):
             key = name_key(word)
             if key in out:

@@ -8,7 +8,8 @@ bootstrap interval (words resampled); and the light, vivid and shared ratings' a
 Spearman correlation over words, and how often the two are within 1 point). Words that either
 rater gave no colour (all 0) have no correlation: they are counted apart.
 
-Run: ``python scripts/compare_raters.py [--out knowledge/ratings/raters-agreement.md]``.
+Run: ``python scripts/compare_raters.py [--out knowledge/ratings/raters-agreement.md]``;
+``--second knowledge/ratings/second-rater-remainder.tsv`` for the sample of WordNet's remainder.
 """
 
 from __future__ import annotations
@@ -72,9 +73,10 @@ def same_top(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(set(np.flatnonzero(a == a.max())) & set(np.flatnonzero(b == b.max())))
 
 
-def agreement() -> tuple[list[str], list[tuple[str, float, bool]]]:
-    """The report's lines and, per word with colours from both raters, (word, rho, same top)."""
-    first, second = first_ratings(), read(SECOND)
+def agreement(second_file: Path = SECOND) -> tuple[list[str], list[tuple[str, float, bool]]]:
+    """The report's lines and, per word with colours from both raters, (word, rho, same top):
+    of ``second_file``'s second ratings (``second-rater.tsv``, or another sample's)."""
+    first, second = first_ratings(), read(second_file)
     words = [w for w in second if w in first]
     rng = np.random.default_rng(SEED)
     per_word: list[tuple[str, float, bool]] = []
@@ -115,8 +117,14 @@ def agreement() -> tuple[list[str], list[tuple[str, float, bool]]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="also write the report (Markdown) here")
+    ap.add_argument(
+        "--second",
+        type=Path,
+        default=SECOND,
+        help="the second ratings (second-rater-remainder.tsv: WordNet's remainder's sample)",
+    )
     args = ap.parse_args()
-    lines, per_word = agreement()
+    lines, per_word = agreement(args.second)
     worst = sorted(per_word, key=lambda x: x[1])[:10]
     lines += ["", "the words the raters agree on least: " + ", ".join(
         f"{w} ({r:.2f})" for w, r, _ in worst)]  # fmt: skip

@@ -344,6 +344,48 @@ def test_two_raters_who_agree_are_averaged_and_who_disagree_give_a_broad_reading
     assert none.shared == 0.0 and none.q is not None
 
 
+def test_every_second_rater_s_sample_is_read_with_the_first_ratings(tmp_path: Path) -> None:
+    # second-rater.tsv and second-rater-remainder.tsv (WordNet's remainder's sample) both
+    # combine with the first ratings; a word the first raters did not rate stays out.
+    build = _build_script()
+    head = "word\t" + "\t".join(BASIC_TERMS) + "\tlight\tvivid\tshared\n"
+    (tmp_path / "authors-a.tsv").write_text(
+        head + "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t2\t3\t4\t5\n"
+        "gloom\t3\t0\t0\t4\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4\n"
+    )
+    (tmp_path / "second-rater.tsv").write_text(
+        head + "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t3\t3\t4\t3\n"
+    )
+    (tmp_path / "second-rater-remainder.tsv").write_text(
+        head + "gloom\t0\t4\t0\t0\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4\n"
+        "unrated\t0\t4\t0\t0\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4\n"
+    )
+    ratings = build.read_ratings(tmp_path)  # type: ignore[attr-defined]
+    assert set(ratings) == {"lime", "gloom"}
+    assert ratings["lime"].origin == "authors-a.tsv:2+second-rater.tsv:2"
+    assert ratings["lime"].shared == pytest.approx(4.0)  # they agree: the mean
+    assert ratings["gloom"].origin == "authors-a.tsv:3+second-rater-remainder.tsv:2"
+    assert ratings["gloom"].shared == 0.0  # grey against blue: a broad reading
+
+
+def test_the_second_raters_samples_are_the_script_s_draws() -> None:
+    # The first sample was drawn before more ratings came: its draw must not move with them.
+    import importlib.util
+
+    path = ROOT / "scripts" / "draw_second_rating.py"
+    spec = importlib.util.spec_from_file_location("draw_second_rating", path)
+    assert spec is not None and spec.loader is not None
+    draw = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(draw)
+    for words, size, listed in (
+        (draw.rated_words(), draw.SAMPLE, draw.WORDS),
+        (draw.remainder(), draw.REMAINDER_SAMPLE, draw.REMAINDER_WORDS),
+    ):
+        rng = np.random.default_rng(draw.SEED)
+        chosen = [words[int(i)] for i in rng.choice(len(words), size, replace=False)]
+        assert listed.read_text(encoding="utf-8").splitlines() == chosen
+
+
 def test_ratings_in_another_language_stay_out_of_english_knowledge() -> None:
     # authors-NAME-es.tsv is Spanish rated as Spanish (a Spanish "pan" is bread): the English
     # build leaves it to the Spanish pack.
