@@ -3,11 +3,13 @@ its beliefs say lands nearest; people's own picks for that clue score it (R15)."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from numpy.typing import ArrayLike
 
-from huescues.agents import EmbeddingClueGiver, default_agent
+from huescues.agents import EmbeddingClueGiver, ModelClueGiver, alike_chance, default_agent
 from huescues.engine import Board, Cell, Rules
 from huescues.language import FLAT_LOG_DENSITY, Prediction, as_lab
 from huescues.research import (
@@ -118,6 +120,24 @@ def test_givers_and_seats_are_read_by_their_listener_models() -> None:
     assert result.giver.startswith("ModelClueGiver")  # EmbeddingClueGiver by its honest name
     seat = clue_choice_agreement(responses, default_agent(), n_boot=0)
     assert seat.targets == result.targets
+
+
+def test_a_giver_chooses_only_among_the_clues_it_would_say() -> None:
+    # Issue 34: a giver that leaves unsaid the words people read apart (alike_from) is measured
+    # choosing as it would in a game; the same giver without the rule may choose them.
+    responses, _ = dev_picks()
+    giver = default_agent().giver
+    assert isinstance(giver, ModelClueGiver) and giver.alike_from is not None
+    unsaid = {c for c in responses.clues() if alike_chance(c) < giver.alike_from}
+    assert unsaid  # (autumn, summer, ... on the dev clues)
+    ruled = clue_choice_agreement(responses, giver, n_boot=0)
+    free = clue_choice_agreement(responses, replace(giver, alike_from=None), n_boot=0)
+    assert not set(ruled.chosen_clues()) & unsaid
+    assert set(free.chosen_clues()) & unsaid
+    assert clue_choice_agreement(responses, default_agent(), n_boot=0).chosen == ruled.chosen
+    # A giver that would say none of the clues chooses among them all.
+    mute = clue_choice_agreement(responses, replace(giver, alike_from=1.0), n_boot=0)
+    assert mute.chosen_clues() == free.chosen_clues()
 
 
 def test_bad_settings_are_refused() -> None:

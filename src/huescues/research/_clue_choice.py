@@ -176,7 +176,10 @@ def clue_choice_agreement(
     board; :func:`~huescues.language.default_model` when None), a guesser with
     ``belief(board, clues)``, or a clue giver or seat whose listener models are averaged (the
     ``model`` of an :class:`~huescues.agents.EmbeddingClueGiver`). ``rules`` give the points
-    (standard for 4 players when None). Unlike
+    (standard for 4 players when None). A clue giver that leaves unsaid the words people read
+    apart (``alike_from``, :func:`~huescues.agents.alike_chance` in the rules' language) chooses
+    only among the file's clues it would say, as in a game (among all of them if it would say
+    none). Unlike
     :func:`~huescues.research.points_by_giver`, which measures people guessing a giver's
     clues, this needs only people's guesses for a fixed list of clues.
     """
@@ -185,6 +188,9 @@ def clue_choice_agreement(
     board, clues, targets = boot._board, list(boot.clues), list(boot.targets)
     label, beliefs = _beliefs_of(giver, board, boot._rules, clues)
     expected = (beliefs @ boot._points)[:, targets]  # the giver's expectation
+    said = _sayable(giver, clues, boot._rules.language)
+    if said is not None and said.any():
+        expected[~said] = -np.inf  # clues the giver leaves unsaid, it does not choose
     people = boot.people
     cells = board.cells()
     # Ties go to the first clue; "tie" up to rounding, as one matrix product may round its
@@ -247,6 +253,20 @@ def _beliefs_of(
         b = np.exp(np.asarray(log_b, dtype=np.float64)).ravel()
         out.append(b / b.sum())
     return label, np.stack(out)
+
+
+def _sayable(giver: object | None, clues: Sequence[str], language: str) -> NDArray[np.bool_] | None:
+    """Which ``clues`` a clue giver with ``alike_from`` would say; ``None`` for any other
+    giver (a model, a guesser, a giver that may say any word)."""
+    from huescues.agents import alike_chances
+
+    if hasattr(giver, "giver") and not isinstance(giver, ColourTermModel):
+        giver = giver.giver  # a seat playing both roles: its clue giver
+    least = getattr(giver, "alike_from", None)
+    if least is None or isinstance(giver, ColourTermModel):
+        return None
+    out: NDArray[np.bool_] = alike_chances(list(clues), language) >= least
+    return out
 
 
 def _first_best(values: np.ndarray) -> np.ndarray:
