@@ -26,7 +26,7 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
    no earlier referent, and a speaker who means one of two similar colours would say which.
 
 A description is cut into parts at punctuation, "but" and each negation (and, in a negated
-part, at "or" and "and": "not blue or green" is neither); the parts' weights are multiplied and
+part, at "or": "not blue or green" is neither); the parts' weights are multiplied and
 normalised. Read against the others, words that point at the colours on offer ("of the two")
 say nothing, and a colour's name in the plural ("the darker of the blues") is the name.
 
@@ -164,8 +164,10 @@ _STOP = frozenset(
 #: Words that point at the colours on offer ("the darker of the two"): nothing of colour in a
 #: comparison or a negation; plain words alone are read as the model reads them ("two cents").
 _POINTING = frozenset({"two", "three", "these", "those", "options"})
-#: In a negated part these start another negated part: "not blue or green" is neither.
-_AND_OR = frozenset({"and", "or"})
+#: In a negated part "or" starts another negated part: "not blue or green" is neither. ("and"
+#: does not: "not dark and blue" is "not dark blue", and "isnt dark and is blue" is not "not
+#: blue".)
+_OR = "or"
 #: The basic colour terms of English (Berlin and Kay): the alternatives a speaker chooses among.
 _BASIC_TERMS = (
     "black",
@@ -293,13 +295,12 @@ def _check_colours(colours: ArrayLike) -> FloatArray:
 
 def _parts(text: str) -> list[_Part]:
     """The description cut at punctuation, "but" and each negation, each part parsed."""
-    text = text.lower().replace("'", "").replace("\u2019", "").replace("-ish", "ish")
-    tokens = _TOKEN.findall(text)
+    tokens = _TOKEN.findall(text.lower().replace("'", "").replace("\u2019", ""))
     groups: list[tuple[bool, list[str]]] = [(False, [])]
     for token in tokens:
         if token in _BREAKS:
             groups.append((False, []))
-        elif token in _NEGATIONS or (token in _AND_OR and groups[-1][0] and groups[-1][1]):
+        elif token in _NEGATIONS or (token == _OR and groups[-1][0] and groups[-1][1]):
             groups.append((True, []))
         else:
             groups[-1][1].append(token)
