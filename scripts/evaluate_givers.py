@@ -11,8 +11,10 @@ blend weight ``--weight`` (default :data:`OBJECT_BLEND_WEIGHT`). Issue 11's defa
 instance: ``git show 3ddbf5d:src/huescues/data/objects/object_colours.npz > old.npz`` and
 ``--knowledge old.npz --weight 2``.
 
-``--listener`` measures the default clue giver's listener instead (``default_agent().giver``: its
-three models pooled geometrically), as it is and in variants not adopted (docs/knowledge.md):
+``--listener`` measures the default clue giver instead (``default_agent().giver``), first as it is
+(choosing only clues it would say, ``alike_from``), then its listener alone (its three models
+pooled geometrically, choosing among every clue), as it is and in variants not adopted
+(docs/knowledge.md):
 its belief at a temperature (a pool's weights times the temperature), each model at its own
 temperature fitted to people's picks (``calibration``) before the pool, and a frequency floor
 (only clues whose words are all common words, R19 (c)'s list; the others read as knowing nothing).
@@ -70,12 +72,17 @@ class Floored(ColourTermModelBase):
 
 def listener_table(responses: HumanResponses) -> str:
     """The default giver's listener and its variants, a Markdown table (``--listener``)."""
-    giver = default_agent().giver
-    assert isinstance(giver, ModelClueGiver) and giver.pool is not None
-    pool, specs = giver.pool, giver.model
+    ruled = default_agent().giver
+    assert isinstance(ruled, ModelClueGiver) and ruled.pool is not None
+    # The listener alone: choosing among every clue, as without the words it leaves unsaid.
+    giver = dataclasses.replace(ruled, alike_from=None)
+    pool, specs = ruled.pool, ruled.model
     assert isinstance(specs, tuple)
     own = [calibration(resolve_model(m), responses).temperature for m in specs]
-    rows: list[tuple[str, object]] = [("as it is, pooled " + _weights(pool), giver)]
+    rows: list[tuple[str, object]] = [
+        (f"the giver, leaving unsaid the clues below its cut ({ruled.alike_from:g})", ruled),
+        ("its listener as it is, pooled " + _weights(pool), giver),
+    ]
     for t in TEMPERATURES:
         rows.append((f"at temperature {t:g}", _scaled(giver, [t] * len(pool))))
     fitted = ", ".join(f"{m} {t:.2f}" for m, t in zip(specs, own, strict=True))
