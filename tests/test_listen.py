@@ -98,6 +98,8 @@ def test_a_negation_reaches_every_word_or_joins() -> None:
     # ("and is blue") is not negated.
     assert np.allclose(listen("not dark and blue", COLOURS), listen("not dark blue", COLOURS))
     assert listen("the one that isnt dark and is blue", COLOURS)[2] < 0.9
+    # "none of the blues" is the green (it read as a blue).
+    assert np.argmax(listen("none of the blues", COLOURS)) == 2
 
 
 def test_negated_comparative_and_two_parts() -> None:

@@ -153,7 +153,9 @@ _TERM_FORMS: dict[str, str] = {
     "blackest": "black",
 }
 _MORE = {"more": 1.0, "most": 1.0, "less": -1.0, "least": -1.0}
-_NEGATIONS = frozenset({"not", "no", "isnt", "nor", "neither", "never", "without", "except"})
+_NEGATIONS = frozenset(
+    {"not", "no", "isnt", "nor", "neither", "never", "without", "except", "none"}
+)
 _BREAKS = frozenset({",", ";", ".", "!", "?", "but", "rather", "instead"})
 _OTHER = frozenset({"other", "another", "different"})
 #: Words that say nothing about colour here ("the blue one").
