@@ -7,6 +7,7 @@ import json
 import pickle
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -304,17 +305,21 @@ def test_second_clues_are_phrases_people_use_and_true_of_the_target() -> None:
     assert seconds > 0
 
 
-def _build_script() -> object:
+def _script(name: str) -> Any:
+    """scripts/NAME.py, loaded as a module."""
     import importlib.util
     import sys
 
-    path = ROOT / "scripts" / "build_object_colours.py"
-    spec = importlib.util.spec_from_file_location("build_object_colours", path)
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def _build_script() -> object:
+    return _script("build_object_colours")
 
 
 def test_two_raters_who_agree_are_averaged_and_who_disagree_give_a_broad_reading() -> None:
@@ -370,13 +375,7 @@ def test_every_second_rater_s_sample_is_read_with_the_first_ratings(tmp_path: Pa
 
 def test_the_second_raters_samples_are_the_script_s_draws() -> None:
     # The first sample was drawn before more ratings came: its draw must not move with them.
-    import importlib.util
-
-    path = ROOT / "scripts" / "draw_second_rating.py"
-    spec = importlib.util.spec_from_file_location("draw_second_rating", path)
-    assert spec is not None and spec.loader is not None
-    draw = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(draw)
+    draw = _script("draw_second_rating")
     for words, size, listed in (
         (draw.rated_words(), draw.SAMPLE, draw.WORDS),
         (draw.remainder(), draw.REMAINDER_SAMPLE, draw.REMAINDER_WORDS),
