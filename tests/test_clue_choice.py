@@ -140,6 +140,25 @@ def test_a_giver_chooses_only_among_the_clues_it_would_say() -> None:
     assert mute.chosen_clues() == free.chosen_clues()
 
 
+def test_a_spanish_giver_reads_its_rule_in_spanish_without_being_told() -> None:
+    # Read in English, the rule would leave most Spanish words unsaid (the measure fell to 0.30
+    # on the Spanish picks); without rules the giver's models say the language.
+    responses, _ = dev_picks()
+    rows = [
+        {"clue": r.extra["shown_word"], "square": r.square}
+        for r in responses.rows
+        if r.extra.get("shown_language", "").strip().lower() == "spanish"
+    ]
+    spanish = HumanResponses.from_records(rows, responses.board)
+    giver = default_agent("es")
+    told = clue_choice_agreement(spanish, giver, n_boot=0, rules=Rules.standard(4, language="es"))
+    untold = clue_choice_agreement(spanish, giver, n_boot=0)
+    assert untold.chosen_clues() == told.chosen_clues()
+    in_english = clue_choice_agreement(spanish, giver, n_boot=0, rules=Rules.standard(4))
+    assert in_english.chosen.mean is not None and told.chosen.mean is not None
+    assert in_english.chosen.mean < told.chosen.mean
+
+
 def test_bad_settings_are_refused() -> None:
     responses = _responses(PICKS)
     with pytest.raises(ValueError, match="n_boot"):

@@ -177,9 +177,9 @@ def clue_choice_agreement(
     ``belief(board, clues)``, or a clue giver or seat whose listener models are averaged (the
     ``model`` of an :class:`~huescues.agents.EmbeddingClueGiver`). ``rules`` give the points
     (standard for 4 players when None). A clue giver that leaves unsaid the words people read
-    apart (``alike_from``, :func:`~huescues.agents.alike_chance` in the rules' language) chooses
-    only among the file's clues it would say, as in a game (among all of them if it would say
-    none). Unlike
+    apart (``alike_from``, :func:`~huescues.agents.alike_chance` in the language of ``rules``, or
+    when None of the giver's models: Spanish for ``default_agent("es")``) chooses only among the
+    file's clues it would say, as in a game (among all of them if it would say none). Unlike
     :func:`~huescues.research.points_by_giver`, which measures people guessing a giver's
     clues, this needs only people's guesses for a fixed list of clues.
     """
@@ -188,7 +188,8 @@ def clue_choice_agreement(
     board, clues, targets = boot._board, list(boot.clues), list(boot.targets)
     label, beliefs = _beliefs_of(giver, board, boot._rules, clues)
     expected = (beliefs @ boot._points)[:, targets]  # the giver's expectation
-    said = _sayable(giver, clues, boot._rules.language)
+    language = rules.language if rules is not None else _language_of(giver)
+    said = _sayable(giver, clues, language)
     if said is not None and said.any():
         expected[~said] = -np.inf  # clues the giver leaves unsaid, it does not choose
     people = boot.people
@@ -267,6 +268,24 @@ def _sayable(giver: object | None, clues: Sequence[str], language: str) -> NDArr
         return None
     out: NDArray[np.bool_] = alike_chances(list(clues), language) >= least
     return out
+
+
+def _language_of(giver: object | None) -> str:
+    """The language a clue giver's models read (a model reading another language through a
+    table names it), else English."""
+    from huescues.agents import resolve_model
+    from huescues.engine import DEFAULT_LANGUAGE
+
+    if hasattr(giver, "giver") and not isinstance(giver, ColourTermModel):
+        giver = giver.giver
+    spec = getattr(giver, "model", None)
+    if spec is None or isinstance(giver, ColourTermModel):
+        return DEFAULT_LANGUAGE
+    for one in spec if isinstance(spec, tuple) else (spec,):
+        language = getattr(resolve_model(one), "language", None)
+        if isinstance(language, str):
+            return language
+    return DEFAULT_LANGUAGE
 
 
 def _first_best(values: np.ndarray) -> np.ndarray:
