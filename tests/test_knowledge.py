@@ -236,6 +236,33 @@ def test_other_forms_of_a_known_word_read_as_it(model: ObjectColourModel) -> Non
     assert model.sources("quantumly") == ()
 
 
+def test_names_typed_without_the_or_written_together_read_as_the_known_name(
+    model: ObjectColourModel,
+) -> None:
+    # Known as "the simpsons" and "tinker bell", typed "simpsons" and "tinkerbell"; "ladybug"
+    # typed apart. Before, each was carried by its word vector (evidence 0.315, "lady bug" read
+    # as "lady" times "bug").
+    for form, known in (
+        ("simpsons", "the simpsons"),
+        ("lorax", "the lorax"),
+        ("tinkerbell", "tinker bell"),
+        ("lady bug", "ladybug"),
+    ):
+        assert model.knows(known) and not model.knows(form)
+        np.testing.assert_allclose(model.distribution(form), model.distribution(known))
+        assert model.evidence(form) == pytest.approx(model.evidence(known))
+    # A short text is not matched written together: an unknown one is still carried by its
+    # vector, read from no known word.
+    assert model.sources("zq") == () and model.sources("q zx") == ()
+
+
+@pytest.mark.slow
+def test_without_forgets_a_name_in_every_form(model: ObjectColourModel) -> None:
+    fewer = model.without(["tinkerbell", "simpsons"])
+    for form in ("tinker bell", "tinkerbell", "the simpsons", "simpsons"):
+        assert fewer.evidence(form) == pytest.approx(model.carried_evidence), form
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(clue_vocabulary("en")), st.sampled_from(("", "s", "the ")))
 def test_a_word_s_facts_are_its_reading_s(word: str, form: str) -> None:

@@ -74,6 +74,8 @@ _PACKAGE = "huescues.data"
 _FOLDER = "objects"
 #: Smallest p(term | colour) a reading uses, so that logs stay finite.
 _TINY = 1e-6
+#: The fewest letters of a name matched written together or apart (:func:`_compact`).
+_COMPACT_LETTERS = 6
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -337,11 +339,13 @@ class ObjectColourModel(ColourTermModelBase):
         return _rebuild(arrays, self._settings(), encoder=self._encoder)
 
     def without(self, words: Sequence[str]) -> ObjectColourModel:
-        """The same model with ``words`` and their other forms (plurals, singulars) forgotten
-        (carried by their vectors instead): for evaluations held out by word."""
+        """The same model with ``words`` and their other forms (plurals, singulars, with "the",
+        written together or apart) forgotten (carried by their vectors instead): for
+        evaluations held out by word."""
         drop = {name_key(w) for w in words}
         drop |= {f for w in list(drop) for f in _forms(w)}
-        keep = [i for i, w in enumerate(self.words) if w not in drop]
+        joined = {_compact(w) for w in drop} - {""}
+        keep = [i for i, w in enumerate(self.words) if w not in drop and _compact(w) not in joined]
         arrays = self._arrays()
         arrays["words"] = tuple(self.words[i] for i in keep)
         for name in ("q", "tone", "evidence", "sources"):
@@ -528,12 +532,30 @@ class ObjectColourModel(ColourTermModelBase):
         return self._variant(key) if i is None else i
 
     def _variant(self, key: str) -> int | None:
-        """The known word a text is another form of (:func:`_forms`), the first one known."""
-        for form in _forms(key):
+        """The known word a text is another form of (:func:`_forms`), the first one known; else
+        the known word it is when written together or apart (``tinkerbell`` is ``tinker bell``,
+        ``lady bug`` is ``ladybug``: people write names either way)."""
+        forms = _forms(key)
+        for form in forms:
             i = self._index.get(form)
             if i is not None:
                 return i
+        joined = self._joined
+        for form in (key, *forms):
+            i = joined.get(_compact(form))
+            if i is not None:
+                return i
         return None
+
+    @functools.cached_property
+    def _joined(self) -> dict[str, int]:
+        """Each known word written without its spaces (:func:`_compact`), to its index: the
+        first word of each such form, in the data's order."""
+        out: dict[str, int] = {}
+        for i, word in enumerate(self._index):
+            if compact := _compact(word):
+                out.setdefault(compact, i)
+        return out
 
     def _phrase(self, key: str) -> _Reading | None:
         """A phrase whose every word the data know (``dark forest``): the product of its words'
@@ -563,21 +585,33 @@ class ObjectColourModel(ColourTermModelBase):
 
 def _forms(key: str) -> list[str]:
     """Other forms of a normalised text that name the same thing: without a leading article
-    ("the hulk"), its singular or plural ("minion", "smurfs"); three letters or more."""
-    forms = []
-    for head in ("the ", "a ", "an "):
-        if key.startswith(head):
-            forms.append(key[len(head) :])
-    for base in [key, *forms]:
+    ("the hulk"), or with "the" where it has none (a show known as "the simpsons" is typed
+    "simpsons"), then its singular or plural ("minion", "smurfs"), with "the" last; three
+    letters or more."""
+    heads = ("the ", "a ", "an ")
+    bare = [key[len(head) :] for head in heads if key.startswith(head)]
+    forms = [*bare] if bare or not key else ["the " + key]
+    plain = []
+    for base in [key, *bare]:
         if base.endswith("ies"):
-            forms.append(base[:-3] + "y")
+            plain.append(base[:-3] + "y")
         if base.endswith("es"):
-            forms.append(base[:-2])
+            plain.append(base[:-2])
         if base.endswith("s"):
-            forms.append(base[:-1])
+            plain.append(base[:-1])
         else:
-            forms.append(base + "s")
+            plain.append(base + "s")
+    forms += plain
+    if not bare and key:
+        forms += ["the " + f for f in plain]
     return [f for f in forms if len(f) >= 3]
+
+
+def _compact(key: str) -> str:
+    """A normalised text without its spaces, as a name is written together; ``""`` for a
+    form too short to be told apart (under six letters: ``"a b"`` is no ``"ab"``)."""
+    out = key.replace(" ", "")
+    return out if len(out) >= _COMPACT_LETTERS else ""
 
 
 def _lightness_chroma(lab: FloatArray) -> FloatArray:
