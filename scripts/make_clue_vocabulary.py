@@ -7,8 +7,9 @@ Words people would give as colour clues, each with attested colour evidence:
    clue rules (SCOWL sizes 10-35), has three letters or more; the 5,000 most used.
 2. The single words the project's authors rated (``knowledge/ratings``, common English words,
    and names from culture), after those; but not the words of ``wordnet-more.txt``, WordNet's
-   remainder, rated so that the guessers read what they meet, not for the givers to say (many
-   are words no one gives as a clue: ``circuitry``, ``mandible``).
+   remainder, nor of ``culture-more.txt``, more names from culture, rated so that the guessers
+   read what they meet, not for the givers to say (many are words no one gives as a clue:
+   ``circuitry``, ``mandible``; a name the givers say is one more name people may read apart).
 
 Of these, the words that pass the standard clue rules (R18-R22), are not on the short list below
 of words unfit for a family game, and whose evidence in the shipped knowledge model
@@ -30,8 +31,11 @@ from huescues.language import GIVER_EVIDENCE, ObjectColourModel, colornames, wor
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "huescues" / "data" / "clue_vocabulary.txt"
 RATINGS = ROOT / "knowledge" / "ratings"
-#: Rated to be read, not said (``knowledge/vocabulary``; make_rating_vocabulary.py ``--more``).
-READ_ONLY = ROOT / "knowledge" / "vocabulary" / "wordnet-more.txt"
+#: Rated to be read, not said (``knowledge/vocabulary``: make_rating_vocabulary.py ``--more``'s
+#: list, and the names of culture-more.txt).
+READ_ONLY = tuple(
+    ROOT / "knowledge" / "vocabulary" / f for f in ("wordnet-more.txt", "culture-more.txt")
+)
 SIZE = 5000
 #: The least ``shared`` rating (0-5) of a word added from the authors' ratings: 3, "clear
 #: typical colours".
@@ -74,8 +78,13 @@ def make() -> str:
         named.append(word)
         if len(named) == SIZE:
             break
-    lines = READ_ONLY.read_text(encoding="utf-8").splitlines()
-    read_only = {w for w in lines if w and not w.startswith("#")}
+    read_only = {
+        w
+        for path in READ_ONLY
+        if path.exists()
+        for w in path.read_text(encoding="utf-8").splitlines()
+        if w and not w.startswith("#")
+    }
     rated = []
     for path in sorted(RATINGS.glob("authors-*.tsv")):
         if path.stem.endswith("-es"):
