@@ -55,7 +55,14 @@ from scipy import ndimage, stats
 from huescues.engine import available_languages
 from huescues.language import c3, colornames, fold_of, name_key, words_of, xkcd_names
 from huescues.language._embedding import static_encoder
-from huescues.language._objects import BASIC_TERMS, DATA_FILE, KNOWLEDGE_SOURCES, TermGrid, _forms
+from huescues.language._objects import (
+    BASIC_TERMS,
+    DATA_FILE,
+    KNOWLEDGE_SOURCES,
+    TermGrid,
+    _compact,
+    _forms,
+)
 
 FloatArray = NDArray[np.float64]
 
@@ -342,10 +349,12 @@ def combine_raters(first: Rating, second: Rating) -> Rating:
 def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     """Every ``authors-*.tsv`` of ``folder`` (the first rating of a word wins; files in name
     order), combined with the second raters' (``second-rater*.tsv``, :func:`combine_raters`);
-    ``drop``: words whose ratings are left out, with their other forms (plurals, singulars:
-    the model reads a form of a known word as that word)."""
+    ``drop``: words whose ratings are left out, with their other forms (plurals, singulars,
+    with "the", written together or apart: the model reads a form of a known word as that
+    word)."""
     dropped = {name_key(w) for w in drop}
     dropped |= {f for w in list(dropped) for f in _forms(w)}
+    joined = {_compact(w) for w in dropped} - {""}
     out: dict[str, Rating] = {}
     for path in sorted(folder.glob("authors-*.tsv")):
         if rated_in(path) != "en":
@@ -353,7 +362,7 @@ def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
         source = "culture" if "culture" in path.stem else "authors"
         for word, rating in rating_file(path, source):
             key = name_key(word)
-            if key and key not in out and key not in dropped:
+            if key and key not in out and key not in dropped and _compact(key) not in joined:
                 out[key] = rating
     for second in sorted(folder.glob("second-rater*.tsv")):
         if rated_in(second) != "en":

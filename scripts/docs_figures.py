@@ -2297,7 +2297,7 @@ INLINE: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     ),
     "knowledge-culture": (
         ("docs/knowledge.md",),
-        lambda: _knowledge_ratings(("authors-culture.tsv",), "names"),
+        lambda: _knowledge_ratings(("authors-culture*.tsv",), "names"),
     ),
     **INLINE_EVALUATIONS,
 }

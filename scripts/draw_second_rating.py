@@ -10,7 +10,9 @@ same as files are added.
 
 ``--remainder`` draws 200 of the words of WordNet's remainder (``knowledge/vocabulary/
 wordnet-more.txt``, rated later) the same way, into ``knowledge/work/second-rater-remainder.words``,
-for ``knowledge/ratings/second-rater-remainder.tsv``.
+for ``knowledge/ratings/second-rater-remainder.tsv``; ``--culture`` draws 150 of the more names
+from culture (``culture-more.txt``) into ``knowledge/work/second-rater-culture.words``, for
+``knowledge/ratings/second-rater-culture.tsv``.
 """
 
 from __future__ import annotations
@@ -24,16 +26,20 @@ ROOT = Path(__file__).resolve().parents[1]
 WORDS = ROOT / "knowledge" / "work" / "second-rater.words"
 REMAINDER_WORDS = ROOT / "knowledge" / "work" / "second-rater-remainder.words"
 REMAINDER = ROOT / "knowledge" / "vocabulary" / "wordnet-more.txt"
+CULTURE_WORDS = ROOT / "knowledge" / "work" / "second-rater-culture.words"
+CULTURE = ROOT / "knowledge" / "vocabulary" / "culture-more.txt"
 SAMPLE = 300
 REMAINDER_SAMPLE = 200
+CULTURE_SAMPLE = 150
 SEED = 34
 #: The English rating files when the first sample was drawn (authors-extra-en.tsv came after).
 FIRST_FILES = (*(f"authors-batch-{n}.tsv" for n in range(1, 7)), "authors-culture.tsv")
 
 
-def remainder() -> list[str]:
-    """WordNet's remainder (``wordnet-more.txt``), rated after the first draw."""
-    lines = REMAINDER.read_text(encoding="utf-8").splitlines()
+def listed(path: Path = REMAINDER) -> list[str]:
+    """A list's words, sorted: WordNet's remainder (``wordnet-more.txt``) or the more names
+    from culture (``culture-more.txt``), each rated after the first draw."""
+    lines = path.read_text(encoding="utf-8").splitlines()
     return sorted({w for w in lines if w and not w.startswith("#")})
 
 
@@ -48,10 +54,16 @@ def rated_words() -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--remainder", action="store_true", help="draw from WordNet's remainder")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--remainder", action="store_true", help="draw from WordNet's remainder")
+    which.add_argument("--culture", action="store_true", help="draw from culture-more.txt")
     args = ap.parse_args()
-    words = remainder() if args.remainder else rated_words()
-    size, out = (REMAINDER_SAMPLE, REMAINDER_WORDS) if args.remainder else (SAMPLE, WORDS)
+    if args.remainder:
+        words, size, out = listed(REMAINDER), REMAINDER_SAMPLE, REMAINDER_WORDS
+    elif args.culture:
+        words, size, out = listed(CULTURE), CULTURE_SAMPLE, CULTURE_WORDS
+    else:
+        words, size, out = rated_words(), SAMPLE, WORDS
     rng = np.random.default_rng(SEED)
     chosen = [words[int(i)] for i in rng.choice(len(words), size, replace=False)]
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -81,7 +81,6 @@ def make() -> str:
     read_only = {
         w
         for path in READ_ONLY
-        if path.exists()
         for w in path.read_text(encoding="utf-8").splitlines()
         if w and not w.startswith("#")
     }

@@ -405,7 +405,8 @@ def test_the_second_raters_samples_are_the_script_s_draws() -> None:
     draw = _script("draw_second_rating")
     for words, size, listed in (
         (draw.rated_words(), draw.SAMPLE, draw.WORDS),
-        (draw.remainder(), draw.REMAINDER_SAMPLE, draw.REMAINDER_WORDS),
+        (draw.listed(draw.REMAINDER), draw.REMAINDER_SAMPLE, draw.REMAINDER_WORDS),
+        (draw.listed(draw.CULTURE), draw.CULTURE_SAMPLE, draw.CULTURE_WORDS),
     ):
         rng = np.random.default_rng(draw.SEED)
         chosen = [words[int(i)] for i in rng.choice(len(words), size, replace=False)]
