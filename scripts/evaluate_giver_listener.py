@@ -196,11 +196,21 @@ def spanish_listeners(words: list[str], held: bool) -> dict[str, ColourTermModel
     own ratings of them left out."""
     if not held:
         return {m: resolve_model(f"{m}-es") for m in LISTENERS}
-    from huescues.language import TranslatedModel, fold, spanish_knowledge, spanish_table
+    from huescues.language import (
+        ObjectColourModel,
+        TranslatedModel,
+        fold,
+        spanish_knowledge,
+        spanish_table,
+    )
 
     table = spanish_table(without_glossary=words)
     own = spanish_knowledge().without([fold(w) for w in words])
-    return {m: TranslatedModel(resolve_model(m), table, "es", knowledge=own) for m in LISTENERS}
+    names = ObjectColourModel.default()
+    return {
+        m: TranslatedModel(resolve_model(m), table, "es", knowledge=own, names=names)
+        for m in LISTENERS
+    }
 
 
 def search(language: str = "en", held: bool = False) -> Search:

@@ -27,6 +27,7 @@ from pathlib import Path
 from huescues.agents import EmbeddingGuesser, default_agent
 from huescues.language import (
     NamingModel,
+    ObjectColourModel,
     TranslatedModel,
     default_model,
     fold,
@@ -100,9 +101,10 @@ def dev_models(words: list[str], *, blind: bool) -> tuple[TranslatedModel, Trans
         if len(found) != len(folded):
             raise ValueError(f"{BLIND} lacks {sorted(folded - set(found))}")
         table = {**table, **found}
+    names = ObjectColourModel.default()  # the English knowledge's names, as the pack's
     return (
-        TranslatedModel(default_model(), table, "es", knowledge=own),
-        TranslatedModel(NamingModel.default(), table, "es", knowledge=own),
+        TranslatedModel(default_model(), table, "es", knowledge=own, names=names),
+        TranslatedModel(NamingModel.default(), table, "es", knowledge=own, names=names),
     )
 
 

@@ -11,7 +11,9 @@ the two raters' knowledge, the givers' pooled listener models; players-es-200 an
 when the Spanish table took the third glossary, the Spanish vocabulary was made again from it, and
 a Spanish phrase with a name kept its order), and players-es-200 once more when points within
 ``POINTS_TIE`` of the most became a tie broken by reading order: recorded on one machine, it
-differed in 2 games on another, whose ``exp`` and ``log`` differ in the last bits.
+differed in 2 games on another, whose ``exp`` and ``log`` differ in the last bits; players-es-200
+and web-es again when the Spanish giver's pool went back to 0.5, 0.25, 0.25 (its held-out search's
+folds, once Spanish read names the English knowledge knows as they are).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from huescues.language import default_model, fold
+from huescues.language import TranslatedModel, default_model, fold
 from repo_scripts import load_script
 
 
@@ -108,7 +108,26 @@ def test_two_words_read_in_english_order_the_modifier_first() -> None:
     assert m.translate("mar profundo").text == "deep sea"
     assert m.translate("monstruo de las galletas").text == "cookie monster"
     assert m.translate("agua y fuego").text == "water fire"
-    assert m.translate("epi y blas").text == "epi blas"  # (names, not translated)
+    assert m.translate("xoan y lola").text == "xoan lola"  # (names, not translated)
+
+
+def test_a_name_the_english_knowledge_knows_is_read_as_it_is() -> None:
+    """A phrase the table does not hold whole but the English knowledge knows as it is, a name
+    from culture, is read as it is: 'la vaca lola' is the cartoon cow, not "cow lola"; 'topo
+    gigio' the mouse, not "taupe gigio"; in capitals as on a card. Phrases the table holds
+    whole, and phrases of words, read as before."""
+    m = default_model("es")
+    assert m.names is not None and m.names.knows("la vaca lola")
+    for name in ("la vaca lola", "Topo Gigio", "DAVID EL GNOMO"):
+        t = m.translate(name)
+        assert t.text == name.lower() and t.translated == () and t.confidence == 1.0
+    assert m.translate("vaca lola").text == "cow lola"  # not the name as the knowledge has it
+    assert m.translate("monstruo de las galletas").text == "cookie monster"
+    assert m.translate("cielo nocturno").text == "night sky"
+    # Without the names, word by word; and the names are in the readings' key.
+    plain = TranslatedModel(m.base, m.table, "es", knowledge=m.knowledge)
+    assert plain.translate("topo gigio").text == "taupe gigio"
+    assert plain.cache_key != m.cache_key
 
 
 def test_an_adjective_spanish_puts_first_keeps_its_place() -> None:
@@ -236,8 +255,8 @@ def test_the_knowledge_is_in_the_readings_cache_key() -> None:
     assert isinstance(own, TranslatedModel)
     assert own.knowledge is spanish_knowledge()
     # The word-order rules' version is in both: readings on disk go stale when they change.
-    assert plain.cache_key is not None and "-v1-o6@" in plain.cache_key
-    assert own.cache_key is not None and "-v2-o6@" in own.cache_key
+    assert plain.cache_key is not None and "-v1-o7@" in plain.cache_key
+    assert own.cache_key is not None and "-v2-o7~" in own.cache_key  # with the names' hash
     fewer = TranslatedModel(
         default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["tinto"])
     )

@@ -133,7 +133,13 @@ def default_model(language: str = "en") -> ColourTermModelBase:
 
 @functools.cache
 def _spanish_model() -> TranslatedModel:
-    return TranslatedModel(english_model(), spanish_table(), "es", knowledge=spanish_knowledge())
+    return TranslatedModel(
+        english_model(),
+        spanish_table(),
+        "es",
+        knowledge=spanish_knowledge(),
+        names=ObjectColourModel.default(),
+    )
 
 
 def in_english(text: str, language: str) -> str:
@@ -150,7 +156,7 @@ def _table_only(language: str) -> TranslatedModel:
     """``default_model(language)`` without its own knowledge: every word translated."""
     model = default_model(language)
     assert isinstance(model, TranslatedModel)
-    return TranslatedModel(model.base, model.table, language)
+    return TranslatedModel(model.base, model.table, language, names=model.names)
 
 
 @functools.cache

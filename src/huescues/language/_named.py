@@ -9,6 +9,7 @@ from collections.abc import Callable
 from ._default import default_model, english_model
 from ._embedding import EmbeddingModel
 from ._naming import NamingModel
+from ._objects import ObjectColourModel
 from ._protocol import ColourTermModel
 from ._translate import TranslatedModel, check_language, spanish_knowledge, spanish_table
 
@@ -37,5 +38,9 @@ def named_model(name: str, language: str = "en") -> ColourTermModel:
     if name == "default":
         return default_model(language)
     return TranslatedModel(
-        _SHIPPED[name](), spanish_table(), language, knowledge=spanish_knowledge()
+        _SHIPPED[name](),
+        spanish_table(),
+        language,
+        knowledge=spanish_knowledge(),
+        names=ObjectColourModel.default(),
     )

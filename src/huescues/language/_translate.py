@@ -60,9 +60,10 @@ _OF = frozenset({"de", "del"})
 #: adjectives put before the noun keep their place, 3 since words cut short are read whole, 4
 #: since a known phrase is found without its small words, 5 since words are cut only in capitals
 #: and a known phrase only loses small words the text lacks, 6 since a rated word votes with its
-#: table twin. Bump it with any change to these rules (_CUT, CUT_LETTERS, CUT_AGREEMENT,
-#: _SHORTENED, _DROPPED, the vote), or readings kept on disk stay.
-ORDER_RULES = 6
+#: table twin, 7 since a phrase the English knowledge knows as it is keeps it (``names``). Bump
+#: it with any change to these rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED, _DROPPED,
+#: the vote, the names), or readings kept on disk stay.
+ORDER_RULES = 7
 #: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
 #: letters or more, then a full stop, in a text in capitals (elsewhere a full stop ends a
 #: sentence: ``Venus.``).
@@ -142,7 +143,12 @@ class TranslatedModel(ColourTermModelBase):
     With ``knowledge`` (the language's own words rated in that language,
     :func:`spanish_knowledge`), a word it knows is read by it, not translated (a Spanish
     speaker's ``rosa`` is pink, ``marfil`` ivory): ``knowledge_weight * knowledge.score(own)``
-    is added to the English reading of the rest, a product of experts."""
+    is added to the English reading of the rest, a product of experts.
+
+    With ``names`` (the English knowledge, :meth:`ObjectColourModel.default`), a phrase of two
+    words or more that the table does not hold whole but ``names`` knows as it is (a name from
+    culture, ``la vaca lola``, ``topo gigio``, ``costa rica``) is read as it is, not word by
+    word ("cow lola", "taupe gigio", "rich coast")."""
 
     def __init__(
         self,
@@ -152,6 +158,7 @@ class TranslatedModel(ColourTermModelBase):
         *,
         knowledge: ObjectColourModel | None = None,
         knowledge_weight: float = OWN_KNOWLEDGE_WEIGHT,
+        names: ObjectColourModel | None = None,
     ) -> None:
         if not (math.isfinite(knowledge_weight) and knowledge_weight > 0):
             raise ValueError(f"knowledge_weight must be a positive number, not {knowledge_weight}")
@@ -160,6 +167,7 @@ class TranslatedModel(ColourTermModelBase):
         self.language = language
         self.knowledge = knowledge
         self.knowledge_weight = float(knowledge_weight)
+        self.names = names
         self._hash: str | None = None
         self._words: tuple[list[str], list[str]] | None = None
         self._content: dict[tuple[str, ...], list[str]] | None = None
@@ -171,16 +179,18 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1-o6@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2-o6@<table hash>+<knowledge hash>`` with the language's own knowledge):
-        readings kept on disk are stale once the table, the knowledge or the rules of word order
-        (``o6``: :data:`ORDER_RULES`) change."""
+        """``translated-<language>-v1-o7@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o7@<table hash>+<knowledge hash>`` with the language's own knowledge;
+        ``o7~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
+        knowledge, the names or the rules of word order (``o7``: :data:`ORDER_RULES`) change."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
         if base is None:
             return None
         order = f"o{ORDER_RULES}"
+        if self.names is not None:
+            order += f"~{_names_hash(self.names)}"
         if self.knowledge is None:
             return f"translated-{self.language}-v1-{order}@{self._table_hash()}({base})"
         return (
@@ -380,6 +390,8 @@ class TranslatedModel(ColourTermModelBase):
             whole = self.table.get(key)
             if whole is not None:
                 return Translation(whole[0], whole[1], (key,))
+            if self.names is not None and self.names.knows(key):
+                return Translation(key, 1.0)  # a name (la vaca lola), not its words
             # A known phrase with some of its small words dropped, as a card shortens it
             # (algodón azúcar: algodón de azúcar, cotton candy).
             words = key.split()
@@ -533,6 +545,13 @@ def spanish_knowledge() -> ObjectColourModel:
         evidence=values[:, 13],
         sources=np.full(len(rows), authors, dtype=np.int64),
     )
+
+
+@functools.cache
+def _names_hash(model: ObjectColourModel) -> str:
+    """The words a names model knows, hashed: all the names rule reads of it."""
+    digest = hashlib.sha256("\n".join(sorted(model.words)).encode())
+    return digest.hexdigest()[:12]
 
 
 def _knowledge_hash(model: ObjectColourModel) -> str:
