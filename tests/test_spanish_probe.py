@@ -85,3 +85,45 @@ def test_the_phrase_list_has_fifty_phrases_of_each_shape_and_the_script_counts_t
     script.phrases()
     table = capsys.readouterr().out
     assert "| **all** | 200 |" in table and "| adj-noun | 50 |" in table
+
+
+def test_the_names_probes_list_names_with_a_colour_each() -> None:
+    """probe-names.tsv (300 names typed as players type them, English) and probe-names-es.tsv
+    (200 names Spanish speakers give, with their English), written blind before the rules for
+    names (docs/knowledge.md, docs/languages.md): each row a name, a kind, a basic term, a
+    colour."""
+    names = load_script("evaluate_name_probe")
+    rows = names._rows(names.PROBE)
+    assert len(rows) == 300 and len({r[0] for r in rows}) == 300
+    assert {r[2] for r in rows} <= set(BASIC_TERMS)
+    assert all(len(r) == 6 and 0 <= float(r[3]) <= 100 for r in rows)
+    words = _script().probe(ROOT / "knowledge" / "work" / "probe-names-es.tsv")
+    assert len(words) == 200 and len({w[2] for w in words}) == 200
+    assert sum(" " in w[2].strip() for w in words) > 100  # most are names of several words
+
+
+def test_the_name_probe_reports_paired_differences_against_another_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """scripts/evaluate_name_probe.py on a short list: --save writes each name's points and
+    --against reads them back, so a tree against itself differs by nothing; a file of other
+    names is refused, naming the row."""
+    names = load_script("evaluate_name_probe")
+    probe = tmp_path / "probe.tsv"
+    probe.write_text(
+        "# a test list\nword\tcategory\tbasic\tL\ta\tb\n"
+        "pikachu\tCHARACTER\tyellow\t85\t0\t80\nshrek\tCHARACTER\tgreen\t60\t-35\t45\n",
+        encoding="utf-8",
+    )
+    saved = tmp_path / "points.tsv"
+    monkeypatch.setattr("sys.argv", ["x", "--probe", str(probe), "--save", str(saved)])
+    names.main()
+    assert saved.read_text(encoding="utf-8").splitlines()[1].startswith("pikachu\t")
+    monkeypatch.setattr("sys.argv", ["x", "--probe", str(probe), "--against", str(saved)])
+    names.main()
+    out = capsys.readouterr().out
+    assert "| **all** | 2 | 2 |" in out and "+0.000 [+0.000, +0.000]" in out
+    assert out.count("0 names moved") == 2
+    saved.write_text("word\ta\tb\nsmurf\t1\t1\nshrek\t1\t1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="row 1 is 'smurf'"):
+        names.main()
