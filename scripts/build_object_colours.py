@@ -60,8 +60,7 @@ from huescues.language._objects import (
     DATA_FILE,
     KNOWLEDGE_SOURCES,
     TermGrid,
-    _compact,
-    _forms,
+    covered_by,
 )
 
 FloatArray = NDArray[np.float64]
@@ -352,9 +351,7 @@ def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
     ``drop``: words whose ratings are left out, with their other forms (plurals, singulars,
     with "the", written together or apart: the model reads a form of a known word as that
     word)."""
-    dropped = {name_key(w) for w in drop}
-    dropped |= {f for w in list(dropped) for f in _forms(w)}
-    joined = {_compact(w) for w in dropped} - {""}
+    dropped = covered_by(list(drop))
     out: dict[str, Rating] = {}
     for path in sorted(folder.glob("authors-*.tsv")):
         if rated_in(path) != "en":
@@ -362,7 +359,7 @@ def read_ratings(folder: Path, drop: Iterable[str] = ()) -> dict[str, Rating]:
         source = "culture" if "culture" in path.stem else "authors"
         for word, rating in rating_file(path, source):
             key = name_key(word)
-            if key and key not in out and key not in dropped and _compact(key) not in joined:
+            if key and key not in out and not dropped(key):
                 out[key] = rating
     for second in sorted(folder.glob("second-rater*.tsv")):
         if rated_in(second) != "en":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -342,10 +342,8 @@ class ObjectColourModel(ColourTermModelBase):
         """The same model with ``words`` and their other forms (plurals, singulars, with "the",
         written together or apart) forgotten (carried by their vectors instead): for
         evaluations held out by word."""
-        drop = {name_key(w) for w in words}
-        drop |= {f for w in list(drop) for f in _forms(w)}
-        joined = {_compact(w) for w in drop} - {""}
-        keep = [i for i, w in enumerate(self.words) if w not in drop and _compact(w) not in joined]
+        forgotten = covered_by(words)
+        keep = [i for i, w in enumerate(self.words) if not forgotten(w)]
         arrays = self._arrays()
         arrays["words"] = tuple(self.words[i] for i in keep)
         for name in ("q", "tone", "evidence", "sources"):
@@ -605,6 +603,16 @@ def _forms(key: str) -> list[str]:
     if not bare and key:
         forms += ["the " + f for f in plain]
     return [f for f in forms if len(f) >= 3]
+
+
+def covered_by(words: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a known word (normalised) is one of ``words`` in any form the model reads as it
+    (:func:`_forms`, written together or apart): what forgetting ``words`` must forget, in
+    :meth:`ObjectColourModel.without` and in a knowledge build that leaves ratings out."""
+    keys = {name_key(w) for w in words}
+    keys |= {f for w in list(keys) for f in _forms(w)}
+    joined = {_compact(w) for w in keys} - {""}
+    return lambda word: word in keys or _compact(word) in joined
 
 
 def _compact(key: str) -> str:

@@ -169,6 +169,7 @@ class TranslatedModel(ColourTermModelBase):
         self.knowledge_weight = float(knowledge_weight)
         self.names = names
         self._hash: str | None = None
+        self._names_hash: str | None = None
         self._words: tuple[list[str], list[str]] | None = None
         self._content: dict[tuple[str, ...], list[str]] | None = None
         self._translate = functools.lru_cache(maxsize=1 << 14)(self._translate_key)
@@ -190,7 +191,7 @@ class TranslatedModel(ColourTermModelBase):
             return None
         order = f"o{ORDER_RULES}"
         if self.names is not None:
-            order += f"~{_names_hash(self.names)}"
+            order += f"~{self._names_key()}"
         if self.knowledge is None:
             return f"translated-{self.language}-v1-{order}@{self._table_hash()}({base})"
         return (
@@ -198,6 +199,14 @@ class TranslatedModel(ColourTermModelBase):
             f"{_knowledge_hash(self.knowledge)}"
             f",{self.knowledge_weight!r}({base})"
         )
+
+    def _names_key(self) -> str:
+        """The words ``names`` knows, hashed (all the names rule reads of it), once."""
+        kept = self._names_hash
+        if kept is None and self.names is not None:
+            words = "\n".join(sorted(self.names.words)).encode()
+            kept = self._names_hash = hashlib.sha256(words).hexdigest()[:12]
+        return kept or ""
 
     def _table_hash(self) -> str:
         kept = self._hash
@@ -545,13 +554,6 @@ def spanish_knowledge() -> ObjectColourModel:
         evidence=values[:, 13],
         sources=np.full(len(rows), authors, dtype=np.int64),
     )
-
-
-@functools.cache
-def _names_hash(model: ObjectColourModel) -> str:
-    """The words a names model knows, hashed: all the names rule reads of it."""
-    digest = hashlib.sha256("\n".join(sorted(model.words)).encode())
-    return digest.hexdigest()[:12]
 
 
 def _knowledge_hash(model: ObjectColourModel) -> str:
