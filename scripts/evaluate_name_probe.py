@@ -14,6 +14,11 @@ the names the knowledge reads by a rating (as they are, or as another form of a 
 the mean points of each reader, with a 95% bootstrap interval over the names (4,000 resamples,
 seed 0).
 
+``--probe FILE`` reads another list of the same columns: ``probe-short-names.tsv`` and
+``probe-short-names-2.tsv`` (short forms of names, ``vader``, with the name each stands for) and
+``probe-rare-words.tsv`` (uncommon words that are no names, which a reading of names must leave
+alone), each written blind in the same way.
+
 Run: ``python scripts/evaluate_name_probe.py`` (the retail board); ``--save FILE`` writes each
 name's points; ``--against FILE`` (a file another tree saved) adds the paired differences, this
 tree less that one, and lists the names whose points moved.

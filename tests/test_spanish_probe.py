@@ -89,9 +89,10 @@ def test_the_phrase_list_has_fifty_phrases_of_each_shape_and_the_script_counts_t
 
 def test_the_names_probes_list_names_with_a_colour_each() -> None:
     """probe-names.tsv (300 names typed as players type them, English), probe-names-es.tsv (200
-    names Spanish speakers give, with their English) and probe-short-names.tsv (200 short forms,
-    with the name each stands for), written blind (docs/knowledge.md, docs/languages.md): each
-    row a name, a kind, a basic term, a colour."""
+    names Spanish speakers give, with their English), probe-short-names.tsv and
+    probe-short-names-2.tsv (200 short forms each, with the name each stands for) and
+    probe-rare-words.tsv (200 uncommon words that are no names), written blind
+    (docs/knowledge.md, docs/languages.md): each row a name, a kind, a basic term, a colour."""
     names = load_script("evaluate_name_probe")
     rows = names._rows(names.PROBE)
     assert len(rows) == 300 and len({r[0] for r in rows}) == 300
@@ -100,8 +101,12 @@ def test_the_names_probes_list_names_with_a_colour_each() -> None:
     words = _script().probe(ROOT / "knowledge" / "work" / "probe-names-es.tsv")
     assert len(words) == 200 and len({w[2] for w in words}) == 200
     assert sum(" " in w[2].strip() for w in words) > 100  # most are names of several words
-    short = names._rows(ROOT / "knowledge" / "work" / "probe-short-names.tsv")
-    assert len(short) == 200 and all(len(r) == 7 and r[6] for r in short)  # with the full name
+    for file in ("probe-short-names.tsv", "probe-short-names-2.tsv"):
+        short = names._rows(ROOT / "knowledge" / "work" / file)
+        assert len(short) == 200 and all(len(r) == 7 and r[6] for r in short)  # the full name
+    rare = names._rows(ROOT / "knowledge" / "work" / "probe-rare-words.tsv")
+    assert len(rare) == 200 and len({r[0] for r in rare}) == 200
+    assert all(len(r) == 6 and r[2] in BASIC_TERMS for r in rare)
 
 
 def test_the_name_probe_reports_paired_differences_against_another_tree(
