@@ -256,10 +256,32 @@ def test_names_typed_without_the_or_written_together_read_as_the_known_name(
     assert model.sources("zq") == () and model.sources("q zx") == ()
 
 
+def test_a_short_form_reads_as_the_one_name_it_is_part_of(model: ObjectColourModel) -> None:
+    # Players shorten a name to its first or last word; before, each of these was carried by
+    # its word vector (evidence 0.321).
+    for form, known in (
+        ("vader", "darth vader"),
+        ("oompa", "oompa loompa"),
+        ("dortmund", "borussia dortmund"),
+    ):
+        assert model.knows(known) and not model.knows(form)
+        np.testing.assert_allclose(model.distribution(form), model.distribution(known))
+        assert model.evidence(form) == pytest.approx(model.evidence(known))
+    # Not a word in common use (R19's list): "hotel" is no Grand Budapest Hotel, "duty" no
+    # Call of Duty; not a part of two names ("madrid": Real or Atletico); not under four
+    # letters ("irn", of Irn Bru). Each stays carried by its vector.
+    assert model.knows("call of duty") and model.sources("grand budapest hotel") == ("culture",)
+    assert model.knows("real madrid") and model.knows("atletico madrid")
+    assert model.knows("irn bru")
+    for text in ("hotel", "duty", "madrid", "irn"):
+        assert not model.knows(text)
+        assert model.sources(text) == (), text
+
+
 @pytest.mark.slow
 def test_without_forgets_a_name_in_every_form(model: ObjectColourModel) -> None:
-    fewer = model.without(["tinkerbell", "simpsons"])
-    for form in ("tinker bell", "tinkerbell", "the simpsons", "simpsons"):
+    fewer = model.without(["tinkerbell", "simpsons", "vader"])
+    for form in ("tinker bell", "tinkerbell", "the simpsons", "simpsons", "darth vader", "vader"):
         assert fewer.evidence(form) == pytest.approx(model.carried_evidence), form
 
 

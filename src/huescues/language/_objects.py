@@ -8,6 +8,7 @@ broadly."""
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -76,6 +77,10 @@ _FOLDER = "objects"
 _TINY = 1e-6
 #: The fewest letters of a name matched written together or apart (:func:`_compact`).
 _COMPACT_LETTERS = 6
+#: The fewest letters of a short form read as the one name it is part of (:func:`_part_of`).
+_PART_LETTERS = 4
+#: English words in common use (the clue rules' list, R19 (c)): never read as part of a name.
+_COMMON_WORDS = "languages/en/common_words.txt.gz"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -543,6 +548,11 @@ class ObjectColourModel(ColourTermModelBase):
             i = joined.get(_compact(form))
             if i is not None:
                 return i
+        if _part_of(key):
+            for form in (key, *forms):
+                i = self._parts.get(form)
+                if i is not None:
+                    return i
         return None
 
     @functools.cached_property
@@ -554,6 +564,19 @@ class ObjectColourModel(ColourTermModelBase):
             if compact := _compact(word):
                 out.setdefault(compact, i)
         return out
+
+    @functools.cached_property
+    def _parts(self) -> dict[str, int]:
+        """The first and last word of each name from culture of two words or more (after a
+        leading article), to that name's index, where the word is part of that name only:
+        players shorten a name to it (``vader``, ``packers``)."""
+        culture = 1 << KNOWLEDGE_SOURCES.index("culture")
+        names: dict[str, set[int]] = {}
+        for i, word in enumerate(self._index):
+            if self._sources[i] & culture:
+                for part in _ends(word):
+                    names.setdefault(part, set()).add(i)
+        return {part: min(ids) for part, ids in names.items() if len(ids) == 1}
 
     def _phrase(self, key: str) -> _Reading | None:
         """A phrase whose every word the data know (``dark forest``): the product of its words'
@@ -605,14 +628,42 @@ def _forms(key: str) -> list[str]:
     return [f for f in forms if len(f) >= 3]
 
 
+def _ends(key: str) -> tuple[str, ...]:
+    """The first and last word of a name of two words or more, after a leading article (a
+    short form a player may give for it); ``()`` for a shorter name."""
+    words = key.split()
+    if words and words[0] in ("the", "a", "an"):
+        words = words[1:]
+    if len(words) < 2:
+        return ()
+    return tuple(w for w in (words[0], words[-1]) if _part_of(w))
+
+
+def _part_of(key: str) -> bool:
+    """Whether a text may stand for a longer name as its short form: one word of four letters
+    or more that is no English word in common use (``hotel`` is not the Grand Budapest Hotel,
+    nor ``duty`` Call of Duty)."""
+    return len(key) >= _PART_LETTERS and " " not in key and key not in _common_words()
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    raw = resources.files(_PACKAGE).joinpath(_COMMON_WORDS).read_bytes()
+    return frozenset(gzip.decompress(raw).decode("utf-8").split())
+
+
 def covered_by(words: Sequence[str]) -> Callable[[str], bool]:
     """Whether a known word (normalised) is one of ``words`` in any form the model reads as it
-    (:func:`_forms`, written together or apart): what forgetting ``words`` must forget, in
-    :meth:`ObjectColourModel.without` and in a knowledge build that leaves ratings out."""
+    (:func:`_forms`, written together or apart, or a name it is the short form of): what
+    forgetting ``words`` must forget, in :meth:`ObjectColourModel.without` and in a knowledge
+    build that leaves ratings out."""
     keys = {name_key(w) for w in words}
     keys |= {f for w in list(keys) for f in _forms(w)}
     joined = {_compact(w) for w in keys} - {""}
-    return lambda word: word in keys or _compact(word) in joined
+    parts = {w for w in keys if _part_of(w)}
+    return lambda word: (
+        word in keys or _compact(word) in joined or not parts.isdisjoint(_ends(word))
+    )
 
 
 def _compact(key: str) -> str:
