@@ -91,7 +91,8 @@ def test_the_names_probes_list_names_with_a_colour_each() -> None:
     """probe-names.tsv (300 names typed as players type them, English), probe-names-es.tsv (200
     names Spanish speakers give, with their English), probe-short-names.tsv and
     probe-short-names-2.tsv (200 short forms each, with the name each stands for) and
-    probe-rare-words.tsv (200 uncommon words that are no names), written blind
+    probe-rare-words.tsv (200 uncommon words that are no names) and probe-brackets.tsv (150
+    clue cards with a hint in brackets, in English and Spanish), written blind
     (docs/knowledge.md, docs/languages.md): each row a name, a kind, a basic term, a colour."""
     names = load_script("evaluate_name_probe")
     rows = names._rows(names.PROBE)
@@ -104,6 +105,8 @@ def test_the_names_probes_list_names_with_a_colour_each() -> None:
     for file in ("probe-short-names.tsv", "probe-short-names-2.tsv"):
         short = names._rows(ROOT / "knowledge" / "work" / file)
         assert len(short) == 200 and all(len(r) == 7 and r[6] for r in short)  # the full name
+    cards = names._rows(ROOT / "knowledge" / "work" / "probe-brackets.tsv")
+    assert len(cards) == 150 and all(len(r) == 7 and "(" in r[0] and "(" in r[6] for r in cards)
     rare = names._rows(ROOT / "knowledge" / "work" / "probe-rare-words.tsv")
     assert len(rare) == 200 and len({r[0] for r in rare}) == 200
     assert all(len(r) == 6 and r[2] in BASIC_TERMS for r in rare)
