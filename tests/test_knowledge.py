@@ -278,6 +278,35 @@ def test_a_short_form_reads_as_the_one_name_it_is_part_of(model: ObjectColourMod
         assert model.sources(text) == (), text
 
 
+def test_a_card_s_hint_in_brackets_is_no_part_of_the_clue(model: ObjectColourModel) -> None:
+    # A study's card "woody (toy story)" read the hint's words too (woody x toy x story, its
+    # evidence 0.10); the clue is what is outside the brackets, unless the knowledge knows the
+    # whole ("kermit (the frog)" is "kermit the frog") or the hint adds a companion.
+    board = Board.retail()
+    for card, clue in (
+        ("woody (toy story)", "woody"),
+        ("Elmo (Sesame Street)", "elmo"),
+        ("orange (fruit)", "orange"),
+        ("woody (toy story", "woody"),  # left open: to the end
+    ):
+        np.testing.assert_array_equal(model.score(card, board.lab), model.score(clue, board.lab))
+        assert model.evidence(card) == model.evidence(clue)
+        assert model.sources(card) == model.sources(clue)
+        np.testing.assert_array_equal(
+            model.score_batch([card, "sky"], board.lab)[0], model.score_batch([clue], board.lab)[0]
+        )
+    # A hint that adds a companion makes the card the pair's: read whole, as before.
+    np.testing.assert_array_equal(
+        model.score("bert (and ernie)", board.lab), model.score("bert and ernie", board.lab)
+    )
+    assert model.knows("kermit the frog")
+    np.testing.assert_array_equal(
+        model.score("kermit (the frog)", board.lab), model.score("kermit the frog", board.lab)
+    )
+    assert model.evidence("(sky)") == model.evidence("sky")  # nothing outside: the hint
+    assert model.predict("woody (toy story)").lab.tolist() == model.predict("woody").lab.tolist()
+
+
 @pytest.mark.slow
 def test_without_forgets_a_name_in_every_form(model: ObjectColourModel) -> None:
     fewer = model.without(["tinkerbell", "simpsons", "vader"])

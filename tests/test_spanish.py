@@ -130,6 +130,25 @@ def test_a_name_the_english_knowledge_knows_is_read_as_it_is() -> None:
     assert plain.cache_key != m.cache_key
 
 
+def test_a_card_s_hint_in_brackets_is_no_part_of_the_clue() -> None:
+    """A study's card carries a hint in brackets (WOODY (TOY STORY), as the English card
+    woody (toy story)): the clue is what is outside them, unless the pack or the English
+    knowledge knows the whole, or the hint adds a companion (EPI (Y BLAS): the pair's card)."""
+    m = default_model("es")
+    assert m.translate("WOODY (TOY STORY)").text == "woody"
+    assert m.translate("Naranja (fruta)") == m.translate("naranja")
+    assert m.translate("ZORRO (ANIMAL)") == m.translate("zorro")
+    assert m.translate("EPI (Y BLAS)").text == "epi y blas"  # a companion: the pair's card
+    assert m.translate("BLAS (Y EPI)") == m.translate("blas y epi")
+    assert m.translate("(fruta)") == m.translate("fruta")  # nothing outside: the hint is the clue
+    # A bracket left open runs to the end; the scores are the outside's.
+    assert m.translate("MONST. GALLETA (BARRIO") == m.translate("MONST. GALLETA")
+    from huescues import Board
+
+    lab = Board.retail().lab
+    np.testing.assert_array_equal(m.score("WOODY (TOY STORY)", lab), m.score("woody", lab))
+
+
 def test_an_adjective_spanish_puts_first_keeps_its_place() -> None:
     """buena suerte is good luck, not "luck good": the adjectives Spanish puts before the noun
     (the shortened buen, mal, gran and the common ones: último, mejor, peor, primera) are in
@@ -255,8 +274,8 @@ def test_the_knowledge_is_in_the_readings_cache_key() -> None:
     assert isinstance(own, TranslatedModel)
     assert own.knowledge is spanish_knowledge()
     # The word-order rules' version is in both: readings on disk go stale when they change.
-    assert plain.cache_key is not None and "-v1-o7@" in plain.cache_key
-    assert own.cache_key is not None and "-v2-o7~" in own.cache_key  # with the names' hash
+    assert plain.cache_key is not None and "-v1-o8@" in plain.cache_key
+    assert own.cache_key is not None and "-v2-o8~" in own.cache_key  # with the names' hash
     fewer = TranslatedModel(
         default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["tinto"])
     )

@@ -11,7 +11,8 @@ import functools
 import gzip
 import json
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -79,6 +80,8 @@ _TINY = 1e-6
 _COMPACT_LETTERS = 6
 #: The fewest letters of a short form read as the one name it is part of (:func:`_part_of`).
 _PART_LETTERS = 4
+#: A card's hint in brackets (:meth:`ObjectColourModel._key`).
+_BRACKETED = re.compile(r"\([^()]*\)?")
 #: English words in common use (the clue rules' list, R19 (c)): never read as part of a name.
 _COMMON_WORDS = "languages/en/common_words.txt.gz"
 
@@ -369,7 +372,7 @@ class ObjectColourModel(ColourTermModelBase):
 
     def distribution(self, text: str) -> FloatArray:
         """The text's distribution over :data:`BASIC_TERMS` (sums to 1); a copy."""
-        key = name_key(check_text(text))
+        key = self._key(text)
         i = self._known_index(key)
         if i is not None:
             return np.array(self._q[i], dtype=np.float64)
@@ -379,7 +382,7 @@ class ObjectColourModel(ColourTermModelBase):
     def tone(self, text: str) -> tuple[float, float] | None:
         """The lightness L* and chroma C* people picture for the text, or None where it has
         no tone of its own."""
-        r = self._reading(name_key(check_text(text)))
+        r = self._reading(self._key(text))
         if r is None or r.tone is None:
             return None
         return float(r.tone[0]), float(r.tone[1])
@@ -388,7 +391,7 @@ class ObjectColourModel(ColourTermModelBase):
         """How much is known of the text's colour, 0 to 1: the chance, measured on held-out
         words, that its reading's main colour is the one people give (docs/knowledge.md).
         0 for a text with nothing to read."""
-        key = name_key(check_text(text))
+        key = self._key(text)
         i = self._known_index(key)
         if i is not None:
             return float(self._evidence[i])
@@ -398,7 +401,7 @@ class ObjectColourModel(ColourTermModelBase):
     def sources(self, text: str) -> tuple[str, ...]:
         """Where the text's knowledge comes from (names of :data:`KNOWLEDGE_SOURCES`), ``()``
         for a text carried by its word vector alone."""
-        key = name_key(check_text(text))
+        key = self._key(text)
         i = self._known_index(key)
         if i is not None:
             bits = int(self._sources[i])
@@ -419,7 +422,7 @@ class ObjectColourModel(ColourTermModelBase):
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
         """log p(colour | text) for CIELAB colours ``lab`` (last axis 3); shape
         ``lab.shape[:-1]``; finite everywhere (a text with no letters: the flat answer)."""
-        r = self._reading(name_key(check_text(text)))
+        r = self._reading(self._key(text))
         colours = as_lab(lab)
         if r is None:
             return np.full(colours.shape[:-1], FLAT_LOG_DENSITY)
@@ -433,7 +436,7 @@ class ObjectColourModel(ColourTermModelBase):
         screening many texts); nothing it computes is cached."""
         colours = as_lab(lab)
         flat_pts = colours.reshape(-1, 3)
-        keys = [name_key(check_text(t)) for t in texts]
+        keys = [self._key(t) for t in texts]
         readings = self._read_many(list(dict.fromkeys(keys)))
         out = np.full((len(texts), len(flat_pts)), FLAT_LOG_DENSITY)
         p = self.grid.p_at(flat_pts)
@@ -447,7 +450,7 @@ class ObjectColourModel(ColourTermModelBase):
     def predict(self, text: str) -> Prediction:
         """The colour where the reading peaks, with the spread of the reading around it and
         the text's evidence."""
-        key = name_key(check_text(text))
+        key = self._key(text)
         r = self._reading(key)
         if r is None:
             return Prediction(np.array([50.0, 0.0, 0.0]), np.eye(3) * 1e3, False, "objects", 0.0)
@@ -486,6 +489,20 @@ class ObjectColourModel(ColourTermModelBase):
         top = float(s.max())
         log_norm = top + math.log(float(np.exp(s - top).mean()) * SRGB_GAMUT_VOLUME)
         return _Reading(q, tone, float(ev), int(bits), log_norm)
+
+    def _key(self, text: str) -> str:
+        """The normalised text a clue is read as: a card's words in brackets are a hint, not
+        the clue (``woody (toy story)``), so it reads as the words outside them, unless the
+        knowledge knows the whole as it is or in another form (``kermit (the frog)`` is
+        ``kermit the frog``) or the hint adds a companion (``bert (and ernie)``: the pair's,
+        :func:`without_hints`)."""
+        key = name_key(check_text(text))
+        if "(" not in text:
+            return key
+        outside = name_key(without_hints(text))
+        if not outside or self._known_index(key) is not None:
+            return key
+        return outside
 
     def _known(self, i: int) -> _Reading:
         t = self._tone[i]
@@ -626,6 +643,16 @@ def _forms(key: str) -> list[str]:
     if not bare and key:
         forms += ["the " + f for f in plain]
     return [f for f in forms if len(f) >= 3]
+
+
+def without_hints(text: str, joiners: Collection[str] = ("and",)) -> str:
+    """A clue card's text without its hints in brackets (``woody (toy story)``: ``woody``; a
+    bracket left open runs to the end), or the text whole where a hint adds a companion, its
+    first word one of ``joiners`` (``bert (and ernie)``): such a card is the pair's."""
+    for hint in _BRACKETED.findall(text):
+        if name_key(hint).split()[:1] in ([j] for j in joiners):
+            return text
+    return _BRACKETED.sub(" ", text)
 
 
 def _ends(key: str) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
-from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, ObjectColourModel
+from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, ObjectColourModel, without_hints
 from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab, check_text
 
 __all__ = [
@@ -60,10 +60,11 @@ _OF = frozenset({"de", "del"})
 #: adjectives put before the noun keep their place, 3 since words cut short are read whole, 4
 #: since a known phrase is found without its small words, 5 since words are cut only in capitals
 #: and a known phrase only loses small words the text lacks, 6 since a rated word votes with its
-#: table twin, 7 since a phrase the English knowledge knows as it is keeps it (``names``). Bump
-#: it with any change to these rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED, _DROPPED,
-#: the vote, the names), or readings kept on disk stay.
-ORDER_RULES = 7
+#: table twin, 7 since a phrase the English knowledge knows as it is keeps it (``names``), 8
+#: since a card's hint in brackets is no part of the clue. Bump it with any change to these
+#: rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED, _DROPPED, the vote, the names, the
+#: hints), or readings kept on disk stay.
+ORDER_RULES = 8
 #: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
 #: letters or more, then a full stop, in a text in capitals (elsewhere a full stop ends a
 #: sentence: ``Venus.``).
@@ -182,8 +183,8 @@ class TranslatedModel(ColourTermModelBase):
     def cache_key(self) -> str | None:
         """``translated-<language>-v1-o7@<table hash>(base key)`` when the base has a key, else
         ``None`` (``-v2-o7@<table hash>+<knowledge hash>`` with the language's own knowledge;
-        ``o7~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
-        knowledge, the names or the rules of word order (``o7``: :data:`ORDER_RULES`) change."""
+        ``o8~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
+        knowledge, the names or the rules of word order (``o8``: :data:`ORDER_RULES`) change."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
@@ -221,8 +222,25 @@ class TranslatedModel(ColourTermModelBase):
     def translate(self, text: str) -> Translation:
         """The English text read for ``text``, the translation's confidence and the words the
         language's own knowledge reads. A word cut short (``MONST.``) is read as the word it
-        stands for (:meth:`whole_word`)."""
-        return self._translate(_key(check_text(text)))
+        stands for (:meth:`whole_word`). A card's hint in brackets is no part of the clue
+        (``WOODY (TOY STORY)`` reads as ``woody``) unless the pack or ``names`` knows the whole
+        or the hint adds a companion (``EPI (Y BLAS)``: the pair's), as
+        :class:`ObjectColourModel` reads English cards."""
+        key = _key(check_text(text))
+        if "(" in text:
+            outside = _key(without_hints(text, _AND))
+            if outside and not self._whole(key):
+                return self._translate(outside)
+        return self._translate(key)
+
+    def _whole(self, key: str) -> bool:
+        """Whether the pack reads a phrase as one thing: its own knowledge or the table holds
+        it, or ``names`` knows it."""
+        return (
+            self._own(key) is not None
+            or key in self.table
+            or (self.names is not None and self.names.knows(key))
+        )
 
     def whole_word(self, cut: str) -> str:
         """The folded word that ``cut``, a word cut short (``monst``, with or without its full
