@@ -17,8 +17,10 @@ seed 0).
 ``--probe FILE`` reads another list of the same columns: ``probe-short-names.tsv`` and
 ``probe-short-names-2.tsv`` (short forms of names, ``vader``, with the name each stands for) and
 ``probe-rare-words.tsv`` (uncommon words that are no names, which a reading of names must leave
-alone) and ``probe-brackets.tsv`` (clue cards with a hint in brackets, ``woody (toy story)``; its
-last column, the Spanish card, is not read here), each written blind in the same way.
+alone), ``probe-brackets.tsv`` (clue cards with a hint in brackets, ``woody (toy story)``; its
+last column, the Spanish card, is not read here) and ``probe-long-names.tsv``, ``-2`` and ``-3``
+(longer forms of names, ``clifford the big red dog``, and phrases that name no one), each
+written blind in the same way.
 
 Run: ``python scripts/evaluate_name_probe.py`` (the retail board); ``--save FILE`` writes each
 name's points; ``--against FILE`` (a file another tree saved) adds the paired differences, this

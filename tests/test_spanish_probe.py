@@ -91,8 +91,9 @@ def test_the_names_probes_list_names_with_a_colour_each() -> None:
     """probe-names.tsv (300 names typed as players type them, English), probe-names-es.tsv (200
     names Spanish speakers give, with their English), probe-short-names.tsv and
     probe-short-names-2.tsv (200 short forms each, with the name each stands for) and
-    probe-rare-words.tsv (200 uncommon words that are no names) and probe-brackets.tsv (150
-    clue cards with a hint in brackets, in English and Spanish), written blind
+    probe-rare-words.tsv (200 uncommon words that are no names), probe-brackets.tsv (150
+    clue cards with a hint in brackets, in English and Spanish) and probe-long-names*.tsv (150
+    longer forms of names and 50 phrases that name no one each), written blind
     (docs/knowledge.md, docs/languages.md): each row a name, a kind, a basic term, a colour."""
     names = load_script("evaluate_name_probe")
     rows = names._rows(names.PROBE)
@@ -107,6 +108,12 @@ def test_the_names_probes_list_names_with_a_colour_each() -> None:
         assert len(short) == 200 and all(len(r) == 7 and r[6] for r in short)  # the full name
     cards = names._rows(ROOT / "knowledge" / "work" / "probe-brackets.tsv")
     assert len(cards) == 150 and all(len(r) == 7 and "(" in r[0] and "(" in r[6] for r in cards)
+    for file in ("probe-long-names.tsv", "probe-long-names-2.tsv", "probe-long-names-3.tsv"):
+        long = names._rows(ROOT / "knowledge" / "work" / file)
+        assert len(long) == 200 and len({r[0] for r in long}) == 200
+        kinds = [r[1] for r in long]
+        assert kinds.count("LONG_NAME") == 150 and kinds.count("PHRASE") == 50
+        assert all(len(r) == 7 and r[2] in BASIC_TERMS for r in long)
     rare = names._rows(ROOT / "knowledge" / "work" / "probe-rare-words.tsv")
     assert len(rare) == 200 and len({r[0] for r in rare}) == 200
     assert all(len(r) == 6 and r[2] in BASIC_TERMS for r in rare)
