@@ -307,6 +307,28 @@ def test_a_card_s_hint_in_brackets_is_no_part_of_the_clue(model: ObjectColourMod
     assert model.predict("woody (toy story)").lab.tolist() == model.predict("woody").lab.tolist()
 
 
+def test_a_longer_form_of_a_name_reads_as_the_name(model: ObjectColourModel) -> None:
+    # A card or a player adds an epithet, a title or the franchise; before, such a text was
+    # read as the product of its words ("clifford the big red dog": evidence 0.03) or carried
+    # by its vector ("elmo from sesame street").
+    board = Board.retail()
+    for text, name in (
+        ("clifford the big red dog", "clifford"),
+        ("elmo from sesame street", "elmo"),  # its first words before its last
+        ("super mario", "mario"),
+        ("the amazing spider man", "spider man"),  # its last words, after the article
+    ):
+        assert not model.knows(text) and model.sources(name) == ("culture",)
+        np.testing.assert_array_equal(model.score(text, board.lab), model.score(name, board.lab))
+        assert model.evidence(text) == model.evidence(name)
+    # Not a pair ("and": read as a phrase), not a phrase of words that names no one, and not
+    # a title's adjective in another form ("incredible" is not "the incredibles").
+    assert model.evidence("bert and ernie") < model.evidence("bert")
+    both = set(model.sources("dark")) | set(model.sources("forest"))
+    assert set(model.sources("dark forest")) == both  # the product of its words
+    assert model.evidence("the incredible hulk") != model.evidence("the incredibles")
+
+
 @pytest.mark.slow
 def test_without_forgets_a_name_in_every_form(model: ObjectColourModel) -> None:
     fewer = model.without(["tinkerbell", "simpsons", "vader"])

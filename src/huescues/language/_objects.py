@@ -514,15 +514,17 @@ class ObjectColourModel(ColourTermModelBase):
         return self._read_many([key])[key]
 
     def _read_many(self, keys: list[str]) -> dict[str, _Reading | None]:
-        """Readings of normalised texts: known words from the data, phrases of known words as
-        the product of their words' readings, the rest carried by their word vectors (encoded
-        together)."""
+        """Readings of normalised texts: known words from the data (or the name a longer text
+        holds, :meth:`_name_inside`), phrases of known words as the product of their words'
+        readings, the rest carried by their word vectors (encoded together)."""
         out: dict[str, _Reading | None] = {}
         new: list[str] = []
         for key in keys:
             i = self._index.get(key)
             if i is None:
                 i = self._variant(key)
+            if i is None:
+                i = self._name_inside(key)
             if i is not None:
                 out[key] = self._known(i)
             elif not key:
@@ -546,8 +548,8 @@ class ObjectColourModel(ColourTermModelBase):
 
     def _known_index(self, key: str) -> int | None:
         """The known word a normalised text is, or is a form of (as :meth:`_read_many` finds
-        it): its facts are looked up, with no reading made (a reading's normaliser costs about
-        a millisecond)."""
+        it; a name inside a longer text is found there): its facts are looked up, with no
+        reading made (a reading's normaliser costs about a millisecond)."""
         i = self._index.get(key)
         return self._variant(key) if i is None else i
 
@@ -594,6 +596,33 @@ class ObjectColourModel(ColourTermModelBase):
                 for part in _ends(word):
                     names.setdefault(part, set()).add(i)
         return {part: min(ids) for part, ids in names.items() if len(ids) == 1}
+
+    def _name_inside(self, key: str) -> int | None:
+        """The name from culture a longer text begins or ends with (after a leading article),
+        where the text is no known word: a card or a player writes a name with an epithet, a
+        title or its franchise (``sonic the hedgehog``, ``elmo from sesame street``, ``the
+        incredible hulk``, ``super mario``). Its first words are tried first, longest first
+        (the name comes first in "X the Y" and "X from Y"), then its last; a text that joins
+        names with "and" is the pair's, read as a phrase."""
+        words = key.split()
+        if words[:1] in (["the"], ["a"], ["an"]):
+            words = words[1:]
+        if len(words) < 2 or "and" in words:
+            return None
+        n = len(words)
+        culture = 1 << KNOWLEDGE_SOURCES.index("culture")
+        spans = [words[:size] for size in range(n - 1, 0, -1)]
+        spans += [words[n - size :] for size in range(n - 1, 0, -1)]
+        for span in spans:
+            # As it is, or with "the" (the grinch); not another form, which would read a
+            # title's adjective as a name (incredible: the incredibles).
+            text = " ".join(span)
+            i = self._index.get(text)
+            if i is None:
+                i = self._index.get("the " + text)
+            if i is not None and self._sources[i] & culture:
+                return i
+        return None
 
     def _phrase(self, key: str) -> _Reading | None:
         """A phrase whose every word the data know (``dark forest``): the product of its words'
