@@ -600,13 +600,11 @@ class ObjectColourModel(ColourTermModelBase):
     def _name_inside(self, key: str) -> int | None:
         """The name from culture a longer text begins or ends with (after a leading article),
         where the text is no known word: a card or a player writes a name with an epithet, a
-        title or its franchise (``sonic the hedgehog``, ``elmo from sesame street``, ``the
-        incredible hulk``, ``super mario``). Its first words are tried first, longest first
+        title or its franchise (``clifford the big red dog``, ``elmo from sesame street``, ``the
+        amazing spider man``, ``super mario``). Its first words are tried first, longest first
         (the name comes first in "X the Y" and "X from Y"), then its last; a text that joins
         names with "and" is the pair's, read as a phrase."""
-        words = key.split()
-        if words[:1] in (["the"], ["a"], ["an"]):
-            words = words[1:]
+        words = _without_article(key.split())
         if len(words) < 2 or "and" in words:
             return None
         n = len(words)
@@ -687,12 +685,15 @@ def without_hints(text: str, joiners: Collection[str] = ("and",)) -> str:
 def _ends(key: str) -> tuple[str, ...]:
     """The first and last word of a name of two words or more, after a leading article (a
     short form a player may give for it); ``()`` for a shorter name."""
-    words = key.split()
-    if words and words[0] in ("the", "a", "an"):
-        words = words[1:]
+    words = _without_article(key.split())
     if len(words) < 2:
         return ()
     return tuple(w for w in (words[0], words[-1]) if _part_of(w))
+
+
+def _without_article(words: list[str]) -> list[str]:
+    """A name's words without a leading article."""
+    return words[1:] if words[:1] in (["the"], ["a"], ["an"]) else words
 
 
 def _part_of(key: str) -> bool:

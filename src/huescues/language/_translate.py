@@ -181,8 +181,8 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1-o7@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2-o7@<table hash>+<knowledge hash>`` with the language's own knowledge;
+        """``translated-<language>-v1-o8@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o8@<table hash>+<knowledge hash>`` with the language's own knowledge;
         ``o8~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
         knowledge, the names or the rules of word order (``o8``: :data:`ORDER_RULES`) change."""
         if type(self) is not TranslatedModel:
