@@ -93,8 +93,9 @@ def test_the_names_probes_list_names_with_a_colour_each() -> None:
     probe-short-names-2.tsv (200 short forms each, with the name each stands for) and
     probe-rare-words.tsv (200 uncommon words that are no names), probe-brackets.tsv (150
     clue cards with a hint in brackets, in English and Spanish) and probe-long-names*.tsv (150
-    longer forms of names and 50 phrases that name no one each), written blind
-    (docs/knowledge.md, docs/languages.md): each row a name, a kind, a basic term, a colour."""
+    longer forms of names and 50 phrases that name no one each) and probe-4.tsv (300 clue words
+    in ten categories), written blind (docs/knowledge.md, docs/languages.md): each row a name,
+    a kind, a basic term, a colour."""
     names = load_script("evaluate_name_probe")
     rows = names._rows(names.PROBE)
     assert len(rows) == 300 and len({r[0] for r in rows}) == 300
@@ -117,6 +118,10 @@ def test_the_names_probes_list_names_with_a_colour_each() -> None:
     rare = names._rows(ROOT / "knowledge" / "work" / "probe-rare-words.tsv")
     assert len(rare) == 200 and len({r[0] for r in rare}) == 200
     assert all(len(r) == 6 and r[2] in BASIC_TERMS for r in rare)
+    fourth = names._rows(ROOT / "knowledge" / "work" / "probe-4.tsv")
+    assert len(fourth) == 300 and len({r[0] for r in fourth}) == 300
+    assert all(len(r) == 6 and r[2] in BASIC_TERMS for r in fourth)
+    assert len({r[1] for r in fourth}) == 10  # ten categories, 30 words each
 
 
 def test_the_name_probe_reports_paired_differences_against_another_tree(
