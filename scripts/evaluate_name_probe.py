@@ -6,7 +6,8 @@ player would type them on a phone, each with the colour its writer pictured (a b
 rough CIELAB colour), written blind by a helper session before the reading of names written
 without "the" or together/apart changed (its header says how). Nothing is fitted to it.
 
-Each name is read by ``default_model()`` (its scores over the board as a belief) and the default
+Each name is read by ``default_model()`` (its scores over the board as a belief, read against the
+board's squares as the players read: ``in_view``) and the default
 player's guesser (``default_agent().guesser.belief``, outside a game); a reader places where its
 belief's expected R15 points are highest and scores R15's points of that square against the
 square nearest the listed colour, as ``scripts/evaluate_spanish_probe.py`` does. Per category:
@@ -19,8 +20,9 @@ seed 0).
 ``probe-rare-words.tsv`` (uncommon words that are no names, which a reading of names must leave
 alone), ``probe-brackets.tsv`` (clue cards with a hint in brackets, ``woody (toy story)``; its
 last column, the Spanish card, is not read here) and ``probe-long-names.tsv``, ``-2`` and ``-3``
-(longer forms of names, ``clifford the big red dog``, and phrases that name no one), each
-written blind in the same way.
+(longer forms of names, ``clifford the big red dog``, and phrases that name no one), and
+``probe-4.tsv`` (300 clue words in ten categories, written after the reading in view of the
+board was chosen and before it was measured on it), each written blind in the same way.
 
 Run: ``python scripts/evaluate_name_probe.py`` (the retail board); ``--save FILE`` writes each
 name's points; ``--against FILE`` (a file another tree saved) adds the paired differences, this

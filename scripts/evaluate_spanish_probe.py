@@ -10,7 +10,8 @@ setting was written from either; the fourth glossary (``glossary-abstract.tsv``)
 (the page says by how much).
 
 Each English word is read by an English reader and its Spanish word by the same reader in
-Spanish: ``default_model(language)`` (its scores over the board as a belief) and the default
+Spanish: ``default_model(language)`` (its scores over the board as a belief, read against the
+board's squares as the players read: ``in_view``) and the default
 player's guesser (``default_agent(language).guesser.belief``, outside a game). A reader places
 where its belief's expected R15 points are highest (first in reading order on a tie), and the
 word scores R15's points of that square against the square nearest the listed colour (3 on it,
@@ -43,7 +44,7 @@ from huescues import Board, Cell, Rules
 from huescues.agents import best_squares, default_agent, expected_points
 from huescues.colour import delta_e_2000
 from huescues.engine import points_map
-from huescues.language import default_model
+from huescues.language import default_model, in_view
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE_EN = ROOT / "knowledge" / "work" / "probe-en.tsv"
@@ -92,9 +93,9 @@ def phrases(path: Path = PHRASES) -> None:
 
 def readers(language: str, board: Board) -> dict[str, Callable[[str], FloatArray]]:
     """The two readers in ``language``: each word to a belief over the board's squares."""
-    model = default_model(language)
-    guesser = default_agent(language).guesser
     lab = board.lab.reshape(-1, 3)
+    model = in_view(default_model(language), lab)
+    guesser = default_agent(language).guesser
 
     def by_model(text: str) -> FloatArray:
         s = np.asarray(model.score(text, lab), dtype=np.float64)

@@ -151,8 +151,9 @@ def test_no_combination_beats_the_english_pool_in_sample() -> None:
 
 def test_clue_choice_agreement_reads_the_pooled_giver() -> None:
     """The measure the pool was chosen by (scripts/evaluate_giver_listener.py): 0.553 in
-    sample, 0.526 for the average, both choosing among all the clues; the default giver, which
-    leaves some unsaid (alike_from), 0.562."""
+    sample, 0.528 for the average (0.526 before the players read clues in view of the board),
+    both choosing among all the clues; the default giver, which leaves some unsaid
+    (alike_from), 0.561 (0.562 before)."""
     from huescues.research import clue_choice_agreement, dev_picks
 
     responses = dev_picks()[0]
@@ -166,8 +167,8 @@ def test_clue_choice_agreement_reads_the_pooled_giver() -> None:
     )
     ruled = clue_choice_agreement(responses, default_agent(), n_boot=200)
     assert pooled.chosen.format(".3f").split()[0] == "0.553"
-    assert averaged.chosen.format(".3f").split()[0] == "0.526"
-    assert ruled.chosen.format(".3f").split()[0] == "0.562"
+    assert averaged.chosen.format(".3f").split()[0] == "0.528"
+    assert ruled.chosen.format(".3f").split()[0] == "0.561"
 
 
 def test_a_guesser_can_imagine_the_default_giver_as_it_pools() -> None:

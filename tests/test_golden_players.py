@@ -13,7 +13,9 @@ a Spanish phrase with a name kept its order), and players-es-200 once more when 
 ``POINTS_TIE`` of the most became a tie broken by reading order: recorded on one machine, it
 differed in 2 games on another, whose ``exp`` and ``log`` differ in the last bits; players-es-200
 and web-es again when the Spanish giver's pool went back to 0.5, 0.25, 0.25 (its held-out search's
-folds, once Spanish read names the English knowledge knows as they are).
+folds, once Spanish read names the English knowledge knows as they are); both again when the
+players read every clue against the board's squares (``huescues.language.in_view``: a colour
+term none of the squares fits well, black or white on the standard board, still counts).
 """
 
 from __future__ import annotations

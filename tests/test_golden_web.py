@@ -43,10 +43,29 @@ TABLES: dict[str, dict[str, Any]] = {
 #: web-stand-in at 36af401.
 #: web-en and web-stand-in again when the default giver's listener models were pooled
 #: geometrically (issue 34, item 3); web-es when the Spanish giver's were too (its own weights,
-#: chosen on the Spanish picks).
+#: chosen on the Spanish picks). All three again when the players read every clue against the
+#: board's squares (the knowledge's terms in view, ``huescues.language.in_view``).
 MADE_AT = dict.fromkeys(("web-en", "web-es", "web-stand-in"), "recorded again in issue 34")
-#: The person's first clues, one a round they give (R19, R20 in either language).
-CLUES = ("lagoon", "banana", "pradera", "glaciar", "velvet", "ember", "coral", "tomate")
+#: The person's first clues, one a round they give (R19, R20 in either language); enough for a
+#: game whose tie goes to tie-breaker rounds (R25: web-stand-in since the players read in view).
+CLUES = (
+    "lagoon",
+    "banana",
+    "pradera",
+    "glaciar",
+    "velvet",
+    "ember",
+    "coral",
+    "tomate",
+    "saffron",
+    "musgo",
+    "denim",
+    "lilac",
+    "ciruela",
+    "rust",
+    "ivory",
+    "arena",
+)
 CELLS = [str(c) for c in Board.standard().cells()]
 
 

@@ -92,7 +92,8 @@ def test_a_tournament_gives_the_golden_bytes(tmp_path: Path) -> None:
     # again for its two-word second clues in a form people say, for its giver's listener
     # models pooled geometrically, for two-word clues only as a colour's name, for words
     # people read apart left unsaid, and for the knowledge's ratings of WordNet's remainder: one
-    # game's round, the random player's "freckle" read by its new rating).
+    # game's round, the random player's "freckle" read by its new rating; and when the players
+    # read every clue against the board's squares, huescues.language.in_view).
     out = tmp_path / "r.jsonl"
     run_tournament(["default", "naming", "random"], games=60, seed=19, workers=1, out=out)
     assert out.read_bytes() == (GOLDEN / "tournament-60.jsonl").read_bytes()

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from huescues.engine import Board, Cell, normalise_clue
 from huescues.language import ColourTermModel, listen, reads_in_context, with_capabilities
 
-from ._listener import log_literal, pawn_log_likelihood, posterior
+from ._listener import log_literal, on_board, pawn_log_likelihood, posterior
 from ._readings import Kind, Readings
 from ._vocabulary import board_reading
 
@@ -53,7 +53,7 @@ def _read_clue(model: ColourTermModel, text: str, board: Board) -> FloatArray:
     ("not sky") is read against the board's squares (listen)."""
     if not reads_in_context(text):
         return log_literal(model, text, board)
-    p = listen(text, board.lab.reshape(-1, 3), model=model)
+    p = listen(text, board.lab.reshape(-1, 3), model=on_board(model, board))
     out: FloatArray = np.log(p).reshape(board.shape)
     return out
 
@@ -70,7 +70,7 @@ def phrases_log_l0(
     rows = readings.cached_many((model,), PHRASE_L0, keys)
     new = [i for i, r in enumerate(rows) if r is None and not reads_in_context(phrases[i])]
     if new:
-        batch = with_capabilities(model).score_batch
+        batch = with_capabilities(on_board(model, board)).score_batch
         s = np.asarray(batch([phrases[i] for i in new], board.lab.reshape(-1, 3)), np.float64)
         top = s.max(axis=1, keepdims=True)
         read = s - (top + np.log(np.exp(s - top).sum(axis=1, keepdims=True)))

@@ -4,23 +4,49 @@ and an optional pragmatic step (Rational Speech Acts)."""
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Board, Cell
-from huescues.language import ColourTermModel
+from huescues.language import ColourTermModel, in_view
 
-__all__ = ["log_literal", "pawn_log_likelihood", "posterior"]
+__all__ = ["log_literal", "on_board", "pawn_log_likelihood", "posterior"]
 
 FloatArray = NDArray[np.float64]
 
+#: Each model's reading in view of a board, by board id (made once: its readings are its own).
+_ON_BOARD: weakref.WeakKeyDictionary[object, dict[str, ColourTermModel | None]] = (
+    weakref.WeakKeyDictionary()
+)
+_ON_BOARD_LOCK = threading.Lock()
+
+
+def on_board(model: ColourTermModel, board: Board) -> ColourTermModel:
+    """``model`` reading clues against the board's squares
+    (:func:`~huescues.language.in_view`): how the players read every clue. Made once per model
+    and board and kept while the model lives."""
+    try:
+        with _ON_BOARD_LOCK:
+            kept = _ON_BOARD.setdefault(model, {})
+            if board.id not in kept:
+                viewed = in_view(model, board.lab)
+                # None for the model itself: a value that held its key would keep it alive.
+                kept[board.id] = None if viewed is model else viewed
+            found = kept[board.id]
+    except TypeError:  # a model that cannot be weakly referenced: read in view each time
+        return in_view(model, board.lab)
+    return model if found is None else found
+
 
 def log_literal(model: ColourTermModel, text: str, board: Board) -> FloatArray:
-    """log L0(square | text): the model's log-likelihood on every square, normalised over the
-    board (a flat prior). Shape ``(rows, cols)``."""
-    s = np.asarray(model.score(text, board.lab), dtype=np.float64)
+    """log L0(square | text): the model's log-likelihood on every square, read against the
+    board's squares (:func:`on_board`) and normalised over them (a flat prior). Shape
+    ``(rows, cols)``."""
+    s = np.asarray(on_board(model, board).score(text, board.lab), dtype=np.float64)
     return s - _logsumexp(s)
 
 

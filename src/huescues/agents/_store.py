@@ -27,9 +27,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Board
-from huescues.language import model_cache_key
+from huescues.language import ColourTermModel, model_cache_key
 
 from . import _scores
+from ._listener import on_board
 
 __all__ = [
     "CACHE_DIR_ENV",
@@ -100,10 +101,14 @@ def _code_fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-def readings_key(model: object, board: Board, words: tuple[str, ...]) -> dict[str, str] | None:
+def readings_key(
+    model: ColourTermModel, board: Board, words: tuple[str, ...]
+) -> dict[str, str] | None:
     """What a kept reading must have been made for, or ``None`` when ``model`` has no stable
-    name (:func:`~huescues.language.model_cache_key`): then nothing is kept for it."""
-    name = model_cache_key(model)
+    name (:func:`~huescues.language.model_cache_key`): then nothing is kept for it. The name is
+    the model's as it reads this board (:func:`on_board`): a reading made before the models
+    read in view, or of other colours in view, is another file."""
+    name = model_cache_key(on_board(model, board))
     if name is None:
         return None
     return {
@@ -190,10 +195,11 @@ def shipped_path(board: Board, key: dict[str, str]) -> Path:
 
 
 def shipped_name(board: Board, key: dict[str, str]) -> str:
-    """The shipped file's name: the board's id and the model's name without its fingerprint
-    (``huescues-standard-v1-naming.bin``), stable across rebuilds. A long name (a pool of
-    blends) is cut, with a hash of the whole, to keep paths short (Windows allows 260)."""
-    model = re.sub(r"@[0-9a-f]+", "", key["model"])
+    """The shipped file's name: the board's id and the model's name without its fingerprints
+    (its data's and its view's: ``huescues-standard-v1-naming.bin``), stable across rebuilds.
+    A long name (a pool of blends) is cut, with a hash of the whole, to keep paths short
+    (Windows allows 260)."""
+    model = re.sub(r"@(?:view-)?[0-9a-f]+", "", key["model"])
     name = re.sub(r"[^A-Za-z0-9.]+", "-", model).strip("-")
     if len(name) > 60:
         name = f"{name[:40].rstrip('-.')}-{hashlib.sha256(name.encode()).hexdigest()[:12]}"

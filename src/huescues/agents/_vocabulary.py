@@ -13,6 +13,7 @@ from huescues.language import BlendedModel, ColourTermModel, TranslatedModel, wi
 
 from . import _scores
 from ._languages import clue_vocabulary
+from ._listener import on_board
 from ._readings import Kind, Readings, Same
 from ._store import cache_path, encode, load, readings_cache_dir, readings_key, save, shipped_path
 
@@ -128,8 +129,9 @@ def _kept_reading(model: ColourTermModel, board: Board, words: tuple[str, ...]) 
 
 
 def read_board(model: ColourTermModel, board: Board, words: tuple[str, ...]) -> BoardReading:
-    """The vocabulary read by ``model`` on ``board`` (the work :func:`board_reading` keeps)."""
-    many = with_capabilities(model).score_many
+    """The vocabulary read by ``model`` on ``board``, against its squares (:func:`on_board`):
+    the work :func:`board_reading` keeps."""
+    many = with_capabilities(on_board(model, board)).score_many
     scores = np.asarray(many(list(words), board.lab), dtype=np.float64)
     log_belief, frame = _scores.from_scores(scores)
     return BoardReading(words, {w: i for i, w in enumerate(words)}, log_belief, frame)

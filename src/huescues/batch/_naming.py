@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from huescues.engine import Board
-from huescues.language import ColourTermModel, NamingModel
+from huescues.language import ColourTermModel, NamingModel, in_view
 
 from ._games import GameBatch
 from ._random import random_actions
@@ -29,13 +29,15 @@ def naming_ranking(
     top: int = 16,
 ) -> IntArray:
     """``(squares, top)``: for each square, the ids of the vocabulary's one-word clues that
-    ``model`` (default: :meth:`NamingModel.default`, the XKCD naming data) scores highest for
-    its colour, best first."""
+    ``model`` (default: :meth:`NamingModel.default`, the XKCD naming data), read against the
+    board's squares (:func:`~huescues.language.in_view`), scores highest for its colour, best
+    first."""
     model = NamingModel.default() if model is None else model
     words = np.flatnonzero(np.array(vocabulary.word_counts) == 1)
     if words.size == 0:
         raise ValueError("the vocabulary has no one-word clues to rank")
     lab = board.lab.reshape(-1, 3)
+    model = in_view(model, lab)  # against the board's squares, as the players read
     scores = np.stack([np.asarray(model.score(vocabulary.texts[i], lab)) for i in words])
     order = np.argsort(-scores, axis=0, kind="stable")[: min(top, words.size)]
     ranking: IntArray = words[order.T].astype(np.int64)

@@ -6,7 +6,7 @@ from huescues.public import name_public_objects as _name_public_objects
 
 from ._attested import ATTESTED_CONFIDENCE, GIVER_EVIDENCE, attested
 from ._baselines import FlatModel, MeanColourModel, NearestNameModel
-from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
+from ._capabilities import ColourTermModelBase, in_view, model_cache_key, with_capabilities
 from ._combined import CombinedModel, combined_model
 from ._data import C3Data, NamedColours, c3, colornames, xkcd_names
 from ._default import OBJECT_BLEND_WEIGHT, BlendedModel, default_model, in_english
@@ -14,7 +14,14 @@ from ._embedding import EmbeddingModel, EmbeddingParams
 from ._listen import listen, reads_in_context
 from ._named import MODEL_NAMES, named_model
 from ._naming import Modifier, NamingModel, name_key, words_of
-from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, TONE_SPREAD, ObjectColourModel, TermGrid
+from ._objects import (
+    BASIC_TERMS,
+    KNOWLEDGE_SOURCES,
+    TONE_SPREAD,
+    VIEW_POWER,
+    ObjectColourModel,
+    TermGrid,
+)
 from ._phrases import PHRASE_FAULTS, phrase_fault, survey_names, word_classes
 from ._protocol import FLAT_LOG_DENSITY, ColourTermModel, Prediction, as_lab
 from ._sentence import SentenceTransformerEncoder
@@ -44,6 +51,7 @@ __all__ = [
     "OWN_KNOWLEDGE_WEIGHT",
     "PHRASE_FAULTS",
     "TONE_SPREAD",
+    "VIEW_POWER",
     "BlendedModel",
     "C3Data",
     "ColourTermModel",
@@ -74,6 +82,7 @@ __all__ = [
     "fold",
     "fold_of",
     "in_english",
+    "in_view",
     "listen",
     "model_cache_key",
     "name_key",

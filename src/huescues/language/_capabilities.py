@@ -1,5 +1,6 @@
 """A colour-term model's optional methods, declared in one place: scoring many texts at once
-(``score_many``, ``score_batch``) and a stable name for its scores (``cache_key``). The shipped
+(``score_many``, ``score_batch``), a stable name for its scores (``cache_key``) and its reading
+against the colours in view (``in_view``). The shipped
 models inherit :class:`ColourTermModelBase`; any other model is given the same methods by
 :func:`with_capabilities`, so that no caller asks whether a model has them."""
 
@@ -15,7 +16,7 @@ from numpy.typing import ArrayLike
 from ._identity import shipped_key
 from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab
 
-__all__ = ["ColourTermModelBase", "model_cache_key", "with_capabilities"]
+__all__ = ["ColourTermModelBase", "in_view", "model_cache_key", "with_capabilities"]
 
 
 class ColourTermModelBase(abc.ABC):
@@ -28,6 +29,9 @@ class ColourTermModelBase(abc.ABC):
     differing from :meth:`score`'s in the last bits (for screening); default ``score_many``.
     ``cache_key``: a stable name for the model's scores, or ``None`` (then nothing computed
     from them is kept on disk); it must change whenever the scores do.
+    ``in_view(lab)``: the model reading texts against the colours in view (a board's squares),
+    for a model whose reading of a colour depends on what else is on offer; by default the
+    model itself.
 
     Without a key, a player reads its whole clue vocabulary afresh for each new model object: a
     tournament entrant whose factory builds such a model for every game plays 7-17x slower than
@@ -62,6 +66,12 @@ class ColourTermModelBase(abc.ABC):
         model the package loaded (``NamingModel.default()``, ...), else ``None``."""
         return shipped_key(self)
 
+    def in_view(self, lab: ArrayLike) -> ColourTermModel:
+        """The model reading texts against the colours in view ``lab`` (last axis 3): this
+        model itself, unless a subclass reads a colour relative to the others on offer."""
+        view_colours(lab)
+        return self
+
 
 class _WithCapabilities(ColourTermModelBase):
     """A model that does not inherit :class:`ColourTermModelBase`, with its optional methods:
@@ -93,6 +103,14 @@ class _WithCapabilities(ColourTermModelBase):
             return out
         return self.score_many(texts, lab)
 
+    def in_view(self, lab: ArrayLike) -> ColourTermModel:
+        own = getattr(self.model, "in_view", None)
+        if callable(own):
+            out: ColourTermModel = own(lab)
+            return out
+        view_colours(lab)
+        return self.model
+
     @property
     def cache_key(self) -> str | None:
         shipped = shipped_key(self.model)
@@ -110,6 +128,28 @@ def with_capabilities(model: ColourTermModel) -> ColourTermModelBase:
     if isinstance(model, ColourTermModelBase):
         return model
     return _WithCapabilities(model)
+
+
+def in_view(model: ColourTermModel, lab: ArrayLike) -> ColourTermModel:
+    """``model`` reading texts against the colours in view, ``lab`` (CIELAB, last axis 3: a
+    board's squares): its own ``in_view(lab)`` where it has one, else the model itself.
+
+    The default model reads each basic colour term relative to how well the colours in view fit
+    it (:meth:`ObjectColourModel.in_view`): on a board with no square people would call black, a
+    black thing reads as the squares nearest to black, not as a grey that fits the word's other
+    colours. The players read every clue on their board this way; ``model.score`` itself reads
+    any colours alone."""
+    return with_capabilities(model).in_view(lab)
+
+
+def view_colours(lab: ArrayLike) -> FloatArray:
+    """The colours in view as a read-only ``(n, 3)`` array (a copy); a ValueError names what
+    is wrong (no colours, or not finite CIELAB: :func:`as_lab`)."""
+    colours = np.array(as_lab(lab), dtype=np.float64).reshape(-1, 3)
+    if len(colours) == 0:
+        raise ValueError("the colours in view are none: give at least one CIELAB colour")
+    colours.flags.writeable = False
+    return colours
 
 
 def model_cache_key(model: object) -> str | None:

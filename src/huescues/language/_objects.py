@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import json
 import math
 import re
+import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -21,7 +23,7 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._capabilities import ColourTermModelBase
+from ._capabilities import ColourTermModelBase, model_cache_key, view_colours
 from ._embedding import TextEncoder, static_encoder
 from ._files import model_file
 from ._identity import register_shipped
@@ -38,6 +40,7 @@ from ._protocol import (
 __all__ = [
     "BASIC_TERMS",
     "KNOWLEDGE_SOURCES",
+    "VIEW_POWER",
     "ObjectColourModel",
     "TermGrid",
     "carry",
@@ -76,6 +79,12 @@ _PACKAGE = "huescues.data"
 _FOLDER = "objects"
 #: Smallest p(term | colour) a reading uses, so that logs stay finite.
 _TINY = 1e-6
+#: How far a reading in view (:meth:`ObjectColourModel.in_view`) makes up for a term the colours
+#: in view fit poorly: each term's weight is divided by its mean p(term | colour) over them to
+#: this power (0: not at all; 1: fully, so every term's best colour in view counts alike). Chosen
+#: on blind probe lists and the dev clues, confirmed on a blind list written after
+#: (docs/knowledge.md, "Read against the board").
+VIEW_POWER = 0.5
 #: The fewest letters of a name matched written together or apart (:func:`_compact`).
 _COMPACT_LETTERS = 6
 #: The fewest letters of a short form read as the one name it is part of (:func:`_part_of`).
@@ -181,6 +190,7 @@ class ObjectColourModel(ColourTermModelBase):
         tone_weight: float = 0.0,
         temper: bool = False,
         carried_evidence: float = 0.25,
+        view: ArrayLike | None = None,
     ) -> None:
         dist = np.asarray(q, dtype=np.float64)
         n = len(words)
@@ -225,14 +235,80 @@ class ObjectColourModel(ColourTermModelBase):
         self._inside_lab = grid.origin + grid.step * np.argwhere(inside).astype(np.float64)
         self._inside_lc = _lightness_chroma(self._inside_lab)
         self.metadata = dict(metadata or {})
+        # In view of colours: the colours, the terms' weights, and the model read alone that
+        # this one was made from (weakly: a player's cache of models in view must not keep it
+        # alive) with its name.
+        self._root: weakref.ref[ObjectColourModel] | None = None
+        self._root_key: str | None = None
+        self._view: FloatArray | None = None
+        self._view_weights: FloatArray | None = None
+        if view is not None:
+            self._set_view(view_colours(view))
         self._reading = functools.lru_cache(maxsize=1 << 14)(self._read_key)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # The shipped model pickles as a reference (workers load their own copy); others by
-        # their arrays (the per-text cache is not pickled).
+        # The shipped model pickles as a reference (workers load their own copy), a model in
+        # view as the one it was read from and the colours; others by their arrays (the
+        # per-text cache is not pickled).
         if self is _default_model():
             return (ObjectColourModel.default, ())
+        root = None if self._root is None else self._root()
+        if root is not None and self._view is not None:
+            return (_in_view_of, (root, self._view))
         return (_rebuild, (self._arrays(), self._settings()))
+
+    @property
+    def cache_key(self) -> str | None:
+        """The shipped model's name and data hash (:func:`model_cache_key`); for a model in view
+        (:meth:`in_view`), that of the model it was read from and a hash of the colours in view
+        (``objects@...@view-3f2a...``); else ``None``."""
+        if self._view is None:
+            return super().cache_key
+        return None if self._root_key is None else self._root_key + self.view_tag
+
+    @property
+    def view(self) -> FloatArray | None:
+        """The colours in view (CIELAB, ``(n, 3)``, read-only), or ``None`` for colours read
+        alone (:meth:`in_view`)."""
+        return self._view
+
+    @property
+    def view_tag(self) -> str:
+        """``""`` for colours read alone, else ``"@view-"`` and a hash of the colours in view:
+        what a model in view adds to a name of its scores."""
+        if self._view is None:
+            return ""
+        # Rounded as boards are hashed: the same sRGB board converts to CIELAB values that
+        # differ in the last bits between machines.
+        rounded = np.round(self._view, 6) + 0.0  # + 0.0: no -0.0
+        digest = hashlib.sha256(np.ascontiguousarray(rounded).tobytes()).hexdigest()[:12]
+        return f"@view-{digest}"
+
+    def in_view(self, lab: ArrayLike) -> ObjectColourModel:
+        """The same knowledge read against the colours in view, ``lab`` (last axis 3: a
+        board's squares; any earlier view is replaced).
+
+        Each basic term's weight in a reading is divided by the square root
+        (:data:`VIEW_POWER`) of its mean p(term | colour) over the colours in view, so a term
+        they fit poorly still counts: on a board with no square people would call black or
+        white, a black thing (a gorilla: black, some gray) reads as the darkest squares, not as
+        the grey that fits its lesser colour best. Scores stay normalised over the colours
+        people named, as :meth:`score`'s. The copy shares this model's arrays; its readings are
+        its own."""
+        colours = view_colours(lab)
+        out = object.__new__(ObjectColourModel)
+        out.__dict__.update(self.__dict__)
+        if self._view is None:
+            out._root, out._root_key = weakref.ref(self), model_cache_key(self)
+        out._set_view(colours)
+        out._reading = functools.lru_cache(maxsize=1 << 14)(out._read_key)
+        return out
+
+    def _set_view(self, colours: FloatArray) -> None:
+        mean = np.asarray(self.grid.p_at(colours), dtype=np.float64).reshape(-1, len(BASIC_TERMS))
+        weights = np.maximum(mean.mean(axis=0), _TINY) ** -VIEW_POWER
+        self._view = colours
+        self._view_weights = weights / weights.mean()
 
     def _arrays(self) -> dict[str, Any]:
         g = self._raw_grid
@@ -254,6 +330,7 @@ class ObjectColourModel(ColourTermModelBase):
             "tone_weight": self.tone_weight,
             "temper": self.temper,
             "carried_evidence": self.carried_evidence,
+            "view": self._view,
         }
 
     # -- construction ----------------------------------------------------------------------
@@ -469,8 +546,10 @@ class ObjectColourModel(ColourTermModelBase):
     # -- the parts of a reading ------------------------------------------------------------
 
     def _log_like(self, p: FloatArray, lc: FloatArray, r: _Reading) -> FloatArray:
-        """log sum_t q_t p(t | c)^focus plus the tone's fall-off, unnormalised."""
-        out: FloatArray = np.log(np.maximum(p @ r.q, 1e-300))
+        """log sum_t q_t p(t | c)^focus plus the tone's fall-off, unnormalised (in view, each
+        q_t times the term's weight in view)."""
+        q = r.q if self._view_weights is None else r.q * self._view_weights
+        out: FloatArray = np.log(np.maximum(p @ q, 1e-300))
         if r.tone is not None and self.tone_weight > 0:
             out = out + self.tone_weight * _tone_fall_off(lc, r.tone)
         return out
@@ -767,6 +846,10 @@ def _rebuild(
         tone_net=arrays["tone_net"],
         **settings,
     )
+
+
+def _in_view_of(model: ObjectColourModel, view: FloatArray) -> ObjectColourModel:
+    return model.in_view(view)
 
 
 @functools.cache

@@ -19,7 +19,7 @@ from importlib import resources
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._capabilities import ColourTermModelBase, model_cache_key, with_capabilities
+from ._capabilities import ColourTermModelBase, in_view, model_cache_key, with_capabilities
 from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, ObjectColourModel, without_hints
 from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab, check_text
 
@@ -197,9 +197,24 @@ class TranslatedModel(ColourTermModelBase):
             return f"translated-{self.language}-v1-{order}@{self._table_hash()}({base})"
         return (
             f"translated-{self.language}-v2-{order}@{self._table_hash()}+"
-            f"{_knowledge_hash(self.knowledge)}"
+            f"{_knowledge_hash(self.knowledge)}{self.knowledge.view_tag}"
             f",{self.knowledge_weight!r}({base})"
         )
+
+    def in_view(self, lab: ArrayLike) -> TranslatedModel:
+        """The same pack with its English model and its own knowledge read against the colours
+        in view (:func:`in_view`). This model itself for a
+        subclass (which may score otherwise)."""
+        if type(self) is not TranslatedModel:
+            return self
+        out = object.__new__(TranslatedModel)
+        out.__dict__.update(self.__dict__)
+        out.base = in_view(self.base, lab)
+        if self.knowledge is not None:
+            out.knowledge = self.knowledge.in_view(lab)
+        # Its own cache of translations: one bound to this model would keep it alive.
+        out._translate = functools.lru_cache(maxsize=1 << 14)(out._translate_key)
+        return out
 
     def _names_key(self) -> str:
         """The words ``names`` knows, hashed (all the names rule reads of it), once."""

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from huescues.engine import Rules
-from huescues.language import ColourTermModel, Prediction, default_model
+from huescues.language import ColourTermModel, Prediction, default_model, in_view
 
 from ._categories import CategoryReport, agreement_by_category
 from ._responses import HumanResponses, Response
@@ -36,6 +36,14 @@ class _Via:
     def predict(self, text: str) -> Prediction:
         model, said = self.readings[text.casefold()]
         return model.predict(said)
+
+    def in_view(self, lab: ArrayLike) -> _Via:
+        """Each word's model read against the colours in view (each model once)."""
+        viewed: dict[int, ColourTermModel] = {}
+        for model, _ in self.readings.values():
+            if id(model) not in viewed:
+                viewed[id(model)] = in_view(model, lab)
+        return _Via({k: (viewed[id(m)], said) for k, (m, said) in self.readings.items()})
 
 
 def agreement_by_language(

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from huescues.agents import expected_points
 from huescues.engine import Board, Cell, Rules
-from huescues.language import ColourTermModel
+from huescues.language import ColourTermModel, in_view
 
 __all__ = ["Reading", "player_name", "reader", "tie_points"]
 
@@ -103,7 +103,8 @@ def player_name(player: object) -> str:
 
 def reader(player: object, board: Board, rules: Rules) -> tuple[str, Reader]:
     """How ``player`` reads a clue on ``board``: a guesser's belief (or ranking), or a
-    colour-term model's scores normalised over the squares; a seat playing both roles is read
+    colour-term model's scores read against the board's squares
+    (:func:`~huescues.language.in_view`) and normalised over them; a seat playing both roles is read
     by its guesser. A :class:`TypeError` for anything else."""
     if (
         not callable(getattr(player, "belief", None))
@@ -137,7 +138,7 @@ def reader(player: object, board: Board, rules: Rules) -> tuple[str, Reader]:
 
         return name, read_guesser
     if isinstance(player, ColourTermModel):
-        term_model = player
+        term_model = in_view(player, board.lab)  # against the board's squares, as players read
 
         def read_model(clue: str) -> Reading:
             s = np.asarray(term_model.score(clue, board.lab), dtype=np.float64)
