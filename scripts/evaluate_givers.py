@@ -43,6 +43,7 @@ from huescues.language import (
     Prediction,
     combined_model,
     default_model,
+    in_view,
 )
 from huescues.research import HumanResponses, calibration, clue_choice_agreement, dev_picks
 
@@ -68,6 +69,10 @@ class Floored(ColourTermModelBase):
 
     def predict(self, text: str) -> Prediction:
         return self.model.predict(text)
+
+    def in_view(self, lab: ArrayLike) -> Floored:
+        """The same words, the model read against the colours in view (as the players read)."""
+        return dataclasses.replace(self, model=in_view(self.model, lab))
 
 
 def listener_table(responses: HumanResponses) -> str:

@@ -4,7 +4,8 @@ The list, ``knowledge/spanish/heldout.tsv``, was written before the reading was 
 header says how): Spanish colour words, object words and noun-adjective phrases, each with the
 colour a Spanish speaker pictures (a basic term and a rough CIELAB colour). For the Spanish
 default model (``default_model("es")``, its reading over the standard board's squares as a
-belief) and the Spanish default player's guesser (``default_agent("es").guesser.belief``, outside
+belief, read against them as the players read: ``in_view``) and the Spanish default player's
+guesser (``default_agent("es").guesser.belief``, outside
 a game), per kind of word:
 
 * **ΔE mode**: the median CIEDE2000 from the belief's most likely square to the listed colour;
@@ -35,7 +36,7 @@ from huescues import Board, Cell, Rules
 from huescues.agents import default_agent
 from huescues.colour import delta_e_2000
 from huescues.engine import points_map
-from huescues.language import BASIC_TERMS, ObjectColourModel, default_model, fold
+from huescues.language import BASIC_TERMS, ObjectColourModel, default_model, fold, in_view
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT / "knowledge" / "spanish" / "heldout.tsv"
@@ -110,7 +111,9 @@ def judge(entry: Entry, belief: FloatArray, board: Board, rules: Rules) -> Read:
 
 
 def model_belief(model: object, text: str, board: Board) -> FloatArray:
-    s = np.asarray(model.score(text, board.lab.reshape(-1, 3)), dtype=np.float64)  # type: ignore[attr-defined]
+    lab = board.lab.reshape(-1, 3)
+    viewed = in_view(model, lab)  # type: ignore[arg-type]  # as the players read it
+    s = np.asarray(viewed.score(text, lab), dtype=np.float64)
     w = np.exp(s - s.max())
     out: FloatArray = w / w.sum()
     return out
