@@ -12,10 +12,9 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from draw_pragmatic_reading import board_panels
 
-from huescues.engine import Board, Cell
+from huescues.engine import Board
 from huescues.language import default_model, in_view
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "images"
@@ -40,29 +39,14 @@ def main() -> None:
     alone = belief(model.score(args.word, lab), board.shape)
     viewed = belief(in_view(model, lab).score(args.word, lab), board.shape)
 
-    rows, cols = board.shape
-    fig = Figure(figsize=(3 * cols * 0.22 + 1.0, rows * 0.22 + 0.9), dpi=110, layout="constrained")
-    FigureCanvasAgg(fig)
-    fig.suptitle(f"{args.word!r} on the {args.board} board: read alone, and against its squares")
-    panels = (
-        (board.srgb, "the board"),
-        (alone, "alone: default_model().score"),
-        (viewed, "in view of the board: as the players read"),
+    fig = board_panels(
+        board,
+        f"{args.word!r} on the {args.board} board: read alone, and against its squares",
+        (
+            (alone, "alone: default_model().score"),
+            (viewed, "in view of the board: as the players read"),
+        ),
     )
-    letters = [str(Cell(r, 0))[0] for r in range(rows)]
-    for k, (image, title) in enumerate(panels):
-        ax = fig.add_subplot(1, 3, k + 1)
-        if k == 0:
-            ax.imshow(image, interpolation="nearest")
-        else:
-            ax.imshow(image, cmap="magma", interpolation="nearest")
-            top = np.unravel_index(int(np.argmax(image)), image.shape)
-            ax.text(top[1], top[0], "+", ha="center", va="center", color="cyan", fontsize=9)
-        ax.set_title(title, fontsize=9)
-        ax.set_xticks(range(0, cols, 3))
-        ax.set_xticklabels([str(c + 1) for c in range(0, cols, 3)], fontsize=6)
-        ax.set_yticks(range(rows))
-        ax.set_yticklabels(letters, fontsize=6)
     out = OUT / f"in-view-{args.word.replace(' ', '-')}.png"
     fig.savefig(out, bbox_inches="tight")
     print(f"wrote {out}")
