@@ -39,17 +39,12 @@ def main() -> None:
     alone = belief(model.score(args.word, lab), board.shape)
     viewed = belief(in_view(model, lab).score(args.word, lab), board.shape)
 
-    fig = board_panels(
+    board_panels(
         board,
         f"{args.word!r} on the {args.board} board: read alone, and against its squares",
-        (
-            (alone, "alone: default_model().score"),
-            (viewed, "in view of the board: as the players read"),
-        ),
+        ((alone, "alone: default_model().score"), (viewed, "in view: as the players read")),
+        OUT / f"in-view-{args.word.replace(' ', '-')}.png",
     )
-    out = OUT / f"in-view-{args.word.replace(' ', '-')}.png"
-    fig.savefig(out, bbox_inches="tight")
-    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

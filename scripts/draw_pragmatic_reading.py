@@ -20,9 +20,11 @@ from huescues.engine import Board, Cell
 OUT = Path(__file__).resolve().parents[1] / "docs" / "images"
 
 
-def board_panels(board: Board, title: str, beliefs: tuple[tuple[np.ndarray, str], ...]) -> Figure:
-    """A figure of the board beside each belief over its squares (a heat map, its peak marked
-    +), each with its title (shared by scripts/draw_in_view.py)."""
+def board_panels(
+    board: Board, title: str, beliefs: tuple[tuple[np.ndarray, str], ...], out: Path
+) -> None:
+    """Draw the board beside each belief over its squares (a heat map, its peak marked +), each
+    with its title, to ``out`` (shared by scripts/draw_in_view.py)."""
     rows, cols = board.shape
     n = 1 + len(beliefs)
     fig = Figure(figsize=(n * cols * 0.22 + 1.0, rows * 0.22 + 0.9), dpi=110, layout="constrained")
@@ -42,7 +44,8 @@ def board_panels(board: Board, title: str, beliefs: tuple[tuple[np.ndarray, str]
         ax.set_xticklabels([str(c + 1) for c in range(0, cols, 3)], fontsize=6)
         ax.set_yticks(range(rows))
         ax.set_yticklabels(letters, fontsize=6)
-    return fig
+    fig.savefig(out, bbox_inches="tight")
+    print(f"wrote {out}")
 
 
 def main() -> None:
@@ -59,17 +62,15 @@ def main() -> None:
         raise SystemExit(f"{args.word!r} is not a word the default clue giver would say")
     pragmatic = np.exp(log_l1).reshape(board.shape)
 
-    fig = board_panels(
+    board_panels(
         board,
         f"{args.word!r}: read literally, and as the default clue giver would have meant it",
         (
             (literal, "literal: where the word's colours are"),
             (pragmatic, "pragmatic: where the giver would say it"),
         ),
+        OUT / f"pragmatic-{args.word}.png",
     )
-    out = OUT / f"pragmatic-{args.word}.png"
-    fig.savefig(out, bbox_inches="tight")
-    print(f"wrote {out}")
 
 
 if __name__ == "__main__":
