@@ -67,8 +67,10 @@ class BlendedModel(ColourTermModelBase):
         """The blend of its two models each read against the colours in view (:func:`in_view`);
         this blend itself when neither reads them otherwise, or for a subclass (which may score
         otherwise)."""
+        if type(self) is not BlendedModel:
+            return self
         base, other = in_view(self.base, lab), in_view(self.other, lab)
-        if type(self) is not BlendedModel or (base is self.base and other is self.other):
+        if base is self.base and other is self.other:
             return self
         return BlendedModel(base, other, self.weight, scale=self.scale)
 

@@ -242,6 +242,7 @@ class ObjectColourModel(ColourTermModelBase):
         self._root_key: str | None = None
         self._view: FloatArray | None = None
         self._view_weights: FloatArray | None = None
+        self._view_tag = ""
         if view is not None:
             self._set_view(view_colours(view))
         self._reading = functools.lru_cache(maxsize=1 << 14)(self._read_key)
@@ -276,13 +277,7 @@ class ObjectColourModel(ColourTermModelBase):
     def view_tag(self) -> str:
         """``""`` for colours read alone, else ``"@view-"`` and a hash of the colours in view:
         what a model in view adds to a name of its scores."""
-        if self._view is None:
-            return ""
-        # Rounded as boards are hashed: the same sRGB board converts to CIELAB values that
-        # differ in the last bits between machines.
-        rounded = np.round(self._view, 6) + 0.0  # + 0.0: no -0.0
-        digest = hashlib.sha256(np.ascontiguousarray(rounded).tobytes()).hexdigest()[:12]
-        return f"@view-{digest}"
+        return self._view_tag
 
     def in_view(self, lab: ArrayLike) -> ObjectColourModel:
         """The same knowledge read against the colours in view, ``lab`` (last axis 3: a
@@ -309,6 +304,11 @@ class ObjectColourModel(ColourTermModelBase):
         weights = np.maximum(mean.mean(axis=0), _TINY) ** -VIEW_POWER
         self._view = colours
         self._view_weights = weights / weights.mean()
+        # Rounded as boards are hashed: the same sRGB board converts to CIELAB values that
+        # differ in the last bits between machines.
+        rounded = np.round(colours, 6) + 0.0  # + 0.0: no -0.0
+        digest = hashlib.sha256(np.ascontiguousarray(rounded).tobytes()).hexdigest()[:12]
+        self._view_tag = f"@view-{digest}"
 
     def _arrays(self) -> dict[str, Any]:
         g = self._raw_grid
