@@ -211,18 +211,20 @@ class _Flat:
 @pytest.mark.slow
 def test_reference_games_score_a_model_that_knows_nothing_at_chance() -> None:
     # Three colours a game and ties counted as a fair draw: a flat reading wins a third of every
-    # game read literally, and of names and negations read in context; "the darker/lighter X"
-    # still beats chance, since listen reads the comparative itself.
+    # game read literally, and of names and negations read in context; "the darker/lighter X",
+    # "the duller X" and "the vivid one" still beat chance, since listen reads the comparative
+    # itself.
     from huescues.research import listen_evaluation
 
     result = listen_evaluation(factory=lambda held: _Flat(), second_set=False)
+    kinds = ("name", "comparative", "negation", "chroma", "adjective")
     assert {(r.kind, r.condition) for r in result.rows} == {
-        (k, c) for k in ("name", "comparative", "negation") for c in ("far", "split", "close")
+        (k, c) for k in kinds for c in ("far", "split", "close")
     }
     for row in result.rows:
         assert row.games > 0
         assert row.literal == pytest.approx(1 / 3)
-        if row.kind == "comparative":
+        if row.kind in ("comparative", "chroma", "adjective"):
             assert row.listen > 0.5
         else:
             assert row.listen == pytest.approx(1 / 3, abs=0.01)
@@ -281,3 +283,96 @@ def test_descriptions_read_in_context_are_read_as_before() -> None:
 def test_pragmatic_must_be_true_or_false(flag: object) -> None:
     with pytest.raises(TypeError, match="pragmatic"):
         listen("teal", COLOURS, pragmatic=flag)  # type: ignore[arg-type]
+
+
+#: A grey, a vivid red and a dull, brownish red (L* 49, C* 22): "red" hardly applies to it by
+#: the eleven terms' competition (brown and pink read it better), yet beside the vivid red it is
+#: the duller red.
+GREY, VIVID_RED, DULL_RED = srgb_to_lab(
+    np.array([[0.5, 0.5, 0.5], [0.9, 0.2, 0.2], [0.6, 0.4, 0.4]])
+)
+REDS = np.stack([GREY, VIVID_RED, DULL_RED])
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("the duller red", 2),
+        ("duller red", 2),
+        ("the less vivid red", 2),
+        ("the more muted red", 2),
+        ("the paler red", 2),
+        ("the brighter red", 1),
+        ("the more vivid red", 1),
+    ],
+)
+def test_a_comparative_presupposes_another_colour_of_its_kind(text: str, meant: int) -> None:
+    # Rule 2: "the duller red" contrasts two reds; the grey is no red at all, so the dull red,
+    # however weakly "red" applies to it, is the other. Before, the vivid red won every one.
+    p = listen(text, REDS)
+    assert int(np.argmax(p)) == meant
+    assert p[meant] > 0.9
+
+
+def test_among_three_of_a_kind_the_superlative_is_the_most_so() -> None:
+    # The presupposition of a contrast leaves the superlative as it was: of three blues the
+    # darkest, not the darker of some pair (the darkest is a little less surely "blue": 0.77).
+    blues = srgb_to_lab(np.array([[0.1, 0.15, 0.5], [0.2, 0.35, 0.8], [0.5, 0.7, 1.0]]))
+    for text, meant in (("the darkest blue", 0), ("the lightest blue", 2), ("darkest", 0)):
+        p = listen(text, blues)
+        assert int(np.argmax(p)) == meant and p[meant] > 0.7
+
+
+class _OneTerm:
+    """A model that reads "blue" as a narrow Gaussian on the dark blue and every other term as
+    a broad one: "blue" applies to no other colour at all (its chance underflows to 0), so no
+    two colours can be of the kind."""
+
+    def score(self, text: str, lab: np.ndarray) -> np.ndarray:
+        d = np.asarray(lab, dtype=np.float64) - DARK_BLUE
+        return -0.5 * (d**2).sum(axis=-1)
+
+    def predict(self, text: str) -> Prediction:
+        if text != "blue":
+            return Prediction(np.array([50.0, 0.0, 0.0]), np.eye(3) * 1e4, source="broad")
+        return Prediction(DARK_BLUE.copy(), np.eye(3) * 0.01, source="test")
+
+
+def test_a_failed_presupposition_is_dropped() -> None:
+    # Only the dark blue can be blue (the others' chance underflows to 0): "the lighter blue"
+    # is read as of the one colour of its kind, as before the rule.
+    p = listen("the lighter blue", COLOURS, model=_OneTerm())
+    assert int(np.argmax(p)) == 0 and p[0] > 0.99
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("vivid", 1),
+        ("the vivid one", 1),
+        ("saturated", 1),
+        ("vibrant", 1),
+        ("the bright one", 1),
+        ("dull", 0),
+        ("muted", 0),
+        ("the faded one", 0),
+        ("drab", 0),
+    ],
+)
+def test_an_adjective_alone_is_its_superlative(text: str, meant: int) -> None:
+    # "vivid" said of three colours is the most vivid of them; before, the model read "vivid"
+    # as the words of colour names holding it and chose the dull red (and "saturated" the grey).
+    # On a board it stays a clue for the model: colours of a kind, not the one most so.
+    from huescues.language import reads_in_context
+
+    assert not reads_in_context(text)
+    p = listen(text, REDS)
+    assert int(np.argmax(p)) == meant and p[meant] > 0.9
+
+
+def test_a_colour_s_name_alone_stays_a_name() -> None:
+    # "grey" is a colour's name, not "the dullest": read by the model (and pragmatically).
+    from huescues.language import reads_in_context
+
+    assert not reads_in_context("grey") and not reads_in_context("the grey one")
+    assert int(np.argmax(listen("grey", REDS))) == 0

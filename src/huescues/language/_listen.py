@@ -17,7 +17,11 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
    most extreme along a direction: the colour must be one the words apply to, and no other such
    colour may lie further along (soft, with a scale of a few CIELAB units). A comparative
    presupposes a contrast with colours of the same kind, so a colour the words do not apply to
-   does not compete. "darker" and "darkest" read the same.
+   does not compete, and at least one other colour is of the kind: "the duller red" of a vivid
+   red, a dull brownish red and a grey is the dull red, though "red" hardly applies to it (where
+   no two colours can be of the kind, the presupposition is dropped). "darker" and "darkest"
+   read the same, and an adjective of lightness or chroma said alone ("vivid", "the dull one",
+   "pale") is its superlative; a colour's name alone ("grey") is a name.
 3. **Negation** ("not green", "no red", "not the darker one") keeps the complement: a colour's
    weight is one minus how surely the negated words apply to it (for a negated comparative, one
    minus its weight relative to the colour it picks).
@@ -31,9 +35,10 @@ normalised. Read against the others, words that point at the colours on offer ("
 say nothing, and a colour's name in the plural ("the darker of the blues") is the name.
 
 5. **Pragmatics** (by default, ``pragmatic=True``): a plain description (one part, with no
-   comparative, negation or "other") is read by a pragmatic listener of the Rational Speech Acts
-   framework on top of the literal reading: L1(colour | text) ∝ S1(text | colour), where the
-   speaker S1 says ``text`` of a colour in proportion to the literal reading of it against
+   comparative, superlative, negation or "other") is read by a pragmatic listener of the
+   Rational Speech Acts framework on top of the literal reading: L1(colour | text) ∝
+   S1(text | colour), where the speaker S1 says ``text`` of a colour in proportion to the
+   literal reading of it against
    the other things it could have said (the eleven basic colour terms and the named colours of
    ``data/named_colours.txt``, each read literally over the same colours on offer). A colour the
    text fits, but that another name fits better, is less likely meant. ``pragmatic=False`` gives
@@ -84,6 +89,7 @@ _DIRECTIONS: dict[str, tuple[float, float]] = {
     "pale": (1.0, -1.0),
     "dull": (0.0, -1.0),
     "vivid": (0.0, 1.0),
+    "murky": (-1.0, -1.0),
 }
 #: Comparative and superlative forms, and adjectives after "more", "most", "less" and "least".
 _ADJECTIVES: dict[str, str] = {
@@ -126,6 +132,26 @@ _ADJECTIVES: dict[str, str] = {
     "strong": "vivid",
     "stronger": "vivid",
     "strongest": "vivid",
+    "vibrant": "vivid",
+    "neon": "vivid",
+    "brilliant": "bright",
+    "faded": "pale",
+    "washed": "pale",
+    "pastel": "pale",
+    "soft": "pale",
+    "softer": "pale",
+    "softest": "pale",
+    "faint": "pale",
+    "fainter": "pale",
+    "faintest": "pale",
+    "dim": "dark",
+    "dimmer": "dark",
+    "dimmest": "dark",
+    "dusty": "dull",
+    "drab": "dull",
+    "murky": "murky",
+    "murkier": "murky",
+    "murkiest": "murky",
 }
 #: Words that are comparatives on their own (the rest need "more"/"most"/"less"/"least").
 _COMPARATIVE_FORMS = frozenset(w for w in _ADJECTIVES if w.endswith(("er", "est")))
@@ -246,7 +272,7 @@ def listen(
         # The parts contradict each other everywhere ("green, not green"): no information.
         return np.full(n, 1.0 / n)
     out: FloatArray = (1.0 - FLOOR) * weight / total + FLOOR / n
-    if pragmatic and len(parts) == 1 and not reads_in_context(text):
+    if pragmatic and len(parts) == 1 and not reads_in_context(text) and not parts[0].comparisons:
         out = _pragmatic(text, out, lab, model)
     return out
 
@@ -271,12 +297,25 @@ def _pragmatic(
 
 
 def reads_in_context(text: str) -> bool:
-    """Whether :func:`listen` reads ``text`` against the other colours on offer: it holds a
-    negation, a comparative or "other". Plain words read the same alone or in context."""
+    """Whether :func:`listen` reads ``text`` against the other colours on offer, as a clue on a
+    board is read: it holds a negation, a comparative or "other". Plain words read the same alone
+    or in context, but for one adjective said alone ("the vivid one"), which :func:`listen`
+    reads as its superlative among the colours it is given; a clue of one adjective on a board
+    describes colours of a kind, and is left to the model."""
     tokens = set(_TOKEN.findall(check_text(text).lower().replace("'", "").replace("\u2019", "")))
     return bool(
         tokens & (_NEGATIONS | _OTHER | _COMPARATIVE_FORMS | _TERM_FORMS.keys() | _MORE.keys())
     )
+
+
+def _lone_adjective(words: list[str]) -> str | None:
+    """The adjective of lightness or chroma that is a description's only word ("the vivid one",
+    "pale"), read as its superlative: said of a few colours, it picks the one most so. A colour's
+    name ("grey") is read as a name. (A clue in a game that is one adjective describes colours of
+    a kind, not the one square most so: :func:`reads_in_context` leaves it to the model.)"""
+    if len(words) == 1 and words[0] in _ADJECTIVES and words[0] not in _colour_names():
+        return words[0]
+    return None
 
 
 def _check_colours(colours: ArrayLike) -> FloatArray:
@@ -339,6 +378,8 @@ def _parse(words: list[str], negated: bool) -> _Part:
         elif word not in _STOP:
             plain.append(word)
         i += 1
+    if not comparisons and not other and (lone := _lone_adjective(plain)) is not None:
+        return _Part((), (_Comparison(_DIRECTIONS[_ADJECTIVES[lone]]),), negated, other)
     return _Part(tuple(plain), tuple(comparisons), negated, other)
 
 
@@ -396,21 +437,59 @@ def _read_part(part: _Part, lab: FloatArray, model: ColourTermModel, *, alone: b
         if text:  # with other parts: where the words apply
             return _applies(model, text, lab)
         return _stands_apart(lab) if part.other else np.ones(n)
-    # A comparative picks among the colours the words apply to (all of them without words).
+    # A comparative picks among the colours the words apply to (all of them without words):
+    # each colour is of the kind compared with the chance that the words apply to it, and the
+    # one chosen is of the kind with no other colour of the kind further along.
     fit = _applies(model, text, lab) if text else np.ones(n)
-    weight = fit.copy()
+    kept = np.ones((n, n))  # kept[i, j]: how surely colour j is not further along than colour i
     for comparison in part.comparisons:
         along = _position(comparison, lab, model)
-        # ahead[i, j]: how surely colour j lies further along than colour i.
-        ahead = _sigmoid(along[None, :] - along[:, None])
-        # Colour i is chosen if it fits and no other fitting colour lies further along.
-        beaten = fit[None, :] * ahead
-        np.fill_diagonal(beaten, 0.0)
-        weight = weight * np.prod(1.0 - beaten, axis=1)
+        kept = kept * (1.0 - _sigmoid(along[None, :] - along[:, None]))
+    weight = _contrasted(fit, 1.0 - kept)
     if part.negated:  # "not the darker one": away from the colour it picks
         top = float(weight.max())
         return 1.0 - weight / top if top > 0.0 else np.ones(n)
     return weight
+
+
+def _contrasted(fit: FloatArray, ahead: FloatArray) -> FloatArray:
+    """How surely each colour is the one a comparative picks: each colour is of the kind
+    compared with chance ``fit`` (independently), ``ahead[i, j]`` how surely colour j lies further
+    along than colour i, and the chosen colour is of the kind with no other colour of the kind
+    further along. A comparative presupposes a contrast, at least one other colour of the kind
+    ("the duller red" of a red and a dull, brownish red is the dull one, though "red" hardly
+    applies to it), so the chance that colour i is the only one of its kind is left out; where
+    no two colours can be of the kind the presupposition fails and is dropped.
+
+    For colour i, the chance that some other colour is of the kind and none of them is further
+    along, summed over the first such colour k (in the colours' order) in log space, so that
+    tiny chances of fitting keep their ratios: colours before k not of the kind, k of the kind
+    and not further along, colours after k not further along if of the kind."""
+    n = len(fit)
+    with np.errstate(divide="ignore"):
+        log_fit = np.log(fit)
+        not_in = np.broadcast_to(np.log1p(-np.minimum(fit, 1.0)), (n, n)).copy()
+        not_ahead = np.log1p(-np.minimum(fit[None, :] * ahead, 1.0))
+        behind = np.log1p(-np.minimum(ahead, 1.0))
+    np.fill_diagonal(not_in, 0.0)
+    np.fill_diagonal(not_ahead, 0.0)
+    zeros = np.zeros((n, 1))
+    before = np.hstack([zeros, np.cumsum(not_in, axis=1)[:, :-1]])
+    after = np.hstack([np.cumsum(not_ahead[:, ::-1], axis=1)[:, ::-1][:, 1:], zeros])
+    terms = before + log_fit[None, :] + behind + after
+    np.fill_diagonal(terms, -np.inf)
+    top = terms.max(axis=1)
+    finite = np.isfinite(top)
+    log_some = np.full(n, -np.inf)
+    log_some[finite] = top[finite] + np.log(np.exp(terms[finite] - top[finite, None]).sum(axis=1))
+    with np.errstate(divide="ignore"):
+        log_weight = log_fit + log_some
+    if np.isfinite(log_weight).any():
+        out: FloatArray = np.exp(log_weight - log_weight.max())
+        return out
+    # No contrast possible: the chosen colour is of the kind with none further along.
+    alone: FloatArray = fit * np.prod(1.0 - fit[None, :] * ahead + np.eye(n) * fit * ahead, axis=1)
+    return alone
 
 
 def _position(comparison: _Comparison, lab: FloatArray, model: ColourTermModel) -> FloatArray:

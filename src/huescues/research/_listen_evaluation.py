@@ -36,8 +36,12 @@ FloatArray = NDArray[np.float64]
 CONDITIONS = ("far", "split", "close")
 #: The kinds of description: the target's own name; "the darker/lighter <head>" where a
 #: distractor shares the target's head word; "not <head>" where both distractors share a head
-#: word the target's name lacks.
-KINDS = ("name", "comparative", "negation")
+#: word the target's name lacks; "the duller/more vivid <head>" as the comparative, by chroma;
+#: "the dark/light/vivid/dull one", an adjective alone, where the target is the most so.
+KINDS = ("name", "comparative", "negation", "chroma", "adjective")
+#: The adjectives of the "adjective" games and where each points: (axis, sign), the axis 0 for
+#: L* and 1 for C*.
+ADJECTIVES = {"dark": (0, -1.0), "light": (0, 1.0), "vivid": (1, 1.0), "dull": (1, -1.0)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +136,8 @@ def _evaluate_set(
     norm = [normalise_name(n) for n in names]
     colours = as_lab(lab).reshape(-1, 3)
     games = _games(norm, colours, near, minimum, np.random.default_rng(seed))
+    # The later kinds draw from their own stream: the first kinds' games stay as they were.
+    games += _more_games(norm, colours, near, minimum, np.random.default_rng((seed, 1)))
     fold = np.array([fold_of(n) for n in norm])
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for k in range(N_FOLDS):
@@ -221,4 +227,59 @@ def _games(
                 b = pick(second & (head == head[a]) & (distance[a] >= minimum))
                 if b is not None:
                     games.append(_Game(t, (a, b), f"not {head[a]}", "negation", condition))
+    return games
+
+
+def _more_games(
+    names: Sequence[str],
+    colours: FloatArray,
+    near: float,
+    minimum: float,
+    rng: np.random.Generator,
+) -> list[_Game]:
+    """At most one "chroma" and one "adjective" game per target and condition: "the duller/more
+    vivid <head>" where a distractor with the same head word is clearly more or less vivid (its
+    chroma at least ``minimum`` apart) and the other has another head word; "the <adjective>
+    one" where the target is the most so of the three, by at least ``minimum`` along its axis
+    (one of the adjectives that holds, drawn)."""
+    distance = delta_e_2000(colours[:, None, :], colours[None, :, :])
+    words = [words_of(n) for n in names]
+    head = np.array([w[-1] if w else "" for w in words])
+    is_near = (distance >= minimum) & (distance < near)
+    is_far = distance >= near
+    axes = np.stack([colours[:, 0], np.hypot(colours[:, 1], colours[:, 2])], axis=1)
+    games: list[_Game] = []
+
+    def pick(pool: NDArray[np.bool_]) -> int | None:
+        options = np.flatnonzero(pool)
+        return int(rng.choice(options)) if len(options) else None
+
+    for t in range(len(names)):
+        if not head[t]:
+            continue
+        bands = {"far": (is_far[t], is_far[t]), "split": (is_near[t], is_far[t])}
+        bands["close"] = (is_near[t], is_near[t])
+        same = (head == head[t]) & (np.abs(axes[:, 1] - axes[t, 1]) >= minimum)
+        for condition, (first, second) in bands.items():
+            a = pick(first & same)
+            b = (
+                pick(second & (head != head[t]) & (distance[a] >= minimum))
+                if a is not None
+                else None
+            )
+            if a is not None and b is not None:
+                side = "duller" if axes[t, 1] < axes[a, 1] else "more vivid"
+                games.append(_Game(t, (a, b), f"the {side} {head[t]}", "chroma", condition))
+            a = pick(first)
+            b = pick(second & (distance[a] >= minimum)) if a is not None else None
+            if a is None or b is None:
+                continue
+            holds = [
+                word
+                for word, (axis, sign) in ADJECTIVES.items()
+                if sign * axes[t, axis] - max(sign * axes[a, axis], sign * axes[b, axis]) >= minimum
+            ]
+            if holds:
+                word = holds[int(rng.integers(len(holds)))]
+                games.append(_Game(t, (a, b), f"the {word} one", "adjective", condition))
     return games
