@@ -82,10 +82,13 @@ def test_negation_moves_mass_away() -> None:
         ("the lighter of the blues", 1),
         ("the darker of the two", 0),  # of all three: no word narrows it
         ("darker of those two", 0),
+        ("more of a blue", 0),  # "more blue": the bluest
+        ("the most of a green one", 2),
     ],
 )
 def test_the_comparative_of_the_two_or_of_the_blues(text: str, meant: int) -> None:
-    # "of the two" says nothing of colour, and "the blues" names the blue colours on offer.
+    # "of the two" says nothing of colour, and "the blues" names the blue colours on offer;
+    # "more of a blue" is "more blue" (before, "more" compared by the word "of").
     assert np.argmax(listen(text, COLOURS)) == meant
     assert np.argmax(listen(text, COLOURS[::-1])) == 2 - meant
 

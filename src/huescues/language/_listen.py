@@ -179,6 +179,8 @@ _TERM_FORMS: dict[str, str] = {
     "blackest": "black",
 }
 _MORE = {"more": 1.0, "most": 1.0, "less": -1.0, "least": -1.0}
+#: Small words between "more" and what it compares ("more of a blue", "the most of the").
+_AFTER_MORE = frozenset({"of", "a", "an", "the"})
 _NEGATIONS = frozenset(
     {"not", "no", "isnt", "nor", "neither", "never", "without", "except", "none"}
 )
@@ -360,14 +362,18 @@ def _parse(words: list[str], negated: bool) -> _Part:
     i = 0
     while i < len(words):
         word = words[i]
-        following = words[i + 1] if i + 1 < len(words) else ""
+        # "more of a blue" is "more blue": the small words after "more" say nothing.
+        j = i + 1
+        while word in _MORE and j < len(words) - 1 and words[j] in _AFTER_MORE:
+            j += 1
+        following = words[j] if j < len(words) else ""
         if word in _MORE and following:
             sign = _MORE[word]
             if following in _ADJECTIVES:
                 comparisons.append(_Comparison(_DIRECTIONS[_ADJECTIVES[following]], sign=sign))
             else:  # "more blue": more of whatever the next word names
                 comparisons.append(_Comparison(term=following, sign=sign))
-            i += 2
+            i = j + 1
             continue
         if word in _COMPARATIVE_FORMS:
             comparisons.append(_Comparison(_DIRECTIONS[_ADJECTIVES[word]]))
