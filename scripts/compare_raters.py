@@ -9,7 +9,10 @@ Spearman correlation over words, and how often the two are within 1 point). Word
 rater gave no colour (all 0) have no correlation: they are counted apart.
 
 Run: ``python scripts/compare_raters.py [--out knowledge/ratings/raters-agreement.md]``;
-``--second knowledge/ratings/second-rater-remainder.tsv`` for the sample of WordNet's remainder.
+``--second knowledge/ratings/second-rater-remainder.tsv`` for the sample of WordNet's remainder;
+``--second knowledge/ratings/authors-extra-en.tsv`` for the words that file rates again (the
+second rater's session wrote and rated it, blind to the other files: its ratings of words other
+files rate are a third sample, against the first rating of each in the other files).
 """
 
 from __future__ import annotations
@@ -36,9 +39,13 @@ def read(path: Path) -> dict[str, np.ndarray]:
     return out
 
 
-def first_ratings() -> dict[str, np.ndarray]:
+def first_ratings(leave_out: Path | None = None) -> dict[str, np.ndarray]:
+    """The first rating of each word in the authors' files, in name order, leaving out one file
+    (an authors' file compared with the others: ``authors-extra-en.tsv``)."""
     out: dict[str, np.ndarray] = {}
     for path in sorted(RATINGS.glob("authors-*.tsv")):
+        if leave_out is not None and path.resolve() == leave_out.resolve():
+            continue
         for word, v in read(path).items():
             out.setdefault(word, v)
     return out
@@ -76,7 +83,7 @@ def same_top(a: np.ndarray, b: np.ndarray) -> bool:
 def agreement(second_file: Path = SECOND) -> tuple[list[str], list[tuple[str, float, bool]]]:
     """The report's lines and, per word with colours from both raters, (word, rho, same top):
     of ``second_file``'s second ratings (``second-rater.tsv``, or another sample's)."""
-    first, second = first_ratings(), read(second_file)
+    first, second = first_ratings(leave_out=second_file), read(second_file)
     words = [w for w in second if w in first]
     rng = np.random.default_rng(SEED)
     per_word: list[tuple[str, float, bool]] = []
