@@ -26,7 +26,9 @@ on; ``--board standard``; ``--words`` lists the words read otherwise than in Eng
 blind by a third helper session after the fourth glossary; ``knowledge/work/probe-3.tsv``, a
 fourth session's, prints the Spanish as a study's cards do: upper case, at most 14 characters,
 and shares most of its words with the first two; ``knowledge/work/probe-names-es.tsv``, a fifth
-session's, 200 names Spanish speakers give, with their English); ``--phrases`` instead counts
+session's, 200 names Spanish speakers give, with their English; ``knowledge/work/probe-5.tsv``,
+420 words, 60 in each category, written blind on 2026-12-07 and not yet used to choose anything:
+docs/knowledge.md); ``--phrases`` instead counts
 the Spanish phrases of ``knowledge/work/phrases-es.tsv`` (200, in four shapes, with the English a
 player would say, written blind) that the table translates to the listed English word for word.
 """

@@ -35,6 +35,24 @@ def test_each_probe_lists_fifty_words_a_category_in_both_languages() -> None:
     assert {r[3] for r in rows} <= set(BASIC_TERMS)
 
 
+def test_the_fifth_probe_lists_sixty_words_a_category_in_both_languages() -> None:
+    """probe-5.tsv: written blind on 2026-12-07 and measured before any change it could choose
+    (docs/knowledge.md): 420 words, 60 in each of the seven categories, none a dev clue's."""
+    script = _script()
+    words = script.probe(ROOT / "knowledge" / "work" / "probe-5.tsv")
+    assert Counter(w[1] for w in words) == dict.fromkeys(CATEGORIES, 60)
+    assert len({w[0] for w in words}) == len({w[2] for w in words}) == 420
+    from huescues.research import dev_picks
+
+    dev = {word for clue in dev_picks()[0].clues() for word in (clue, clue.split(" (")[0])}
+    assert not dev & {w[0] for w in words}
+    for english, _, spanish, lab in words:
+        assert english and spanish and english == english.lower(), (english, spanish)
+        assert lab.shape == (3,) and 0 <= lab[0] <= 100, english
+    rows = script._rows(ROOT / "knowledge" / "work" / "probe-5.tsv")
+    assert {r[3] for r in rows} <= set(BASIC_TERMS)
+
+
 def test_the_third_probe_is_a_studys_cards() -> None:
     """probe-3.tsv: the study's seven categories by their Spanish codes, each Spanish word as a
     card prints it (upper case, at most 14 characters)."""
