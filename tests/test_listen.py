@@ -32,6 +32,10 @@ TEXTS = [
     "deeper",
     "the blue one, not the darker one",
     "zzzz qqqq",
+    "the duller red",
+    "vivid",
+    "not the pale one",
+    "more of a blue",
 ]
 
 
