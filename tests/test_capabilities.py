@@ -142,9 +142,10 @@ def test_the_shipped_models_name_their_own_scores_as_before() -> None:
     combined = f"combined({naming},{vectors})"
     assert combined_model().cache_key == combined
     assert CombinedModel(NamingModel.default(), EmbeddingModel.default()).cache_key == combined
-    assert default_model().cache_key == f"blend({combined},{objects},4.0)"
+    # "spelled": a misspelt word is read as the word meant (readings kept before are stale).
+    assert default_model().cache_key == f"blend({combined},{objects},4.0,spelled)"
     broad = BlendedModel(combined_model(), ObjectColourModel.default(), 2.0, scale=0.5)
-    assert broad.cache_key == f"blend({combined},{objects},2.0,scale=0.5)"
+    assert broad.cache_key == f"blend({combined},{objects},2.0,scale=0.5,spelled)"
     for model in (default_model(), combined_model(), NamingModel.default(), broad):
         assert model_cache_key(model) == model.cache_key
 

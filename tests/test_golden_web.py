@@ -44,7 +44,9 @@ TABLES: dict[str, dict[str, Any]] = {
 #: web-en and web-stand-in again when the default giver's listener models were pooled
 #: geometrically (issue 34, item 3); web-es when the Spanish giver's were too (its own weights,
 #: chosen on the Spanish picks). All three again when the players read every clue against the
-#: board's squares (the knowledge's terms in view, ``huescues.language.in_view``).
+#: board's squares (the knowledge's terms in view, ``huescues.language.in_view``). web-stand-in
+#: again when a misspelt word came to be read as the word meant (``ObjectColourModel.spelled``):
+#: its scripted person's Spanish "tomate" is now read as "tomato" at the English table.
 MADE_AT = dict.fromkeys(("web-en", "web-es", "web-stand-in"), "recorded again in issue 34")
 #: The person's first clues, one a round they give (R19, R20 in either language); enough for a
 #: game whose tie goes to tie-breaker rounds (R25: web-stand-in since the players read in view).

@@ -17,6 +17,7 @@ from ._naming import Modifier, NamingModel, name_key, words_of
 from ._objects import (
     BASIC_TERMS,
     KNOWLEDGE_SOURCES,
+    SPELLING_MIN,
     TONE_SPREAD,
     VIEW_POWER,
     ObjectColourModel,
@@ -50,6 +51,7 @@ __all__ = [
     "OBJECT_BLEND_WEIGHT",
     "OWN_KNOWLEDGE_WEIGHT",
     "PHRASE_FAULTS",
+    "SPELLING_MIN",
     "TONE_SPREAD",
     "VIEW_POWER",
     "BlendedModel",

@@ -52,16 +52,18 @@ class BlendedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``blend(base key,other key,weight)`` (and ``,scale=...`` when the scale is not 1)
-        when both models have a key, else ``None``. A subclass may score otherwise, so it has
-        none unless it names its own."""
+        """``blend(base key,other key,weight,spelled)`` (and ``,scale=...`` when the scale is
+        not 1) when both models have a key, else ``None``: ``spelled`` since a misspelt word
+        came to be read as the word meant (:meth:`spelled`), so that no reading kept before is
+        taken for this model's. A subclass may score otherwise, so it has none unless it names
+        its own."""
         if type(self) is not BlendedModel:
             return None
         base, other = model_cache_key(self.base), model_cache_key(self.other)
         if base is None or other is None:
             return None
         scale = "" if self.scale == 1.0 else f",scale={self.scale!r}"
-        return f"blend({base},{other},{self.weight!r}{scale})"
+        return f"blend({base},{other},{self.weight!r}{scale},spelled)"
 
     def in_view(self, lab: ArrayLike) -> BlendedModel:
         """The blend of its two models each read against the colours in view (:func:`in_view`);
@@ -74,9 +76,19 @@ class BlendedModel(ColourTermModelBase):
             return self
         return BlendedModel(base, other, self.weight, scale=self.scale)
 
+    def spelled(self, text: str) -> str:
+        """The text both models read: with a misspelt word put right where the knowledge puts
+        it right (:meth:`ObjectColourModel.spelled`: ``emrald`` is ``emerald`` for both), else
+        the text itself."""
+        if isinstance(self.other, ObjectColourModel):
+            return self.other.spelled(text)
+        return text
+
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
-        """``scale * (base.score + weight * other.score)``, shape ``lab.shape[:-1]``."""
+        """``scale * (base.score + weight * other.score)``, shape ``lab.shape[:-1]``, of the
+        text as :meth:`spelled` puts it."""
         colours = as_lab(lab)
+        text = self.spelled(text)
         out: FloatArray = self.base.score(text, colours) + self.weight * self.other.score(
             text, colours
         )
@@ -85,6 +97,7 @@ class BlendedModel(ColourTermModelBase):
     def score_many(self, texts: Sequence[str], lab: ArrayLike) -> FloatArray:
         """:meth:`score` for many texts at once, shape ``(len(texts), *lab.shape[:-1])``."""
         colours = as_lab(lab)
+        texts = [self.spelled(t) for t in texts]
         out: FloatArray = _many(self.base, texts, colours) + self.weight * _many(
             self.other, texts, colours
         )
@@ -94,6 +107,7 @@ class BlendedModel(ColourTermModelBase):
         """:meth:`score_many` by each model's ``score_batch`` where it has one (faster for many
         new texts; the numbers may differ from :meth:`score`'s in the last bits)."""
         colours = as_lab(lab)
+        texts = [self.spelled(t) for t in texts]
         out: FloatArray = _batch(self.base, texts, colours) + self.weight * _batch(
             self.other, texts, colours
         )
@@ -103,6 +117,7 @@ class BlendedModel(ColourTermModelBase):
         """How much is known of the text's colour (0 to 1): the graded evidence of whichever
         model grades it (the knowledge model's, :meth:`ObjectColourModel.evidence`, in
         :func:`default_model`), else the base model's."""
+        text = self.spelled(text)
         for model in (self.other, self.base):
             graded = getattr(model, "evidence", None)
             if callable(graded):

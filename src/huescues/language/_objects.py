@@ -40,6 +40,7 @@ from ._protocol import (
 __all__ = [
     "BASIC_TERMS",
     "KNOWLEDGE_SOURCES",
+    "SPELLING_MIN",
     "VIEW_POWER",
     "ObjectColourModel",
     "TermGrid",
@@ -85,6 +86,10 @@ _TINY = 1e-6
 #: on blind probe lists and the dev clues, confirmed on a blind list written after
 #: (docs/knowledge.md, "Read against the board").
 VIEW_POWER = 0.5
+#: The fewest letters of a misspelt word put right (:meth:`ObjectColourModel.spelled`): a
+#: shorter word lies one edit from too many others. Measured on blind probe lists and typos made
+#: from them (docs/knowledge.md, "A misspelt word").
+SPELLING_MIN = 5
 #: The fewest letters of a name matched written together or apart (:func:`_compact`).
 _COMPACT_LETTERS = 6
 #: The fewest letters of a short form read as the one name it is part of (:func:`_part_of`).
@@ -246,6 +251,7 @@ class ObjectColourModel(ColourTermModelBase):
         if view is not None:
             self._set_view(view_colours(view))
         self._reading = functools.lru_cache(maxsize=1 << 14)(self._read_key)
+        self._spelling = functools.lru_cache(maxsize=1 << 14)(self._spelled_key)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The shipped model pickles as a reference (workers load their own copy), a model in
@@ -297,6 +303,7 @@ class ObjectColourModel(ColourTermModelBase):
             out._root, out._root_key = weakref.ref(self), model_cache_key(self)
         out._set_view(colours)
         out._reading = functools.lru_cache(maxsize=1 << 14)(out._read_key)
+        out._spelling = functools.lru_cache(maxsize=1 << 14)(out._spelled_key)
         return out
 
     def _set_view(self, colours: FloatArray) -> None:
@@ -446,6 +453,23 @@ class ObjectColourModel(ColourTermModelBase):
         """Whether the data know the text itself (otherwise it is read as another form of a
         known word, as a phrase of known words, or carried by its word vector)."""
         return name_key(check_text(text)) in self._index
+
+    def spelled(self, text: str) -> str:
+        """The text as the knowledge reads it when a word of it is misspelt: where the data
+        read nothing of the text (no word, form, name or phrase of known words), each word of
+        :data:`SPELLING_MIN` letters or more that the data do not know and that is no English
+        word in common use is put right, if exactly one word with a reading of its own lies one
+        edit away (a letter left out, added or changed, or two letters swapped: ``emrald`` is
+        ``emerald``, ``avacado`` ``avocado``), and the text so put right is kept if the data then
+        read it, normalised (:func:`name_key`). Otherwise the text itself."""
+        fixed = self._spelling(self._key(text))
+        return text if fixed is None else fixed
+
+    def _spelled_key(self, key: str) -> str | None:
+        """:meth:`spelled` of a normalised text: the text put right, or None (kept per text)."""
+        if not key or self._reads(key):
+            return None
+        return self._respelled(key)
 
     def distribution(self, text: str) -> FloatArray:
         """The text's distribution over :data:`BASIC_TERMS` (sums to 1); a copy."""
@@ -610,6 +634,8 @@ class ObjectColourModel(ColourTermModelBase):
                 out[key] = None
             elif (phrase := self._phrase(key)) is not None:
                 out[key] = phrase
+            elif (fixed := self._respelled(key)) is not None:
+                out[key] = self._read_many([fixed])[fixed]  # a misspelt word put right
             else:
                 new.append(key)
         if new:
@@ -652,6 +678,47 @@ class ObjectColourModel(ColourTermModelBase):
                 if i is not None:
                     return i
         return None
+
+    def _reads(self, key: str) -> bool:
+        """Whether the data read a normalised text: a known word or a form of one, a name
+        inside it, or a phrase of known words (not carried by its word vector)."""
+        return (
+            self._known_index(key) is not None
+            or self._name_inside(key) is not None
+            or self._phrase(key) is not None
+        )
+
+    def _respelled(self, key: str) -> str | None:
+        """A normalised text the data do not read with its misspelt words put right
+        (:meth:`spelled`), if the data read it so; else None."""
+        words = key.split()
+        changed = False
+        for i, word in enumerate(words):
+            if (
+                len(word) < SPELLING_MIN
+                or not word.isalpha()
+                or word in self._index
+                or word in _common_words()
+            ):
+                continue
+            near = {w for w in _one_edit(word) if w in self._attested_words}
+            # A word and its plural are one word ("olivee": olive, not olives).
+            near = {w for w in near if not any(f in near for f in _forms(w) if len(f) < len(w))}
+            if len(near) == 1:  # two or more: which was meant is anyone's guess
+                words[i] = near.pop()
+                changed = True
+        fixed = " ".join(words)
+        return fixed if changed and self._reads(fixed) else None
+
+    @functools.cached_property
+    def _attested_words(self) -> frozenset[str]:
+        """The single words with a reading of their own (more evidence than a carried word's):
+        what a misspelt word may be put right to."""
+        return frozenset(
+            w
+            for w, i in self._index.items()
+            if " " not in w and self._evidence[i] > self.carried_evidence
+        )
 
     @functools.cached_property
     def _joined(self) -> dict[str, int]:
@@ -780,6 +847,21 @@ def _part_of(key: str) -> bool:
     or more that is no English word in common use (``hotel`` is not the Grand Budapest Hotel,
     nor ``duty`` Call of Duty)."""
     return len(key) >= _PART_LETTERS and " " not in key and key not in _common_words()
+
+
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _one_edit(word: str) -> set[str]:
+    """The strings one edit from ``word``: a letter left out, added or changed, or two
+    neighbouring letters swapped (the word itself left out)."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    out |= {a + b[1:] for a, b in splits if b}
+    out |= {a + c + b for a, b in splits for c in _LOWER}
+    out |= {a + c + b[1:] for a, b in splits if b for c in _LOWER}
+    out.discard(word)
+    return out
 
 
 @functools.cache
