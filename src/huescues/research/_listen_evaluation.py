@@ -135,9 +135,7 @@ def _evaluate_set(
 ) -> list[ListenScores]:
     norm = [normalise_name(n) for n in names]
     colours = as_lab(lab).reshape(-1, 3)
-    games = _games(norm, colours, near, minimum, np.random.default_rng(seed))
-    # The later kinds draw from their own stream: the first kinds' games stay as they were.
-    games += _more_games(norm, colours, near, minimum, np.random.default_rng((seed, 1)))
+    games = _games(norm, colours, near, minimum, seed)
     fold = np.array([fold_of(n) for n in norm])
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for k in range(N_FOLDS):
@@ -178,33 +176,89 @@ def _play(game: _Game, colours: FloatArray, model: ColourTermModel) -> tuple[flo
     )
 
 
-def _games(
-    names: Sequence[str],
-    colours: FloatArray,
-    near: float,
-    minimum: float,
-    rng: np.random.Generator,
-) -> list[_Game]:
-    """At most one game of each kind and condition per target."""
-    distance = delta_e_2000(colours[:, None, :], colours[None, :, :])
-    words = [words_of(n) for n in names]
-    head = np.array([w[-1] if w else "" for w in words])
-    is_near = (distance >= minimum) & (distance < near)
-    is_far = distance >= near
-    games: list[_Game] = []
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """What the games are drawn from: each name's words and last word (its head), and which
+    colours lie near each other (CIEDE2000 in [minimum, near)) or far (at least near)."""
+
+    words: list[tuple[str, ...]]
+    head: NDArray[np.str_]
+    distance: FloatArray
+    is_near: NDArray[np.bool_]
+    is_far: NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, names: Sequence[str], colours: FloatArray, near: float, minimum: float) -> _Names:
+        distance = delta_e_2000(colours[:, None, :], colours[None, :, :])
+        words = [tuple(words_of(n)) for n in names]
+        head = np.array([w[-1] if w else "" for w in words])
+        return cls(
+            words, head, distance, (distance >= minimum) & (distance < near), distance >= near
+        )
+
+    def bands(self, t: int) -> dict[str, tuple[NDArray[np.bool_], NDArray[np.bool_]]]:
+        """Where target ``t``'s two distractors are drawn from, by condition."""
+        near, far = self.is_near[t], self.is_far[t]
+        return {"far": (far, far), "split": (near, far), "close": (near, near)}
+
+
+def _picker(rng: np.random.Generator) -> Callable[[NDArray[np.bool_]], int | None]:
+    """A colour drawn from a pool (a mask), or None when it is empty."""
 
     def pick(pool: NDArray[np.bool_]) -> int | None:
         options = np.flatnonzero(pool)
         return int(rng.choice(options)) if len(options) else None
 
+    return pick
+
+
+def _contrasted_pair(
+    pick: Callable[[NDArray[np.bool_]], int | None],
+    names: _Names,
+    t: int,
+    bands: tuple[NDArray[np.bool_], NDArray[np.bool_]],
+    same: NDArray[np.bool_],
+    minimum: float,
+) -> tuple[int, int] | None:
+    """Two distractors for a comparative of target ``t``: one of its kind (``same``: its head
+    word, clearly apart along the comparison) in the first band, one with another head word in
+    the second."""
+    first, second = bands
+    a = pick(first & same)
+    if a is None:
+        return None
+    b = pick(second & (names.head != names.head[t]) & (names.distance[a] >= minimum))
+    return None if b is None else (a, b)
+
+
+def _games(
+    names: Sequence[str], colours: FloatArray, near: float, minimum: float, seed: int
+) -> list[_Game]:
+    """At most one game of each kind and condition per target. The later kinds (chroma,
+    adjective) draw from their own stream of random numbers: the first kinds' games stay as they
+    were before those kinds came."""
+    drawn = _Names.of(names, colours, near, minimum)
+    first = _first_kinds(drawn, names, colours, minimum, np.random.default_rng(seed))
+    return first + _later_kinds(drawn, colours, minimum, np.random.default_rng((seed, 1)))
+
+
+def _first_kinds(
+    drawn: _Names,
+    names: Sequence[str],
+    colours: FloatArray,
+    minimum: float,
+    rng: np.random.Generator,
+) -> list[_Game]:
+    """The "name", "comparative" and "negation" games."""
+    head, distance = drawn.head, drawn.distance
+    pick = _picker(rng)
+    games: list[_Game] = []
     for t in range(len(names)):
         if not head[t]:
             continue
-        bands = {"far": (is_far[t], is_far[t]), "split": (is_near[t], is_far[t])}
-        bands["close"] = (is_near[t], is_near[t])
         same = (head == head[t]) & (np.abs(colours[:, 0] - colours[t, 0]) >= minimum)
-        lacks = np.array([h not in words[t] for h in head]) & (head != "")
-        for condition, (first, second) in bands.items():
+        lacks = np.array([h not in drawn.words[t] for h in head]) & (head != "")
+        for condition, (first, second) in drawn.bands(t).items():
             # The name itself: any two colours in the bands (apart from each other).
             a = pick(first)
             b = pick(second & (distance[a] >= minimum)) if a is not None else None
@@ -212,15 +266,10 @@ def _games(
                 games.append(_Game(t, (a, b), names[t], "name", condition))
             # "the darker <head>": a distractor with the same head word, clearly lighter or
             # darker; the other distractor has another head word.
-            a = pick(first & same)
-            b = (
-                pick(second & (head != head[t]) & (distance[a] >= minimum))
-                if a is not None
-                else None
-            )
-            if a is not None and b is not None:
-                side = "darker" if colours[t, 0] < colours[a, 0] else "lighter"
-                games.append(_Game(t, (a, b), f"the {side} {head[t]}", "comparative", condition))
+            pair = _contrasted_pair(pick, drawn, t, (first, second), same, minimum)
+            if pair is not None:
+                side = "darker" if colours[t, 0] < colours[pair[0], 0] else "lighter"
+                games.append(_Game(t, pair, f"the {side} {head[t]}", "comparative", condition))
             # "not <head>": both distractors share a head word the target's name lacks.
             a = pick(first & lacks)
             if a is not None:
@@ -230,46 +279,27 @@ def _games(
     return games
 
 
-def _more_games(
-    names: Sequence[str],
-    colours: FloatArray,
-    near: float,
-    minimum: float,
-    rng: np.random.Generator,
+def _later_kinds(
+    drawn: _Names, colours: FloatArray, minimum: float, rng: np.random.Generator
 ) -> list[_Game]:
     """At most one "chroma" and one "adjective" game per target and condition: "the duller/more
     vivid <head>" where a distractor with the same head word is clearly more or less vivid (its
     chroma at least ``minimum`` apart) and the other has another head word; "the <adjective>
     one" where the target is the most so of the three, by at least ``minimum`` along its axis
     (one of the adjectives that holds, drawn)."""
-    distance = delta_e_2000(colours[:, None, :], colours[None, :, :])
-    words = [words_of(n) for n in names]
-    head = np.array([w[-1] if w else "" for w in words])
-    is_near = (distance >= minimum) & (distance < near)
-    is_far = distance >= near
+    head, distance = drawn.head, drawn.distance
     axes = np.stack([colours[:, 0], np.hypot(colours[:, 1], colours[:, 2])], axis=1)
+    pick = _picker(rng)
     games: list[_Game] = []
-
-    def pick(pool: NDArray[np.bool_]) -> int | None:
-        options = np.flatnonzero(pool)
-        return int(rng.choice(options)) if len(options) else None
-
-    for t in range(len(names)):
+    for t in range(len(head)):
         if not head[t]:
             continue
-        bands = {"far": (is_far[t], is_far[t]), "split": (is_near[t], is_far[t])}
-        bands["close"] = (is_near[t], is_near[t])
         same = (head == head[t]) & (np.abs(axes[:, 1] - axes[t, 1]) >= minimum)
-        for condition, (first, second) in bands.items():
-            a = pick(first & same)
-            b = (
-                pick(second & (head != head[t]) & (distance[a] >= minimum))
-                if a is not None
-                else None
-            )
-            if a is not None and b is not None:
-                side = "duller" if axes[t, 1] < axes[a, 1] else "more vivid"
-                games.append(_Game(t, (a, b), f"the {side} {head[t]}", "chroma", condition))
+        for condition, (first, second) in drawn.bands(t).items():
+            pair = _contrasted_pair(pick, drawn, t, (first, second), same, minimum)
+            if pair is not None:
+                side = "duller" if axes[t, 1] < axes[pair[0], 1] else "more vivid"
+                games.append(_Game(t, pair, f"the {side} {head[t]}", "chroma", condition))
             a = pick(first)
             b = pick(second & (distance[a] >= minimum)) if a is not None else None
             if a is None or b is None:
