@@ -494,7 +494,9 @@ def _contrasted(fit: FloatArray, ahead: FloatArray) -> FloatArray:
         out: FloatArray = np.exp(log_weight - log_weight.max())
         return out
     # No contrast possible: the chosen colour is of the kind with none further along.
-    alone: FloatArray = fit * np.prod(1.0 - fit[None, :] * ahead + np.eye(n) * fit * ahead, axis=1)
+    beaten = fit[None, :] * ahead
+    np.fill_diagonal(beaten, 0.0)
+    alone: FloatArray = fit * np.prod(1.0 - beaten, axis=1)
     return alone
 
 

@@ -634,7 +634,7 @@ class ObjectColourModel(ColourTermModelBase):
                 out[key] = None
             elif (phrase := self._phrase(key)) is not None:
                 out[key] = phrase
-            elif (fixed := self._respelled(key)) is not None:
+            elif (fixed := self._spelling(key)) is not None:
                 out[key] = self._read_many([fixed])[fixed]  # a misspelt word put right
             else:
                 new.append(key)
