@@ -507,3 +507,31 @@ def test_ratings_in_another_language_stay_out_of_english_knowledge() -> None:
     assert len(only_spanish) > 30
     ratings = build.read_ratings(RATINGS)  # type: ignore[attr-defined]
     assert not only_spanish & set(ratings)
+
+
+def test_an_authors_file_is_compared_with_the_other_files_not_itself(tmp_path: Path) -> None:
+    # compare_raters.py --second authors-extra-en.tsv: a file of the authors' that rates words
+    # again is a sample against the first rating of each word in the other files; a word only
+    # it rates is no pair.
+    raters = _script("compare_raters")
+    head = "word\t" + "\t".join(BASIC_TERMS) + "\tlight\tvivid\tshared\n"
+    (tmp_path / "authors-a.tsv").write_text(
+        head + "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t2\t3\t4\t5\n"
+        "sky\t0\t5\t0\t1\t0\t0\t0\t0\t0\t2\t0\t4\t3\t4\n"
+    )
+    (tmp_path / "authors-extra-en.tsv").write_text(
+        head + "lime\t0\t0\t0\t0\t3\t0\t0\t0\t0\t0\t5\t3\t4\t4\n"
+        "sky\t0\t5\t0\t0\t0\t0\t0\t0\t0\t2\t0\t5\t3\t5\n"
+        "mud\t0\t0\t5\t1\t0\t0\t0\t0\t0\t0\t0\t1\t1\t5\n"
+    )
+    old = raters.RATINGS
+    raters.RATINGS = tmp_path
+    try:
+        lines, per_word = raters.agreement(tmp_path / "authors-extra-en.tsv")
+    finally:
+        raters.RATINGS = old
+    assert lines[0].startswith("words rated by both: 2 (of 3")
+    pairs = {w: (rho, top) for w, rho, top in per_word}
+    assert set(pairs) == {"lime", "sky"}  # mud: only the compared file rates it
+    assert pairs["lime"][0] < 1.0 and not pairs["lime"][1]  # yellow over green: another top
+    assert pairs["sky"][1]

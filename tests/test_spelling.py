@@ -35,6 +35,7 @@ def test_a_misspelt_word_is_read_as_the_one_word_an_edit_away(typed: str, meant:
         "emerald",  # known
         "small",  # an English word in common use, though the knowledge has no rating of it
         "bule",  # too short: one edit from too many words
+        "pnik",  # too short, though only "pink" lies one edit away
         "blakc",  # black or blanc: anyone's guess
         "pikachoo",  # two edits away
         "woody (toy story)",  # read from the data (a card's hint)
