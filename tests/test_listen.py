@@ -220,11 +220,13 @@ def test_reference_games_score_a_model_that_knows_nothing_at_chance() -> None:
     # Three colours a game and ties counted as a fair draw: a flat reading wins a third of every
     # game read literally, and of names and negations read in context; "the darker/lighter X",
     # "the duller X" and "the vivid one" still beat chance, since listen reads the comparative
-    # itself.
+    # itself. A loose comparative ("alone": no other colour of the target's kind, the side drawn
+    # at random) cannot be read without knowing the words: the target is the extreme on the
+    # drawn side by chance, and the flat reading does no better than that.
     from huescues.research import listen_evaluation
 
     result = listen_evaluation(factory=lambda held: _Flat(), second_set=False)
-    kinds = ("name", "comparative", "negation", "chroma", "adjective")
+    kinds = ("name", "comparative", "negation", "chroma", "adjective", "alone")
     assert {(r.kind, r.condition) for r in result.rows} == {
         (k, c) for k in kinds for c in ("far", "split", "close")
     }
@@ -233,6 +235,8 @@ def test_reference_games_score_a_model_that_knows_nothing_at_chance() -> None:
         assert row.literal == pytest.approx(1 / 3)
         if row.kind in ("comparative", "chroma", "adjective"):
             assert row.listen > 0.5
+        elif row.kind == "alone":
+            assert row.listen < 0.5
         else:
             assert row.listen == pytest.approx(1 / 3, abs=0.01)
 

@@ -37,8 +37,10 @@ CONDITIONS = ("far", "split", "close")
 #: The kinds of description: the target's own name; "the darker/lighter <head>" where a
 #: distractor shares the target's head word; "not <head>" where both distractors share a head
 #: word the target's name lacks; "the duller/more vivid <head>" as the comparative, by chroma;
-#: "the dark/light/vivid/dull one", an adjective alone, where the target is the most so.
-KINDS = ("name", "comparative", "negation", "chroma", "adjective")
+#: "the dark/light/vivid/dull one", an adjective alone, where the target is the most so; "alone":
+#: "the darker/lighter <head>" where no distractor shares the target's head word (a comparative
+#: said loosely, with no contrast: the side drawn at random, the target the colour meant).
+KINDS = ("name", "comparative", "negation", "chroma", "adjective", "alone")
 #: The adjectives of the "adjective" games and where each points: (axis, sign), the axis 0 for
 #: L* and 1 for C*.
 ADJECTIVES = {"dark": (0, -1.0), "light": (0, 1.0), "vivid": (1, 1.0), "dull": (1, -1.0)}
@@ -234,12 +236,13 @@ def _contrasted_pair(
 def _games(
     names: Sequence[str], colours: FloatArray, near: float, minimum: float, seed: int
 ) -> list[_Game]:
-    """At most one game of each kind and condition per target. The later kinds (chroma,
-    adjective) draw from their own stream of random numbers: the first kinds' games stay as they
-    were before those kinds came."""
+    """At most one game of each kind and condition per target. The later kinds (chroma and
+    adjective, then alone) draw from their own streams of random numbers: the earlier kinds'
+    games stay as they were before those kinds came."""
     drawn = _Names.of(names, colours, near, minimum)
     first = _first_kinds(drawn, names, colours, minimum, np.random.default_rng(seed))
-    return first + _later_kinds(drawn, colours, minimum, np.random.default_rng((seed, 1)))
+    later = _later_kinds(drawn, colours, minimum, np.random.default_rng((seed, 1)))
+    return first + later + _alone_kind(drawn, minimum, np.random.default_rng((seed, 2)))
 
 
 def _first_kinds(
@@ -312,4 +315,26 @@ def _later_kinds(
             if holds:
                 word = holds[int(rng.integers(len(holds)))]
                 games.append(_Game(t, (a, b), f"the {word} one", "adjective", condition))
+    return games
+
+
+def _alone_kind(drawn: _Names, minimum: float, rng: np.random.Generator) -> list[_Game]:
+    """At most one "alone" game per target and condition: both distractors with other head
+    words than the target's (and apart from each other), described "the darker/lighter <head>"
+    with the side drawn at random, as a speaker says a comparative loosely of the only colour of
+    its kind."""
+    head, distance = drawn.head, drawn.distance
+    pick = _picker(rng)
+    games: list[_Game] = []
+    for t in range(len(head)):
+        if not head[t]:
+            continue
+        other = head != head[t]
+        for condition, (first, second) in drawn.bands(t).items():
+            a = pick(first & other)
+            b = pick(second & other & (distance[a] >= minimum)) if a is not None else None
+            if a is None or b is None:
+                continue
+            side = ("darker", "lighter")[int(rng.integers(2))]
+            games.append(_Game(t, (a, b), f"the {side} {head[t]}", "alone", condition))
     return games
