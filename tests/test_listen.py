@@ -36,6 +36,12 @@ TEXTS = [
     "vivid",
     "not the pale one",
     "more of a blue",
+    "much brighter",
+    "the very dark one",
+    "not very pale",
+    "the middle one",
+    "in between",
+    "not the one in the middle",
 ]
 
 
@@ -387,3 +393,61 @@ def test_a_colour_s_name_alone_stays_a_name() -> None:
 
     assert not reads_in_context("grey") and not reads_in_context("the grey one")
     assert int(np.argmax(listen("grey", REDS))) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("much brighter", "brighter"),
+        ("a bit lighter", "lighter"),
+        ("slightly darker", "darker"),
+        ("kind of lighter", "lighter"),
+        ("the slightly darker blue", "the darker blue"),
+        ("way more vivid", "more vivid"),
+        ("not very dark", "not dark"),
+        ("the very dark one", "the dark one"),
+        ("super light", "light"),
+        ("really vivid", "vivid"),
+    ],
+)
+def test_words_of_degree_say_how_much_not_what_kind(text: str, plain: str) -> None:
+    # Rule 2: beside a comparison, a negation or an adjective alone, "much", "a bit", "very"
+    # and the like are left out. Before, "much brighter" of a vivid red, a dull red and a grey
+    # compared the colours "much" applies to and chose the dull red, and "very dark" (read by the
+    # model as a colour's name) the grey.
+    for colours in (REDS, COLOURS):
+        assert np.allclose(listen(text, colours), listen(plain, colours))
+    assert int(np.argmax(listen("much brighter", REDS))) == 1
+    assert int(np.argmax(listen("very dark", REDS))) == int(np.argmin(REDS[:, 0]))
+
+
+def test_a_colour_s_name_keeps_its_words_of_degree() -> None:
+    # Plain words alone are the model's: "very light blue" is a colour's name, read as it is.
+    model = _Centres()
+    _CENTRES["very teal"] = (50.0, -60.0, 40.0)  # a name that holds "very": where green is
+    try:
+        colours = np.array([_CENTRES["green"], _CENTRES["teal"]])
+        assert int(np.argmax(listen("very teal", colours, model=model))) == 0
+        assert int(np.argmax(listen("teal", colours, model=model))) == 1
+    finally:
+        del _CENTRES["very teal"]
+
+
+@pytest.mark.parametrize(
+    "text", ["the middle one", "middle", "in between", "the one in the middle", "medium"]
+)
+def test_the_middle_one_is_the_colour_between_the_others(text: str) -> None:
+    # Rule 4: of a light, a middle and a dark green, "the middle one" is the one between them
+    # (the smallest sum of distances to the others), whatever the order; "not the middle one"
+    # is either of the others. On a board it is left to the model.
+    from huescues.language import reads_in_context
+
+    greens = srgb_to_lab(np.array([[0.4, 0.8, 0.4], [0.2, 0.6, 0.2], [0.1, 0.3, 0.1]]))
+    for order in ([0, 1, 2], [1, 2, 0], [2, 0, 1]):
+        p = listen(text, greens[order])
+        assert order[int(np.argmax(p))] == 1 and p.max() > 0.9
+    p = listen("not the middle one", greens)
+    assert p[1] < 0.01 and abs(p[0] - p[2]) < 0.01
+    assert not reads_in_context(text)
+    # "medium green" is a colour's name, read by the model.
+    assert not np.allclose(listen("medium green", greens), listen("medium", greens))

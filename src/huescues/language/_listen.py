@@ -21,13 +21,17 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
    red, a dull brownish red and a grey is the dull red, though "red" hardly applies to it (where
    no two colours can be of the kind, the presupposition is dropped). "darker" and "darkest"
    read the same, and an adjective of lightness or chroma said alone ("vivid", "the dull one",
-   "pale") is its superlative; a colour's name alone ("grey") is a name.
+   "pale") is its superlative; a colour's name alone ("grey") is a name. Words of degree
+   ("much brighter", "a bit lighter", "very dark") say how much, not what kind: beside a
+   comparison, a negation or an adjective alone they are left out.
 3. **Negation** ("not green", "no red", "not the darker one") keeps the complement: a colour's
    weight is one minus how surely the negated words apply to it (for a negated comparative, one
    minus its weight relative to the colour it picks).
 4. **"The other one"**, said once with nothing else, is read as the colour that stands apart
    from the others (the largest distance to its nearest neighbour): without a dialogue there is
    no earlier referent, and a speaker who means one of two similar colours would say which.
+   **"The middle one"** ("in between", "medium" alone) is the colour between the others (the
+   smallest sum of distances to them).
 
 A description is cut into parts at punctuation, "but" and each negation (and, in a negated
 part, at "or": "not blue or green" is neither); the parts' weights are multiplied and
@@ -186,6 +190,19 @@ _NEGATIONS = frozenset(
 )
 _BREAKS = frozenset({",", ";", ".", "!", "?", "but", "rather", "instead"})
 _OTHER = frozenset({"other", "another", "different"})
+#: "The middle one", "in between": the colour between the others.
+_MIDDLE = frozenset({"middle", "between", "inbetween", "mid", "medium", "intermediate"})
+#: Small words of place beside "middle" ("the one in the middle").
+_PLACE = frozenset({"in", "at", "on"})
+#: Words of degree and hedging ("very dark", "slightly darker", "a bit lighter", "kind of
+#: pale"): they say how much, not what kind, so beside a comparison, a negation or an adjective
+#: alone they are left out (before, "much brighter" compared the colours "much" applies to).
+#: Plain words alone keep them: "very light blue" is a colour's name.
+_DEGREE = frozenset(
+    {"very", "really", "super", "so", "quite", "pretty", "extra", "too", "much", "way", "far"}
+    | {"even", "slightly", "somewhat", "bit", "little", "lot", "lots", "kinda", "kind", "sort"}
+    | {"sorta", "just", "still", "fairly", "real", "extremely", "incredibly", "tad", "touch"}
+)
 #: Words that say nothing about colour here ("the blue one").
 _STOP = frozenset(
     {"the", "a", "an", "one", "ones", "colour", "color", "shade", "that", "this", "is", "its"}
@@ -232,6 +249,7 @@ class _Part:
     comparisons: tuple[_Comparison, ...]
     negated: bool
     other: bool
+    middle: bool = False
 
 
 def listen(
@@ -350,7 +368,7 @@ def _parts(text: str) -> list[_Part]:
     parts = []
     for negated, words in groups:
         part = _parse(words, negated)
-        if part.words or part.comparisons or part.other:  # a bare "not" says nothing
+        if part.words or part.comparisons or part.other or part.middle:  # a bare "not" says nothing
             parts.append(part)
     return parts
 
@@ -384,8 +402,19 @@ def _parse(words: list[str], negated: bool) -> _Part:
         elif word not in _STOP:
             plain.append(word)
         i += 1
-    if not comparisons and not other and (lone := _lone_adjective(plain)) is not None:
+    kind = [w for w in plain if w not in _DEGREE]
+    middle = (
+        not comparisons
+        and not other
+        and bool(set(kind) & _MIDDLE)
+        and all(w in _MIDDLE or w in _PLACE for w in kind)
+    )
+    if middle:  # "the middle one", "in between"
+        return _Part((), (), negated, other, middle=True)
+    if not comparisons and not other and (lone := _lone_adjective(kind)) is not None:
         return _Part((), (_Comparison(_DIRECTIONS[_ADJECTIVES[lone]]),), negated, other)
+    if comparisons or negated:  # beside a comparison or a negation, the words of a kind
+        plain = kind
     return _Part(tuple(plain), tuple(comparisons), negated, other)
 
 
@@ -433,6 +462,9 @@ def _in_context(words: tuple[str, ...]) -> str:
 
 def _read_part(part: _Part, lab: FloatArray, model: ColourTermModel, *, alone: bool) -> FloatArray:
     n = len(lab)
+    if part.middle:
+        between = _between(lab)
+        return 1.0 - between if part.negated else between
     if not part.comparisons and not part.negated and alone:
         text = " ".join(part.words)  # the literal reading of the words
         return _fit(model, text, lab) if text else _stands_apart(lab) if part.other else np.ones(n)
@@ -519,6 +551,14 @@ def _stands_apart(lab: FloatArray) -> FloatArray:
     np.fill_diagonal(distance, np.inf)
     isolation = distance.min(axis=1)
     out: FloatArray = np.exp((isolation - isolation.max()) / OTHER_SCALE)
+    return out
+
+
+def _between(lab: FloatArray) -> FloatArray:
+    """Weights for "the middle one": the colour nearest the others in all (the smallest sum of
+    CIEDE2000 distances to them, softly), relative to the most central (so 1 at most)."""
+    distance = delta_e_2000(lab[:, None, :], lab[None, :, :]).sum(axis=1)
+    out: FloatArray = np.exp((distance.min() - distance) / OTHER_SCALE)
     return out
 
 
