@@ -451,3 +451,32 @@ def test_the_middle_one_is_the_colour_between_the_others(text: str) -> None:
     assert not reads_in_context(text)
     # "medium green" is a colour's name, read by the model.
     assert not np.allclose(listen("medium green", greens), listen("medium", greens))
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("bleu", "blue"),
+        ("the purpel one", "the purple one"),
+        ("ligher blue", "lighter blue"),
+        ("the drker one", "the darker one"),
+        ("not gren", "not gren"),  # green or grey: left as it is
+        ("bed", "bed"),  # an English word in common use, though "red" is an edit away
+    ],
+)
+def test_a_misspelt_word_of_colour_is_read_as_meant(typed: str, meant: str) -> None:
+    # People type descriptions in a chat: a word of three letters or more, no common English
+    # word, one edit from exactly one colour name, adjective or comparative is that word. The
+    # model's own spelling leaves words under five letters alone ("bleu" was read as French).
+    from huescues.language import reads_in_context
+
+    np.testing.assert_array_equal(listen(typed, COLOURS), listen(meant, COLOURS))
+    assert reads_in_context(typed) == reads_in_context(meant)
+    if typed == "bleu":
+        assert int(np.argmax(listen(typed, COLOURS))) != 2  # not the green
+    if typed == "ligher blue":
+        assert reads_in_context(typed)
+
+
+def test_a_common_word_near_a_colour_name_keeps_its_reading() -> None:
+    assert not np.allclose(listen("bed", COLOURS), listen("red", COLOURS))

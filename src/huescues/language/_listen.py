@@ -63,6 +63,7 @@ from numpy.typing import ArrayLike
 from huescues.colour import delta_e_2000
 
 from ._capabilities import with_capabilities
+from ._objects import _common_words, _one_edit
 from ._protocol import ColourTermModel, FloatArray, check_text, gaussian_log_density
 
 __all__ = ["listen", "reads_in_context"]
@@ -230,6 +231,7 @@ _BASIC_TERMS = (
     "grey",
 )
 _TOKEN = re.compile(r"[^\W\d_]+|[,;.!?]")
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +272,7 @@ def listen(
     """
     if not isinstance(pragmatic, bool):
         raise TypeError(f"pragmatic must be True or False, not {pragmatic!r}")
-    text = check_text(text)
+    text = _spelled(check_text(text))
     lab = _check_colours(colours)
     if model is None:
         from ._default import default_model  # the default model loads data: only when needed
@@ -322,10 +324,39 @@ def reads_in_context(text: str) -> bool:
     or in context, but for one adjective said alone ("the vivid one"), which :func:`listen`
     reads as its superlative among the colours it is given; a clue of one adjective on a board
     describes colours of a kind, and is left to the model."""
-    tokens = set(_TOKEN.findall(check_text(text).lower().replace("'", "").replace("\u2019", "")))
+    tokens = set(
+        _TOKEN.findall(_spelled(check_text(text)).lower().replace("'", "").replace("\u2019", ""))
+    )
     return bool(
         tokens & (_NEGATIONS | _OTHER | _COMPARATIVE_FORMS | _TERM_FORMS.keys() | _MORE.keys())
     )
+
+
+def _spelled(text: str) -> str:
+    """The description with its misspelt words of colour put right, as people type them in a
+    chat ("bleu", "purpel", "ligher", "teel"): a word of three letters or more that is none of
+    those words (:func:`_spellable`) and no English word in common use (R19's list), one edit
+    (a letter left out, added or changed, two swapped) from exactly one of them. The model's
+    own spelling (:meth:`~huescues.language.ObjectColourModel.spelled`) leaves words shorter
+    than five letters alone, as too many words lie near them; among the words of colour few
+    do ("gren" is green or grey: left)."""
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0).lower()
+        if len(word) < 3 or word in _spellable() or word in _common_words():
+            return match.group(0)
+        near = [w for w in _one_edit(word) if w in _spellable()]
+        return near[0] if len(near) == 1 else match.group(0)
+
+    return _WORD.sub(fix, text)
+
+
+@functools.cache
+def _spellable() -> frozenset[str]:
+    """The words of colour a misspelt word in a description is put right to: the colour names
+    (:func:`_colour_names`), the adjectives of lightness and chroma and their comparatives, and
+    the comparatives of colour terms ("bluer")."""
+    return _colour_names() | frozenset(_ADJECTIVES) | frozenset(_TERM_FORMS)
 
 
 def _lone_adjective(words: list[str]) -> str | None:
