@@ -17,22 +17,34 @@ before (run the script on a tree without the rule for the before column:
 ``PYTHONPATH=<tree>/src python scripts/evaluate_spelling.py``; without ``spelled`` the texts are
 read as they are).
 
-Run: ``python scripts/evaluate_spelling.py``.
+Spanish (``--language es``): the same with the Spanish words of ``probe-2.tsv`` and
+``probe-5.tsv`` (folded: no accents), read by ``default_model("es")``, whose pack puts a word it
+neither rates nor translates right to a word its own knowledge or its glossaries hold; a typo is
+put back when it is read as the word is (the same English and own words).
+
+``--list FILE``: a list of real misspellings, not made by a rule (``knowledge/work/
+misspellings-en.tsv`` and ``-es.tsv``, written blind; columns typed, meant, category, basic, L, a,
+b): how many of the typed clues are read as the word meant, as another or as they are, and the
+points of the typed clues and of the words meant.
+
+Run: ``python scripts/evaluate_spelling.py`` (``--language es``, ``--list FILE``).
 """
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from evaluate_spanish_probe import _rows, points
 
 from huescues import Board, Rules
-from huescues.language import default_model, in_view, name_key
+from huescues.language import TranslatedModel, default_model, fold, in_view, name_key
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "knowledge" / "work"
-SOURCES = ("probe-4.tsv", "probe-5.tsv")
+SOURCES = {"en": ("probe-4.tsv", "probe-5.tsv"), "es": ("probe-2.tsv", "probe-5.tsv")}
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SEED = 34
 MIN_LETTERS = 5
@@ -61,41 +73,112 @@ def typo(word: str, rng: np.random.Generator) -> str:
     return word[:i] + word[i + 1 : i + 2] + word[i] + word[i + 2 :]
 
 
-def main() -> None:
-    board, rules = Board.retail(), Rules.standard(4)
-    lab = board.lab.reshape(-1, 3)
-    model = in_view(default_model(), lab)
-    knowledge = default_model().other
-    spelled = getattr(default_model(), "spelled", lambda text: text)
+class Reader:
+    """A language's default model, as the probes read it: points of a text, and the text as it
+    is read (English: the words put right; Spanish: the English and own words it is read as)."""
 
-    def read(text: str, colour: np.ndarray) -> int:
-        s = np.asarray(model.score(text, lab), dtype=np.float64)
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.board, self.rules = Board.retail(), Rules.standard(4)
+        self.lab = self.board.lab.reshape(-1, 3)
+        self.default = default_model(language)
+        self.model = in_view(self.default, self.lab)
+
+    def points(self, text: str, colour: np.ndarray) -> int:
+        s = np.asarray(self.model.score(text, self.lab), dtype=np.float64)
         w = np.exp(s - s.max())
-        return points(w / w.sum(), colour, board, rules)
+        return points(w / w.sum(), colour, self.board, self.rules)
 
+    def as_read(self, text: str) -> object:
+        if isinstance(self.default, TranslatedModel):
+            t = self.default.translate(text)
+            return (t.text, t.own)
+        return name_key(getattr(self.default, "spelled", lambda x: x)(text))
+
+    def as_it_is(self, text: str) -> object:
+        """What :meth:`as_read` gives a text read as it is, unknown."""
+        if isinstance(self.default, TranslatedModel):
+            return (fold(text), ())
+        return name_key(text)
+
+    def knows(self, text: str) -> bool:
+        """Whether the reading knows the text as it is (a typo that is another word)."""
+        if isinstance(self.default, TranslatedModel):
+            # The pack's own lookups: a word it rates or translates as it is.
+            word = fold(text)
+            return self.default._own(word) is not None or self.default._word(word) is not None
+        return bool(self.default.other.knows(text))  # type: ignore[attr-defined]
+
+    def word_of(self, row: list[str]) -> str:
+        """A probe row's word in the language (the Spanish column of a bilingual list)."""
+        return fold(row[2]) if self.language == "es" else row[0]
+
+
+def typos(reader: Reader) -> None:
     rng = np.random.default_rng(SEED)
-    for source in SOURCES:
+    for source in SOURCES[reader.language]:
         back = other = left = 0
         typo_points: list[int] = []
         word_points: list[int] = []
         for row in _rows(WORK / source):
-            word, colour = row[0], colour_of(row)
+            word, colour = reader.word_of(row), colour_of(row)
             if colour is None or len(word) < MIN_LETTERS or not word.isalpha():
                 continue
             wrong = typo(word, rng)
-            if wrong == word or knowledge.knows(wrong):
+            if wrong == word or reader.knows(wrong):
                 continue
-            fixed = name_key(spelled(wrong))
-            back += fixed == word
-            other += fixed not in (word, wrong)
-            left += fixed == wrong
-            typo_points.append(read(wrong, colour))
-            word_points.append(read(word, colour))
+            got = reader.as_read(wrong)
+            back += got == reader.as_read(word)
+            left += got == reader.as_it_is(wrong)
+            other += got not in (reader.as_read(word), reader.as_it_is(wrong))
+            typo_points.append(reader.points(wrong, colour))
+            word_points.append(reader.points(word, colour))
         n = len(typo_points)
         print(
             f"{source}: {n} typos; put back to the word {back}, to another word {other}, left "
             f"{left}; points a typo {np.mean(typo_points):.3f}, a word {np.mean(word_points):.3f}"
         )
+
+
+def misspellings(reader: Reader, path: Path, show: Callable[[str], None] = print) -> None:
+    """A list of real misspellings: how each typed clue is read, and points."""
+    back = other = left = 0
+    typed_points: list[int] = []
+    meant_points: list[int] = []
+    for row in _rows(path):
+        typed, meant, colour = row[0], row[1], colour_of(row)
+        if colour is None:
+            continue
+        got = reader.as_read(typed)
+        if got == reader.as_read(meant):
+            back += 1
+        elif got == reader.as_it_is(typed):
+            left += 1
+        else:
+            other += 1
+            show(f"  {typed} ({meant}): read as {got}")
+        typed_points.append(reader.points(typed, colour))
+        meant_points.append(reader.points(meant, colour))
+    print(
+        f"{path.name}: {len(typed_points)} misspellings; read as the word meant {back}, as "
+        f"another {other}, as they are {left}; points a misspelling "
+        f"{np.mean(typed_points):.3f}, the word meant {np.mean(meant_points):.3f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--language", choices=("en", "es"), default="en")
+    ap.add_argument("--list", type=Path, help="a list of real misspellings (typed, meant, ...)")
+    args = ap.parse_args(argv)
+    reader = Reader(args.language)
+    if args.list is not None:
+        misspellings(reader, args.list)
+        return
+    typos(reader)
+    if args.language != "en":
+        return
+    spelled = getattr(reader.default, "spelled", lambda text: text)
     print()
     print("Probe texts read as another word:")
     for path in sorted(WORK.glob("probe*.tsv")):
@@ -105,7 +188,7 @@ def main() -> None:
                 continue
             fixed = spelled(text)
             if fixed != text:
-                print(f"  {path.name}: {text} -> {fixed}: {read(text, colour)} points")
+                print(f"  {path.name}: {text} -> {fixed}: {reader.points(text, colour)} points")
 
 
 if __name__ == "__main__":

@@ -852,14 +852,14 @@ def _part_of(key: str) -> bool:
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 
 
-def _one_edit(word: str) -> set[str]:
-    """The strings one edit from ``word``: a letter left out, added or changed, or two
-    neighbouring letters swapped (the word itself left out)."""
+def _one_edit(word: str, letters: str = _LOWER) -> set[str]:
+    """The strings one edit from ``word``: a letter left out, added or changed (to one of
+    ``letters``), or two neighbouring letters swapped (the word itself left out)."""
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     out = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     out |= {a + b[1:] for a, b in splits if b}
-    out |= {a + c + b for a, b in splits for c in _LOWER}
-    out |= {a + c + b[1:] for a, b in splits if b for c in _LOWER}
+    out |= {a + c + b for a, b in splits for c in letters}
+    out |= {a + c + b[1:] for a, b in splits if b for c in letters}
     out.discard(word)
     return out
 

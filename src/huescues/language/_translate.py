@@ -20,7 +20,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._capabilities import ColourTermModelBase, in_view, model_cache_key, with_capabilities
-from ._objects import BASIC_TERMS, KNOWLEDGE_SOURCES, ObjectColourModel, without_hints
+from ._objects import (
+    BASIC_TERMS,
+    KNOWLEDGE_SOURCES,
+    SPELLING_MIN,
+    ObjectColourModel,
+    _one_edit,
+    without_hints,
+)
 from ._protocol import ColourTermModel, FloatArray, Prediction, as_lab, check_text
 
 __all__ = [
@@ -43,6 +50,8 @@ SPANISH_TABLE = "languages/es/spanish_english.tsv.gz"
 #: The Spanish pack's own knowledge: Spanish words rated as Spanish (knowledge/PROTOCOL.md),
 #: built from ``knowledge/ratings/*-es.tsv`` by ``scripts/build_spanish.py --knowledge``.
 SPANISH_KNOWLEDGE = "languages/es/knowledge.tsv"
+#: The pack's common words, which the clue rules read too (R19).
+SPANISH_WORDS = "languages/es/common_words.txt.gz"
 #: How sharply a word the pack knows is read: its knowledge's reading times this. Fixed as the
 #: median ratio, over 30 English colour words, of the English default reading's spread to its
 #: knowledge model's alone (4.0 to 5.1, median 4.3), so that ``marfil`` reads as sharply as
@@ -50,6 +59,12 @@ SPANISH_KNOWLEDGE = "languages/es/knowledge.tsv"
 OWN_KNOWLEDGE_WEIGHT = 4.3
 
 _LETTERS = re.compile(r"[a-zñ]+")
+#: The confidence of the table's glossary entries (``scripts/build_spanish.py``'s
+#: ``GLOSSARY_CONFIDENCE``): with the own knowledge's words, what a misspelt word may be put
+#: right to.
+SURE = 0.95
+#: The letters of a folded Spanish word (a misspelt word's edits are made of them).
+_SPANISH_LETTERS = "abcdefghijklmnopqrstuvwxyzñ"
 #: Words a Spanish phrase is joined by: not read themselves.
 _JOINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "lo"})
 #: "X y Y": things side by side, read in their order (epi y blas).
@@ -61,10 +76,10 @@ _OF = frozenset({"de", "del"})
 #: since a known phrase is found without its small words, 5 since words are cut only in capitals
 #: and a known phrase only loses small words the text lacks, 6 since a rated word votes with its
 #: table twin, 7 since a phrase the English knowledge knows as it is keeps it (``names``), 8
-#: since a card's hint in brackets is no part of the clue. Bump it with any change to these
-#: rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED, _DROPPED, the vote, the names, the
-#: hints), or readings kept on disk stay.
-ORDER_RULES = 8
+#: since a card's hint in brackets is no part of the clue, 9 since a misspelt word is put right.
+#: Bump it with any change to these rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED,
+#: _DROPPED, the vote, the names, the hints, the spelling), or readings kept on disk stay.
+ORDER_RULES = 9
 #: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
 #: letters or more, then a full stop, in a text in capitals (elsewhere a full stop ends a
 #: sentence: ``Venus.``).
@@ -173,6 +188,7 @@ class TranslatedModel(ColourTermModelBase):
         self._names_hash: str | None = None
         self._words: tuple[list[str], list[str]] | None = None
         self._content: dict[tuple[str, ...], list[str]] | None = None
+        self._single_words: frozenset[str] | None = None
         self._translate = functools.lru_cache(maxsize=1 << 14)(self._translate_key)
 
     def __repr__(self) -> str:
@@ -181,10 +197,11 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1-o8@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2-o8@<table hash>+<knowledge hash>`` with the language's own knowledge;
-        ``o8~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
-        knowledge, the names or the rules of word order (``o8``: :data:`ORDER_RULES`) change."""
+        """``translated-<language>-v1-o9@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o9@<table hash>+<knowledge hash>`` with the language's own knowledge;
+        ``o9~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
+        knowledge, the names or the rules of reading words (``o9``: :data:`ORDER_RULES`)
+        change."""
         if type(self) is not TranslatedModel:
             return None
         base = model_cache_key(self.base)
@@ -416,6 +433,48 @@ class TranslatedModel(ColourTermModelBase):
                 return form
         return None
 
+    def _read_word(self, word: str) -> tuple[str, str | None, tuple[str, float] | None]:
+        """A word as the pack reads it: (the word, put right if it is misspelt; the form its own
+        knowledge rates, or None; the table's English and confidence, or None)."""
+        own, found = self._own(word), self._word(word)
+        if own is None and found is None and (fixed := self._respelled(word)) is not None:
+            return fixed, self._own(fixed), self._word(fixed)
+        return word, own, found
+
+    def _respelled(self, word: str) -> str | None:
+        """A word the pack neither rates nor translates, put right as :meth:`ObjectColourModel.
+        spelled` puts English right: of :data:`SPELLING_MIN` letters or more, unknown to
+        ``names`` too (English and names pass as they are), no Spanish word in common use
+        (:func:`_spanish_words`: ``linterna`` is no typo, though the table lacks it), and one
+        edit (a letter left out, added or changed, two swapped) from exactly one word the pack
+        knows surely (:meth:`_sure_words`; ``bibora`` is ``vibora``, ``zanaoria``
+        ``zanahoria``; a word, its plural and its feminine are one word); else None."""
+        if len(word) < SPELLING_MIN or not word.isalpha():
+            return None
+        if self.names is not None and self.names.knows(word):
+            return None
+        if word.replace("ñ", "n") in _spanish_words():  # a word, not a typo (linterna, sexto)
+            return None
+        sure = self._sure_words()
+        near = {w for w in _one_edit(word, _SPANISH_LETTERS) if w in sure}
+        # A word and its plural or feminine are one word (gatoo: gato, not also gatos).
+        near = {w for w in near if not any(f in near for f in _forms(w)[1:])}
+        return near.pop() if len(near) == 1 else None
+
+    def _sure_words(self) -> frozenset[str]:
+        """The single words a misspelt word may be put right to: those the own knowledge rates
+        and those of the table's glossaries (confidence :data:`SURE`), not the
+        encoder's guesses (``girada`` and ``plataneo`` lie one edit from ``girafa`` and
+        ``platanno`` as ``jirafa`` and ``platano`` do). Kept."""
+        if self._single_words is None:
+            own = set() if self.knowledge is None else set(self.knowledge.words)
+            self._single_words = frozenset(
+                w
+                for w in self._known(single=True)
+                if w in own or self.table.get(w, ("", 0.0))[1] >= SURE
+            )
+        return self._single_words
+
     def _translate_key(self, key: str) -> Translation:
         if not key:
             return Translation(key, 1.0)
@@ -459,7 +518,7 @@ class TranslatedModel(ColourTermModelBase):
         done: list[str] = []
         for group in reversed(groups):
             for thing in group:
-                read = [(w, self._own(w), self._word(w)) for w in thing]
+                read = [self._read_word(w) for w in thing]
                 # A thing with a word the pack neither rates nor translates is a name, or
                 # English already (darth vader, rayo mcqueen, capitán américa), and a thing led
                 # by an adjective Spanish puts first (buena suerte) is in English order: their
@@ -482,6 +541,14 @@ class TranslatedModel(ColourTermModelBase):
         if not english and not own:
             return Translation(key, confidence, tuple(done))
         return Translation(" ".join(english), confidence, tuple(done), tuple(own))
+
+
+@functools.cache
+def _spanish_words() -> frozenset[str]:
+    """The Spanish pack's common words (Debian's ``wspanish``, folded, ``ñ`` as ``n``): the
+    words a misspelt word is not, though the table may lack them."""
+    raw = resources.files("huescues.data").joinpath(SPANISH_WORDS).read_bytes()
+    return frozenset(gzip.decompress(raw).decode("utf-8").split())
 
 
 def _key(text: str) -> str:
