@@ -4,7 +4,7 @@ distractors, built from the naming data, in the three conditions of the "colors 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -198,6 +198,13 @@ class _Names:
             words, head, distance, (distance >= minimum) & (distance < near), distance >= near
         )
 
+    def settings(self) -> Iterator[tuple[int, str, tuple[NDArray[np.bool_], NDArray[np.bool_]]]]:
+        """Each target with a head word, in order, under each condition with its two bands: what
+        every kind of game loops over."""
+        for t in range(len(self.head)):
+            if self.head[t]:
+                yield from ((t, c, bands) for c, bands in self.bands(t).items())
+
     def bands(self, t: int) -> dict[str, tuple[NDArray[np.bool_], NDArray[np.bool_]]]:
         """Where target ``t``'s two distractors are drawn from, by condition."""
         near, far = self.is_near[t], self.is_far[t]
@@ -256,29 +263,26 @@ def _first_kinds(
     head, distance = drawn.head, drawn.distance
     pick = _picker(rng)
     games: list[_Game] = []
-    for t in range(len(names)):
-        if not head[t]:
-            continue
+    for t, condition, (first, second) in drawn.settings():
         same = (head == head[t]) & (np.abs(colours[:, 0] - colours[t, 0]) >= minimum)
         lacks = np.array([h not in drawn.words[t] for h in head]) & (head != "")
-        for condition, (first, second) in drawn.bands(t).items():
-            # The name itself: any two colours in the bands (apart from each other).
-            a = pick(first)
-            b = pick(second & (distance[a] >= minimum)) if a is not None else None
-            if a is not None and b is not None:
-                games.append(_Game(t, (a, b), names[t], "name", condition))
-            # "the darker <head>": a distractor with the same head word, clearly lighter or
-            # darker; the other distractor has another head word.
-            pair = _contrasted_pair(pick, drawn, t, (first, second), same, minimum)
-            if pair is not None:
-                side = "darker" if colours[t, 0] < colours[pair[0], 0] else "lighter"
-                games.append(_Game(t, pair, f"the {side} {head[t]}", "comparative", condition))
-            # "not <head>": both distractors share a head word the target's name lacks.
-            a = pick(first & lacks)
-            if a is not None:
-                b = pick(second & (head == head[a]) & (distance[a] >= minimum))
-                if b is not None:
-                    games.append(_Game(t, (a, b), f"not {head[a]}", "negation", condition))
+        # The name itself: any two colours in the bands (apart from each other).
+        a = pick(first)
+        b = pick(second & (distance[a] >= minimum)) if a is not None else None
+        if a is not None and b is not None:
+            games.append(_Game(t, (a, b), names[t], "name", condition))
+        # "the darker <head>": a distractor with the same head word, clearly lighter or
+        # darker; the other distractor has another head word.
+        pair = _contrasted_pair(pick, drawn, t, (first, second), same, minimum)
+        if pair is not None:
+            side = "darker" if colours[t, 0] < colours[pair[0], 0] else "lighter"
+            games.append(_Game(t, pair, f"the {side} {head[t]}", "comparative", condition))
+        # "not <head>": both distractors share a head word the target's name lacks.
+        a = pick(first & lacks)
+        if a is not None:
+            b = pick(second & (head == head[a]) & (distance[a] >= minimum))
+            if b is not None:
+                games.append(_Game(t, (a, b), f"not {head[a]}", "negation", condition))
     return games
 
 
@@ -294,27 +298,24 @@ def _later_kinds(
     axes = np.stack([colours[:, 0], np.hypot(colours[:, 1], colours[:, 2])], axis=1)
     pick = _picker(rng)
     games: list[_Game] = []
-    for t in range(len(head)):
-        if not head[t]:
-            continue
+    for t, condition, (first, second) in drawn.settings():
         same = (head == head[t]) & (np.abs(axes[:, 1] - axes[t, 1]) >= minimum)
-        for condition, (first, second) in drawn.bands(t).items():
-            pair = _contrasted_pair(pick, drawn, t, (first, second), same, minimum)
-            if pair is not None:
-                side = "duller" if axes[t, 1] < axes[pair[0], 1] else "more vivid"
-                games.append(_Game(t, pair, f"the {side} {head[t]}", "chroma", condition))
-            a = pick(first)
-            b = pick(second & (distance[a] >= minimum)) if a is not None else None
-            if a is None or b is None:
-                continue
-            holds = [
-                word
-                for word, (axis, sign) in ADJECTIVES.items()
-                if sign * axes[t, axis] - max(sign * axes[a, axis], sign * axes[b, axis]) >= minimum
-            ]
-            if holds:
-                word = holds[int(rng.integers(len(holds)))]
-                games.append(_Game(t, (a, b), f"the {word} one", "adjective", condition))
+        pair = _contrasted_pair(pick, drawn, t, (first, second), same, minimum)
+        if pair is not None:
+            side = "duller" if axes[t, 1] < axes[pair[0], 1] else "more vivid"
+            games.append(_Game(t, pair, f"the {side} {head[t]}", "chroma", condition))
+        a = pick(first)
+        b = pick(second & (distance[a] >= minimum)) if a is not None else None
+        if a is None or b is None:
+            continue
+        holds = [
+            word
+            for word, (axis, sign) in ADJECTIVES.items()
+            if sign * axes[t, axis] - max(sign * axes[a, axis], sign * axes[b, axis]) >= minimum
+        ]
+        if holds:
+            word = holds[int(rng.integers(len(holds)))]
+            games.append(_Game(t, (a, b), f"the {word} one", "adjective", condition))
     return games
 
 
@@ -326,15 +327,12 @@ def _alone_kind(drawn: _Names, minimum: float, rng: np.random.Generator) -> list
     head, distance = drawn.head, drawn.distance
     pick = _picker(rng)
     games: list[_Game] = []
-    for t in range(len(head)):
-        if not head[t]:
-            continue
+    for t, condition, (first, second) in drawn.settings():
         other = head != head[t]
-        for condition, (first, second) in drawn.bands(t).items():
-            a = pick(first & other)
-            b = pick(second & other & (distance[a] >= minimum)) if a is not None else None
-            if a is None or b is None:
-                continue
-            side = ("darker", "lighter")[int(rng.integers(2))]
-            games.append(_Game(t, (a, b), f"the {side} {head[t]}", "alone", condition))
+        a = pick(first & other)
+        b = pick(second & other & (distance[a] >= minimum)) if a is not None else None
+        if a is None or b is None:
+            continue
+        side = ("darker", "lighter")[int(rng.integers(2))]
+        games.append(_Game(t, (a, b), f"the {side} {head[t]}", "alone", condition))
     return games
