@@ -480,3 +480,23 @@ def test_a_misspelt_word_of_colour_is_read_as_meant(typed: str, meant: str) -> N
 
 def test_a_common_word_near_a_colour_name_keeps_its_reading() -> None:
     assert not np.allclose(listen("bed", COLOURS), listen("red", COLOURS))
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_the_written_descriptions_are_well_formed(number: int) -> None:
+    # knowledge/work/descriptions-*.tsv (scripts/evaluate_listen.py --descriptions): 300
+    # triples, 100 in each condition, a target among three CIELAB colours and a message.
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "knowledge" / "work" / f"descriptions-{number}.tsv"
+    lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x and x[0] != "#"]
+    assert lines[0].split("\t")[:3] == ["id", "condition", "target"]
+    rows = [line.split("\t") for line in lines[1:]]
+    assert len(rows) == 300 and all(len(r) == 10 and r[9].strip() for r in rows)
+    assert [r[0] for r in rows] == [str(i) for i in range(1, 301)]
+    for condition in ("far", "split", "close"):
+        assert sum(r[1] == condition for r in rows) == 100
+    for r in rows:
+        assert r[2] in ("1", "2", "3")
+        lab = np.array([[float(x) for x in cell.split(",")] for cell in r[6:9]])
+        assert lab.shape == (3, 3) and (lab[:, 0] >= 0).all() and (lab[:, 0] <= 100).all()
