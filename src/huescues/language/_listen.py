@@ -11,7 +11,9 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
    what counts is whether the words *apply* to a colour: how surely a speaker would call it by
    them rather than by one of the eleven basic colour terms, from the model's readings of both
    (a light blue is far less likely than a dark one under "blue", yet plainly blue), relative
-   to the colour on offer they suit best (the speaker presupposes they suit one of them).
+   to the colour on offer they suit best (the speaker presupposes they suit one of them);
+   plain words beside another part count the square root of their literal fit too, which breaks
+   the ties "apply" leaves among colours of a kind ("baby blue, not the purplish one").
 2. **Comparatives and superlatives** ("darker", "the palest", "more blue", "bluer") pick, among
    the colours the rest of the description applies to (all of them if there is no rest), the
    most extreme along a direction: the colour must be one the words apply to, and no other such
@@ -339,16 +341,25 @@ def _spelled(text: str) -> str:
     (a letter left out, added or changed, two swapped) from exactly one of them. The model's
     own spelling (:meth:`~huescues.language.ObjectColourModel.spelled`) leaves words shorter
     than five letters alone, as too many words lie near them; among the words of colour few
-    do ("gren" is green or grey: left)."""
+    do ("gren" is green or grey: left). A colour name with "-y" ("greeny") is a word, left."""
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0).lower()
-        if len(word) < 3 or word in _spellable() or word in _common_words():
+        if len(word) < 3 or word in _spellable() or word in _common_words() or _y_form(word):
             return match.group(0)
         near = [w for w in _one_edit(word) if w in _spellable()]
         return near[0] if len(near) == 1 else match.group(0)
 
     return _WORD.sub(fix, text)
+
+
+def _y_form(word: str) -> bool:
+    """Whether the word is a colour name made an adjective by "-y" ("greeny", "yellowy",
+    "reddy", "purply"): a word of its own, which the naming data read, not a misspelt name."""
+    stem = word[:-1]
+    return word.endswith("y") and any(
+        form in _spellable() for form in (stem, stem[:-1], stem + "e")
+    )
 
 
 @functools.cache
@@ -503,8 +514,8 @@ def _read_part(part: _Part, lab: FloatArray, model: ColourTermModel, *, alone: b
     if not part.comparisons:
         if part.negated:  # mass away from the colours the words apply to
             return 1.0 - _applies(model, text, lab) if text else np.ones(n)
-        if text:  # with other parts: where the words apply
-            return _applies(model, text, lab)
+        if text:  # with other parts: where the words apply, the closer fit ahead among those
+            return _applies(model, text, lab) * np.sqrt(_fit(model, text, lab))
         return _stands_apart(lab) if part.other else np.ones(n)
     # A comparative picks among the colours the words apply to (all of them without words):
     # each colour is of the kind compared with the chance that the words apply to it, and the
