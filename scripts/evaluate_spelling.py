@@ -23,9 +23,9 @@ neither rates nor translates right to a word its own knowledge or its glossaries
 put back when it is read as the word is (the same English and own words).
 
 ``--list FILE``: a list of real misspellings, not made by a rule (``knowledge/work/
-misspellings-en.tsv`` and ``-es.tsv``, written blind; columns typed, meant, category, basic, L, a,
-b): how many of the typed clues are read as the word meant, as another or as they are, and the
-points of the typed clues and of the words meant.
+misspellings-en.tsv``, ``-es.tsv`` and ``-es-2.tsv``, written blind; columns typed, meant,
+category, basic, L, a, b): how many of the typed clues are read as the word meant, as another
+or as they are, and the points of the typed clues and of the words meant.
 
 Run: ``python scripts/evaluate_spelling.py`` (``--language es``, ``--list FILE``).
 """

@@ -273,10 +273,10 @@ def test_the_knowledge_is_in_the_readings_cache_key() -> None:
     own = default_model("es")
     assert isinstance(own, TranslatedModel)
     assert own.knowledge is spanish_knowledge()
-    # The reading rules' version (9 since misspelt words are put right) is in both: readings on
-    # disk go stale when they change.
-    assert plain.cache_key is not None and "-v1-o9@" in plain.cache_key
-    assert own.cache_key is not None and "-v2-o9~" in own.cache_key  # with the names' hash
+    # The reading rules' version (10 since misspelt words are put right, by one edit or by
+    # sound) is in both: readings on disk go stale when they change.
+    assert plain.cache_key is not None and "-v1-o10@" in plain.cache_key
+    assert own.cache_key is not None and "-v2-o10~" in own.cache_key  # with the names' hash
     fewer = TranslatedModel(
         default_model(), spanish_table(), "es", knowledge=spanish_knowledge().without(["tinto"])
     )

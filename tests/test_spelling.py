@@ -104,6 +104,13 @@ SPANISH = default_model("es")
         ("gatoo", "gato"),  # gato and gatos are one word
         ("monstruoo de las galletas", "monstruo de las galletas"),  # a word of a phrase
         ("vino tintto", "vino tinto"),
+        # By how it sounds: two letters or more changed, or a word of four letters.
+        ("ceboya", "cebolla"),  # ll and y
+        ("ielo", "hielo"),  # a silent h left out
+        ("sanaoria", "zanahoria"),  # s for z, and the h left out
+        ("hazeite", "aceite"),  # an h added, z for c
+        ("verengena", "berenjena"),  # v for b, g for j
+        ("aroz", "arroz"),  # r for rr
     ],
 )
 def test_a_misspelt_spanish_word_is_read_as_the_word_the_pack_knows(typed: str, meant: str) -> None:
@@ -121,10 +128,10 @@ def test_a_misspelt_spanish_word_is_read_as_the_word_the_pack_knows(typed: str, 
     [
         "linterna",  # a Spanish word in common use the table lacks: no typo
         "sexto",  # likewise (before the rule's check of common words, "seto", a hedge)
-        "ielo",  # too short
+        "uba",  # too short (three letters), though it sounds like uva
         "pikachu",  # the English knowledge knows it as it is
         "lavnda",  # lavada or lavanda: anyone's guess
-        "verengena",  # two edits from berenjena
+        "marposia",  # two edits from mariposa, and it does not sound like it
     ],
 )
 def test_a_spanish_word_common_short_known_or_ambiguous_is_left_as_it_is(text: str) -> None:
@@ -132,7 +139,7 @@ def test_a_spanish_word_common_short_known_or_ambiguous_is_left_as_it_is(text: s
     assert (got.text, got.own) == (text, ())
 
 
-@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("language", ["en", "es", "es-2"])
 def test_the_lists_of_real_misspellings_are_well_formed(language: str) -> None:
     # knowledge/work/misspellings-*.tsv, written blind: each row a typed clue that differs from
     # the word meant, in one of the study's categories or a colour name, with a CIELAB colour.

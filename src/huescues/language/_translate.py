@@ -63,6 +63,9 @@ _LETTERS = re.compile(r"[a-zñ]+")
 #: ``GLOSSARY_CONFIDENCE``): with the own knowledge's words, what a misspelt word may be put
 #: right to.
 SURE = 0.95
+#: The fewest letters a misspelt word may have to be put right by how it sounds (by one edit,
+#: :data:`SPELLING_MIN`): sounding alike is rarer than lying one edit apart.
+SOUND_MIN = 4
 #: The letters of a folded Spanish word (a misspelt word's edits are made of them).
 _SPANISH_LETTERS = "abcdefghijklmnopqrstuvwxyzñ"
 #: Words a Spanish phrase is joined by: not read themselves.
@@ -76,10 +79,11 @@ _OF = frozenset({"de", "del"})
 #: since a known phrase is found without its small words, 5 since words are cut only in capitals
 #: and a known phrase only loses small words the text lacks, 6 since a rated word votes with its
 #: table twin, 7 since a phrase the English knowledge knows as it is keeps it (``names``), 8
-#: since a card's hint in brackets is no part of the clue, 9 since a misspelt word is put right.
+#: since a card's hint in brackets is no part of the clue, 9 since a misspelt word is put right,
+#: 10 since also by how it sounds.
 #: Bump it with any change to these rules (_CUT, CUT_LETTERS, CUT_AGREEMENT, _SHORTENED,
 #: _DROPPED, the vote, the names, the hints, the spelling), or readings kept on disk stay.
-ORDER_RULES = 9
+ORDER_RULES = 10
 #: A word cut short, as a study prints a long name on a small card (``MONST. GALLETA``): three
 #: letters or more, then a full stop, in a text in capitals (elsewhere a full stop ends a
 #: sentence: ``Venus.``).
@@ -189,6 +193,7 @@ class TranslatedModel(ColourTermModelBase):
         self._words: tuple[list[str], list[str]] | None = None
         self._content: dict[tuple[str, ...], list[str]] | None = None
         self._single_words: frozenset[str] | None = None
+        self._sound_index: dict[str, frozenset[str]] | None = None
         self._translate = functools.lru_cache(maxsize=1 << 14)(self._translate_key)
 
     def __repr__(self) -> str:
@@ -197,10 +202,10 @@ class TranslatedModel(ColourTermModelBase):
 
     @property
     def cache_key(self) -> str | None:
-        """``translated-<language>-v1-o9@<table hash>(base key)`` when the base has a key, else
-        ``None`` (``-v2-o9@<table hash>+<knowledge hash>`` with the language's own knowledge;
-        ``o9~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
-        knowledge, the names or the rules of reading words (``o9``: :data:`ORDER_RULES`)
+        """``translated-<language>-v1-o10@<table hash>(base key)`` when the base has a key, else
+        ``None`` (``-v2-o10@<table hash>+<knowledge hash>`` with the language's own knowledge;
+        ``o10~<names hash>`` with ``names``): readings kept on disk are stale once the table, the
+        knowledge, the names or the rules of reading words (``o10``: :data:`ORDER_RULES`)
         change."""
         if type(self) is not TranslatedModel:
             return None
@@ -443,23 +448,37 @@ class TranslatedModel(ColourTermModelBase):
 
     def _respelled(self, word: str) -> str | None:
         """A word the pack neither rates nor translates, put right as :meth:`ObjectColourModel.
-        spelled` puts English right: of :data:`SPELLING_MIN` letters or more, unknown to
-        ``names`` too (English and names pass as they are), no Spanish word in common use
-        (:func:`_spanish_words`: ``linterna`` is no typo, though the table lacks it), and one
-        edit (a letter left out, added or changed, two swapped) from exactly one word the pack
-        knows surely (:meth:`_sure_words`; ``bibora`` is ``vibora``, ``zanaoria``
-        ``zanahoria``; a word, its plural and its feminine are one word); else None."""
-        if len(word) < SPELLING_MIN or not word.isalpha():
+        spelled` puts English right, if it is unknown to ``names`` too (English and names pass
+        as they are) and no Spanish word in common use (:func:`_spanish_words`: ``linterna`` is
+        no typo, though the table lacks it): to the one word the pack knows surely
+        (:meth:`_sure_words`) that it is one edit from (a letter left out, added or changed,
+        two swapped; :data:`SPELLING_MIN` letters or more: ``zanaoria`` is ``zanahoria``), else
+        to the one such word it sounds like (:func:`_sounds`; :data:`SOUND_MIN` letters or more:
+        ``ceboya`` is ``cebolla``, ``ielo`` ``hielo``). A word, its plural and its feminine are
+        one word. None where no one word is found."""
+        if len(word) < SOUND_MIN or not word.isalpha():
             return None
         if self.names is not None and self.names.knows(word):
             return None
         if word.replace("ñ", "n") in _spanish_words():  # a word, not a typo (linterna, sexto)
             return None
         sure = self._sure_words()
-        near = {w for w in _one_edit(word, _SPANISH_LETTERS) if w in sure}
-        # A word and its plural or feminine are one word (gatoo: gato, not also gatos).
-        near = {w for w in near if not any(f in near for f in _forms(w)[1:])}
-        return near.pop() if len(near) == 1 else None
+        edited = _one_word(
+            {w for w in _one_edit(word, _SPANISH_LETTERS) if w in sure}
+            if len(word) >= SPELLING_MIN
+            else set()
+        )
+        return edited or _one_word(set(self._by_sound().get(_sounds(word), ())))
+
+    def _by_sound(self) -> dict[str, frozenset[str]]:
+        """The words a misspelt word may be put right to (:meth:`_sure_words`) by how they
+        sound (:func:`_sounds`). Kept."""
+        if self._sound_index is None:
+            index: dict[str, set[str]] = {}
+            for w in self._sure_words():
+                index.setdefault(_sounds(w), set()).add(w)
+            self._sound_index = {k: frozenset(v) for k, v in index.items()}
+        return self._sound_index
 
     def _sure_words(self) -> frozenset[str]:
         """The single words a misspelt word may be put right to: those the own knowledge rates
@@ -541,6 +560,29 @@ class TranslatedModel(ColourTermModelBase):
         if not english and not own:
             return Translation(key, confidence, tuple(done))
         return Translation(" ".join(english), confidence, tuple(done), tuple(own))
+
+
+def _one_word(near: set[str]) -> str | None:
+    """The one word of ``near``, a word and its plural or feminine counted as one (``gatoo``:
+    ``gato``, not also ``gatos``); None if there are none or several."""
+    near = {w for w in near if not any(f in near for f in _forms(w)[1:])}
+    return near.pop() if len(near) == 1 else None
+
+
+def _sounds(word: str) -> str:
+    """How a folded Spanish word sounds, as spelling by ear confuses it: a silent ``h`` left
+    out; ``b`` and ``v``, ``ll`` and ``y``, ``z``, ``s``, ``x`` and ``c`` before ``e``/``i``,
+    ``qu``, ``k`` and a hard ``c``, ``j`` and ``g`` before ``e``/``i`` each one sound; a doubled
+    letter (``rr``) one letter. ``ceboya`` sounds as ``cebolla``, ``sanaoria`` as
+    ``zanahoria``, ``girafa`` as ``jirafa``."""
+    w = word.replace("ch", "\x01").replace("h", "")
+    w = re.sub(r"qu(?=[ei])", "k", w)
+    w = re.sub(r"gu(?=[ei])", "g\x02", w)  # a hard g before e or i
+    w = re.sub(r"g(?=[ei])", "j", w).replace("\x02", "")
+    w = re.sub(r"c(?=[ei])", "s", w)
+    w = w.replace("c", "k").replace("z", "s").replace("x", "s")
+    w = w.replace("ll", "y").replace("v", "b").replace("w", "b")
+    return re.sub(r"(.)\1+", r"\1", w).replace("\x01", "ch")
 
 
 @functools.cache
