@@ -418,6 +418,11 @@ def _script(name: str) -> Any:
     return module
 
 
+def _write_ratings(path: Path, *rows: str) -> None:
+    """A ratings file in the protocol's format: the header, then each row (tab-separated)."""
+    path.write_text("\t".join(HEADER) + "\n" + "".join(row + "\n" for row in rows))
+
+
 def _build_script() -> object:
     return _script("build_object_colours")
 
@@ -453,17 +458,19 @@ def test_every_second_rater_s_sample_is_read_with_the_first_ratings(tmp_path: Pa
     # second-rater.tsv and second-rater-remainder.tsv (WordNet's remainder's sample) both
     # combine with the first ratings; a word the first raters did not rate stays out.
     build = _build_script()
-    head = "word\t" + "\t".join(BASIC_TERMS) + "\tlight\tvivid\tshared\n"
-    (tmp_path / "authors-a.tsv").write_text(
-        head + "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t2\t3\t4\t5\n"
-        "gloom\t3\t0\t0\t4\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4\n"
+    _write_ratings(
+        tmp_path / "authors-a.tsv",
+        "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t2\t3\t4\t5",
+        "gloom\t3\t0\t0\t4\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4",
     )
-    (tmp_path / "second-rater.tsv").write_text(
-        head + "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t3\t3\t4\t3\n"
+    _write_ratings(
+        tmp_path / "second-rater.tsv",
+        "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t3\t3\t4\t3",
     )
-    (tmp_path / "second-rater-remainder.tsv").write_text(
-        head + "gloom\t0\t4\t0\t0\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4\n"
-        "unrated\t0\t4\t0\t0\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4\n"
+    _write_ratings(
+        tmp_path / "second-rater-remainder.tsv",
+        "gloom\t0\t4\t0\t0\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4",
+        "unrated\t0\t4\t0\t0\t0\t0\t0\t0\t0\t0\t0\t1\t0\t4",
     )
     ratings = build.read_ratings(tmp_path)  # type: ignore[attr-defined]
     assert set(ratings) == {"lime", "gloom"}
@@ -514,15 +521,16 @@ def test_an_authors_file_is_compared_with_the_other_files_not_itself(tmp_path: P
     # again is a sample against the first rating of each word in the other files; a word only
     # it rates is no pair.
     raters = _script("compare_raters")
-    head = "word\t" + "\t".join(BASIC_TERMS) + "\tlight\tvivid\tshared\n"
-    (tmp_path / "authors-a.tsv").write_text(
-        head + "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t2\t3\t4\t5\n"
-        "sky\t0\t5\t0\t1\t0\t0\t0\t0\t0\t2\t0\t4\t3\t4\n"
+    _write_ratings(
+        tmp_path / "authors-a.tsv",
+        "lime\t0\t0\t0\t0\t5\t0\t0\t0\t0\t0\t2\t3\t4\t5",
+        "sky\t0\t5\t0\t1\t0\t0\t0\t0\t0\t2\t0\t4\t3\t4",
     )
-    (tmp_path / "authors-extra-en.tsv").write_text(
-        head + "lime\t0\t0\t0\t0\t3\t0\t0\t0\t0\t0\t5\t3\t4\t4\n"
-        "sky\t0\t5\t0\t0\t0\t0\t0\t0\t0\t2\t0\t5\t3\t5\n"
-        "mud\t0\t0\t5\t1\t0\t0\t0\t0\t0\t0\t0\t1\t1\t5\n"
+    _write_ratings(
+        tmp_path / "authors-extra-en.tsv",
+        "lime\t0\t0\t0\t0\t3\t0\t0\t0\t0\t0\t5\t3\t4\t4",
+        "sky\t0\t5\t0\t0\t0\t0\t0\t0\t0\t2\t0\t5\t3\t5",
+        "mud\t0\t0\t5\t1\t0\t0\t0\t0\t0\t0\t0\t1\t1\t5",
     )
     old = raters.RATINGS
     raters.RATINGS = tmp_path
