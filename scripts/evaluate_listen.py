@@ -26,13 +26,9 @@ import numpy as np
 
 from huescues.language import default_model, listen
 from huescues.research import listen_evaluation
+from huescues.research._model_evaluation import _fair_win
 
 CONDITIONS = ("far", "split", "close")
-
-
-def _win(p: np.ndarray, target: int) -> float:
-    top = p.max()
-    return 0.0 if p[target] < top else 1.0 / int((p == top).sum())
 
 
 def descriptions(path: Path) -> str:
@@ -50,7 +46,10 @@ def descriptions(path: Path) -> str:
         lab = np.array([[float(x) for x in cell.split(",")] for cell in row[6:9]])
         in_context = np.asarray(listen(message, lab, model=model))
         alone = np.asarray(model.score(message, lab), dtype=np.float64)
-        got.setdefault(condition, []).append((_win(in_context, target), _win(alone, target)))
+        first = [target, *(i for i in range(len(lab)) if i != target)]  # the target first
+        got.setdefault(condition, []).append(
+            (_fair_win(in_context[first]), _fair_win(alone[first]))
+        )
     lines = [
         f"| {path.name} | messages | `score` argmax | `listen` |",
         "| --- | ---: | ---: | ---: |",

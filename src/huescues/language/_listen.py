@@ -344,13 +344,19 @@ def _spelled(text: str) -> str:
     do ("gren" is green or grey: left). A colour name with "-y" ("greeny") is a word, left."""
 
     def fix(match: re.Match[str]) -> str:
-        word = match.group(0).lower()
-        if len(word) < 3 or word in _spellable() or word in _common_words() or _y_form(word):
-            return match.group(0)
-        near = [w for w in _one_edit(word) if w in _spellable()]
-        return near[0] if len(near) == 1 else match.group(0)
+        return _respelt(match.group(0).lower()) or match.group(0)
 
     return _WORD.sub(fix, text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _respelt(word: str) -> str | None:
+    """The word of colour a lower-case word is a misspelling of (:func:`_spelled`), or None.
+    Kept per word: the giver's phrases reuse a vocabulary's words."""
+    if len(word) < 3 or word in _spellable() or word in _common_words() or _y_form(word):
+        return None
+    near = [w for w in _one_edit(word) if w in _spellable()]
+    return near[0] if len(near) == 1 else None
 
 
 def _y_form(word: str) -> bool:

@@ -96,8 +96,9 @@ _COMPACT_LETTERS = 6
 _PART_LETTERS = 4
 #: A card's hint in brackets (:meth:`ObjectColourModel._key`).
 _BRACKETED = re.compile(r"\([^()]*\)?")
-#: English words in common use (the clue rules' list, R19 (c)): never read as part of a name.
-_COMMON_WORDS = "languages/en/common_words.txt.gz"
+#: Each language pack's words in common use (the clue rules' list, R19 (c)): never read as part of
+#: a name, nor as a misspelt word.
+_COMMON_WORDS = "languages/{}/common_words.txt.gz"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -865,8 +866,10 @@ def _one_edit(word: str, letters: str = _LOWER) -> set[str]:
 
 
 @functools.cache
-def _common_words() -> frozenset[str]:
-    raw = resources.files(_PACKAGE).joinpath(_COMMON_WORDS).read_bytes()
+def _common_words(language: str = "en") -> frozenset[str]:
+    """A language pack's common words (R19 (c)'s list: English SCOWL's, Spanish ``wspanish``
+    folded, ``ñ`` as ``n``), read once: words a misspelt word is not."""
+    raw = resources.files(_PACKAGE).joinpath(_COMMON_WORDS.format(language)).read_bytes()
     return frozenset(gzip.decompress(raw).decode("utf-8").split())
 
 

@@ -25,6 +25,7 @@ from ._objects import (
     KNOWLEDGE_SOURCES,
     SPELLING_MIN,
     ObjectColourModel,
+    _common_words,
     _one_edit,
     without_hints,
 )
@@ -50,8 +51,6 @@ SPANISH_TABLE = "languages/es/spanish_english.tsv.gz"
 #: The Spanish pack's own knowledge: Spanish words rated as Spanish (knowledge/PROTOCOL.md),
 #: built from ``knowledge/ratings/*-es.tsv`` by ``scripts/build_spanish.py --knowledge``.
 SPANISH_KNOWLEDGE = "languages/es/knowledge.tsv"
-#: The pack's common words, which the clue rules read too (R19).
-SPANISH_WORDS = "languages/es/common_words.txt.gz"
 #: How sharply a word the pack knows is read: its knowledge's reading times this. Fixed as the
 #: median ratio, over 30 English colour words, of the English default reading's spread to its
 #: knowledge model's alone (4.0 to 5.1, median 4.3), so that ``marfil`` reads as sharply as
@@ -449,7 +448,7 @@ class TranslatedModel(ColourTermModelBase):
     def _respelled(self, word: str) -> str | None:
         """A word the pack neither rates nor translates, put right as :meth:`ObjectColourModel.
         spelled` puts English right, if it is unknown to ``names`` too (English and names pass
-        as they are) and no Spanish word in common use (:func:`_spanish_words`: ``linterna`` is
+        as they are) and no Spanish word in common use (R19's list: ``linterna`` is
         no typo, though the table lacks it): to the one word the pack knows surely
         (:meth:`_sure_words`) that it is one edit from (a letter left out, added or changed,
         two swapped; :data:`SPELLING_MIN` letters or more: ``zanaoria`` is ``zanahoria``), else
@@ -460,7 +459,7 @@ class TranslatedModel(ColourTermModelBase):
             return None
         if self.names is not None and self.names.knows(word):
             return None
-        if word.replace("ñ", "n") in _spanish_words():  # a word, not a typo (linterna, sexto)
+        if word.replace("ñ", "n") in _common_words("es"):  # a word, not a typo (linterna)
             return None
         sure = self._sure_words()
         edited = _one_word(
@@ -583,14 +582,6 @@ def _sounds(word: str) -> str:
     w = w.replace("c", "k").replace("z", "s").replace("x", "s")
     w = w.replace("ll", "y").replace("v", "b").replace("w", "b")
     return re.sub(r"(.)\1+", r"\1", w).replace("\x01", "ch")
-
-
-@functools.cache
-def _spanish_words() -> frozenset[str]:
-    """The Spanish pack's common words (Debian's ``wspanish``, folded, ``ñ`` as ``n``): the
-    words a misspelt word is not, though the table may lack them."""
-    raw = resources.files("huescues.data").joinpath(SPANISH_WORDS).read_bytes()
-    return frozenset(gzip.decompress(raw).decode("utf-8").split())
 
 
 def _key(text: str) -> str:
