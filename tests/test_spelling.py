@@ -101,7 +101,8 @@ SPANISH = default_model("es")
         ("platanno", "plátano"),  # a word the pack rates itself
         ("ezmeralda", "esmeralda"),
         ("mariposaa", "mariposa"),
-        ("gatoo", "gato"),  # gato and gatos are one word
+        ("gatoo", "gato"),
+        ("llenap", "llena"),  # llena and llenas, both an edit away, are one word
         ("monstruoo de las galletas", "monstruo de las galletas"),  # a word of a phrase
         ("vino tintto", "vino tinto"),
         # By how it sounds: two letters or more changed, or a word of four letters.
@@ -130,6 +131,8 @@ def test_a_misspelt_spanish_word_is_read_as_the_word_the_pack_knows(typed: str, 
         "sexto",  # likewise (before the rule's check of common words, "seto", a hedge)
         "uba",  # too short (three letters), though it sounds like uva
         "pikachu",  # the English knowledge knows it as it is
+        "adidas",  # likewise, though the Spanish "áridas" is an edit away
+        "alice",  # and "alce", a moose
         "lavnda",  # lavada or lavanda: anyone's guess
         "marposia",  # two edits from mariposa, and it does not sound like it
     ],
