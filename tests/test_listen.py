@@ -124,6 +124,22 @@ def test_the_other_one_is_the_colour_that_stands_apart() -> None:
     assert np.argmax(listen("the other one", COLOURS)) == 2
 
 
+@pytest.mark.parametrize(
+    ("text", "hexes", "meant"),
+    [
+        # from descriptions-4 (knowledge/work), read otherwise before: the pink and the green
+        ("grayish pink", ("#ffffb6", "#fe86a4", "#c8aca9"), 2),
+        ("grayish green", ("#b7e1a1", "#94a617", "#86a17d"), 2),
+        ("grayish blue", ("#c79fef", "#a66fb5", "#758da3"), 2),
+    ],
+)
+def test_gray_is_read_as_grey(text: str, hexes: tuple[str, ...], meant: int) -> None:
+    # The naming data spell grey only the British way: "grayish pink" was read as "pink".
+    colours = srgb_to_lab([[int(h[i : i + 2], 16) / 255 for i in (1, 3, 5)] for h in hexes])
+    assert int(np.argmax(listen(text, colours))) == meant
+    assert int(np.argmax(listen(text.replace("gray", "grey"), colours))) == meant
+
+
 def test_single_colour_gets_probability_one() -> None:
     assert listen("not green", GREEN[None, :]).tolist() == [1.0]
 

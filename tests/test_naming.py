@@ -29,7 +29,7 @@ from huescues.language import (
 
 # the naming data's sources (huescues.language.SOURCES is the object lists') and the shipped
 # file's name are private: checked here
-from huescues.language._naming import MODEL_FILE, SOURCES
+from huescues.language._naming import MODEL_FILE, SOURCES, read_key
 
 NAMING = resources.files("huescues.data").joinpath("naming")
 #: The held-out fold the tests fit without: the one holding "ocean blue".
@@ -195,6 +195,24 @@ def test_words_are_normalised() -> None:
     assert words_of("Ocean-Blue!") == ("ocean", "blue")
     assert name_key("  Robin's  Egg/Blue ") == "robins egg blue"
     assert name_key("Angel\u2019s Whisper") == "angels whisper"
+
+
+def test_american_spellings_of_grey_and_colour_are_read_as_the_data_spell_them(
+    model: NamingModel,
+) -> None:
+    # The naming data say only "grey" and "colour": before, "gray" was unknown to them, so
+    # "grayish blue" read as "blue" (a vivid blue) and "gray blue" likewise.
+    assert read_key("Grayish-Blue") == "greyish blue"
+    assert read_key("gray colored") == "grey coloured"
+    # other words that hold the letters are left as they are, and names are fitted as written
+    assert read_key("colorado stingray grayve") == "colorado stingray grayve"
+    assert name_key("grayish blue") == "grayish blue"
+    lab = Board.standard().lab
+    for american, british in (("gray", "grey"), ("grayish blue", "greyish blue")):
+        assert np.array_equal(model.score(american, lab), model.score(british, lab))
+    assert model.known("gray") and model.is_modifier("grayish") == model.is_modifier("greyish")
+    greyish, vivid = model.predict("grayish blue").lab, model.predict("blue").lab
+    assert chroma(greyish) < chroma(vivid) - 20
 
 
 def test_banana_is_yellow_not_navy(model: NamingModel) -> None:

@@ -83,6 +83,18 @@ def test_unseen_words_are_carried_by_their_vectors(model: ObjectColourModel) -> 
     assert model.sources("quantumly") == ()
 
 
+def test_an_american_spelling_reads_as_the_british_one_the_data_know(
+    model: ObjectColourModel, board_lab: np.ndarray
+) -> None:
+    # "grayish" is no word of the data: it read as a pink (carried by its vector) before it was
+    # read as "greyish". A name the data know only in its American spelling is kept.
+    assert not model.knows("grayish") and model.knows("greyish")
+    assert np.array_equal(model.score("grayish", board_lab), model.score("greyish", board_lab))
+    assert np.array_equal(model.score("gray blue", board_lab), model.score("grey blue", board_lab))
+    assert model.knows("the color purple") and not model.knows("the colour purple")
+    assert model.predict("the color purple").lab[0] < 60
+
+
 def test_distributions_of_known_words(model: ObjectColourModel) -> None:
     assert BASIC_TERMS[int(np.argmax(model.distribution("banana")))] == "yellow"
     assert BASIC_TERMS[int(np.argmax(model.distribution("red")))] == "red"

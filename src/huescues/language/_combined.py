@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 
 from ._capabilities import ColourTermModelBase, model_cache_key
 from ._embedding import EmbeddingModel
-from ._naming import Modifier, NamingModel, floored, gaussian_product, name_key
+from ._naming import Modifier, NamingModel, floored, gaussian_product, read_key
 from ._protocol import (
     FLAT_LOG_DENSITY,
     FloatArray,
@@ -72,12 +72,12 @@ class CombinedModel(ColourTermModelBase):
 
     def predict(self, text: str) -> Prediction:
         """The text's colour and spread in CIELAB."""
-        return self._read(name_key(check_text(text)))
+        return self._read(read_key(check_text(text)))
 
     def score(self, text: str, lab: ArrayLike) -> FloatArray:
         """log p(colour | text) for CIELAB colours ``lab`` (last axis 3); shape
         ``lab.shape[:-1]``; finite everywhere."""
-        reading = self._read(name_key(check_text(text)))
+        reading = self._read(read_key(check_text(text)))
         colours = as_lab(lab)
         if not reading.known:
             return np.full(colours.shape[:-1], FLAT_LOG_DENSITY)
@@ -86,7 +86,7 @@ class CombinedModel(ColourTermModelBase):
     def predict_many(self, texts: Sequence[str]) -> list[Prediction]:
         """:meth:`predict` for many texts, reading new ones in one batch (much faster for a
         vocabulary of thousands)."""
-        keys = [name_key(check_text(t)) for t in texts]
+        keys = [read_key(check_text(t)) for t in texts]
         new = sorted({k for k in keys if k} - self._batched)
         if new:
             by_vectors = self.embedding.predict_many(new)
@@ -104,7 +104,7 @@ class CombinedModel(ColourTermModelBase):
         :meth:`EmbeddingModel.score_batch`'s matrix products (several times faster for a few
         dozen new texts; the numbers may differ from :meth:`score`'s in the last bits, for
         screening). Nothing it computes is cached."""
-        keys = [name_key(check_text(t)) for t in texts]
+        keys = [read_key(check_text(t)) for t in texts]
         words = [k for k in keys if k]
         by_vectors = dict(zip(words, self.embedding.predict_batch(words), strict=True))
         pairs = self.naming._word_products(keys)

@@ -36,9 +36,11 @@ from ._naming_arrays import (
     FittedArrays,
     IntArray,
     ModifierForm,
+    british,
     f32,
     int_array,
     name_key,
+    read_key,
     symmetric,
     weighted_gaussian,
     words_of,
@@ -53,11 +55,13 @@ __all__ = [
     "Modifier",
     "ModifierForm",
     "NamingModel",
+    "british",
     "f32",
     "floored",
     "gaussian_product",
     "int_array",
     "name_key",
+    "read_key",
     "symmetric",
     "weighted_gaussian",
     "words_of",
@@ -267,7 +271,7 @@ class NamingModel(ColourTermModelBase):
         """log p(colour | text) for CIELAB colours ``lab`` (last axis 3), shape
         ``lab.shape[:-1]``. A flat floor keeps every value finite; an unknown text scores
         :data:`~huescues.language.FLAT_LOG_DENSITY` everywhere."""
-        belief = self._read(name_key(check_text(text)))
+        belief = self._read(read_key(check_text(text)))
         colours = as_lab(lab)
         if not belief.known:
             return np.full(colours.shape[:-1], FLAT_LOG_DENSITY)
@@ -284,7 +288,7 @@ class NamingModel(ColourTermModelBase):
         from :meth:`score`'s in the last bits (for screening many texts)."""
         colours = as_lab(lab)
         flat_pts = colours.reshape(-1, 3)
-        keys = [name_key(check_text(t)) for t in texts]
+        keys = [read_key(check_text(t)) for t in texts]
         pairs = self._word_products(keys)
         beliefs = [None if pairs[i] is not None else self._read(k) for i, k in enumerate(keys)]
         out = np.full((len(texts), len(flat_pts)), FLAT_LOG_DENSITY)
@@ -342,14 +346,14 @@ class NamingModel(ColourTermModelBase):
     def predict(self, text: str) -> Prediction:
         """The text's colour and spread; for a text with no known word, the data's mean colour
         spread over the whole gamut, with ``known=False``."""
-        b = self._read(name_key(check_text(text)))
+        b = self._read(read_key(check_text(text)))
         return Prediction(b.mean.copy(), b.cov.copy(), known=b.known, source=b.source)
 
     # ----------------------------------------------------------------- vocabulary
 
     def known(self, text: str) -> bool:
         """Whether the model reads any of the text (a name or at least one known word)."""
-        return self._read(name_key(check_text(text))).known
+        return self._read(read_key(check_text(text))).known
 
     def words(self) -> frozenset[str]:
         """Every single word the model knows (as :func:`words_of` writes words)."""
@@ -361,12 +365,12 @@ class NamingModel(ColourTermModelBase):
 
     def is_name(self, text: str) -> bool:
         """Whether the text is a name of the data or one of c3's terms."""
-        key = name_key(check_text(text))
+        key = read_key(check_text(text))
         return key in self._name_index or key in self._c3_index
 
     def is_modifier(self, word: str) -> bool:
         """Whether the word is a modifier learned from the data (``pale``, ``dark``, ...)."""
-        return name_key(word) in self._modifiers
+        return read_key(word) in self._modifiers
 
     def modifiers(self) -> dict[str, Modifier]:
         """The learned modifiers by word."""
@@ -374,7 +378,7 @@ class NamingModel(ColourTermModelBase):
 
     def modifier(self, word: str) -> Modifier:
         """A modifier's learned map; KeyError if the word is not a modifier."""
-        key = name_key(word)
+        key = read_key(word)
         if key not in self._modifiers:
             raise KeyError(f"{word!r} is not a modifier the data taught")
         return self._modifiers[key]

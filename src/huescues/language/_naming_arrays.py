@@ -24,9 +24,11 @@ __all__ = [
     "FittedArrays",
     "IntArray",
     "ModifierForm",
+    "british",
     "f32",
     "int_array",
     "name_key",
+    "read_key",
     "symmetric",
     "weighted_gaussian",
     "words_of",
@@ -59,6 +61,34 @@ def words_of(text: str) -> tuple[str, ...]:
 def name_key(text: str) -> str:
     """The key names are compared by: their words joined by single spaces."""
     return " ".join(words_of(text))
+
+
+#: American spellings of the words for colour itself, with the endings read: the naming data
+#: spell them only the British way (XKCD's names and c3's terms say "grey" and "colour"; none
+#: of color-name-list's 31,918 names says "gray" or "color" as a word), so that a reader knew
+#: "grayish blue" as "blue" and "gray blue" as a vivid blue.
+_AMERICAN: dict[str, tuple[str, frozenset[str]]] = {
+    "gray": ("grey", frozenset({"", "s", "ish", "er", "est", "ness", "ed", "ing"})),
+    "color": ("colour", frozenset({"", "s", "ed", "ful", "less", "ing"})),
+}
+
+
+def british(key: str) -> str:
+    """A :func:`name_key` with the American spellings of "grey" and "colour" and their forms
+    (``"grayish"``, ``"colored"``) spelt the British way, as the naming data spell them; every
+    other word as it is (``"colorado"``, ``"stingray"``)."""
+    words = key.split(" ")
+    for i, word in enumerate(words):
+        for stem, (spelt, endings) in _AMERICAN.items():
+            if word.startswith(stem) and word[len(stem) :] in endings:
+                words[i] = spelt + word[len(stem) :]
+    return " ".join(words)
+
+
+def read_key(text: str) -> str:
+    """The key a text is read by: its :func:`name_key`, spelt as the naming data spell it
+    (:func:`british`). Names are fitted by :func:`name_key` alone, so the data are as they are."""
+    return british(name_key(text))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -27,7 +27,7 @@ from ._capabilities import ColourTermModelBase, model_cache_key, view_colours
 from ._embedding import TextEncoder, static_encoder
 from ._files import model_file
 from ._identity import register_shipped
-from ._naming import floored, name_key
+from ._naming import british, floored, name_key
 from ._protocol import (
     FLAT_LOG_DENSITY,
     SRGB_GAMUT_VOLUME,
@@ -662,8 +662,12 @@ class ObjectColourModel(ColourTermModelBase):
     def _variant(self, key: str) -> int | None:
         """The known word a text is another form of (:func:`_forms`), the first one known; else
         the known word it is when written together or apart (``tinkerbell`` is ``tinker bell``,
-        ``lady bug`` is ``ladybug``: people write names either way)."""
-        forms = _forms(key)
+        ``lady bug`` is ``ladybug``: people write names either way). A text with an American
+        spelling the data do not know is read in the British one (``grayish``: :func:`british`);
+        the data know both spellings of most words, and some names only one (``the color
+        purple``)."""
+        spelt = british(key)
+        forms = _forms(key) if spelt == key else [spelt, *_forms(spelt), *_forms(key)]
         for form in forms:
             i = self._index.get(form)
             if i is not None:
