@@ -215,6 +215,19 @@ def test_american_spellings_of_grey_and_colour_are_read_as_the_data_spell_them(
     assert chroma(greyish) < chroma(vivid) - 20
 
 
+def test_words_that_say_nothing_of_a_colour_are_left_out(model: NamingModel) -> None:
+    # "the" and "one" are words of many names of every colour: multiplied in, they read "the
+    # blue one" as a greyish blue (chroma 36 where "blue" is 83).
+    lab = Board.standard().lab
+    for text in ("the blue one", "blue colour", "its blue", "that one is blue"):
+        assert np.array_equal(model.score(text, lab), model.score("blue", lab)), text
+    assert np.array_equal(model.score("the dark green one", lab), model.score("dark green", lab))
+    # a name that holds them is the name, and a text of nothing else is read as it is
+    assert model.is_name("the matrix")
+    assert not np.array_equal(model.score("the matrix", lab), model.score("matrix", lab))
+    assert model.known("the") and model.known("one")
+
+
 def test_banana_is_yellow_not_navy(model: NamingModel) -> None:
     yellow, navy = srgb_to_lab([[1.0, 0.9, 0.2], [0.0, 0.0, 0.5]])
     scores = model.score("banana", np.array([yellow, navy]))

@@ -67,6 +67,15 @@ __all__ = [
     "words_of",
 ]
 
+#: Words that say nothing of a colour, left out of a text that is no name when other words
+#: remain (:meth:`NamingModel._read_key`): the articles, "this" and "that", "it", "is", "one" and
+#: the words for colour itself. As words of names they read as the mean colour of every name
+#: that holds them, a grey, and a text's words are multiplied: "the blue one" read as a greyish
+#: blue, and described a vivid blue less well than a dull one.
+FUNCTION_WORDS = frozenset(
+    {"the", "a", "an", "this", "that", "these", "those", "it", "its", "is", "thats", "one"}
+    | {"ones", "colour", "colours", "shade", "shades"}
+)
 #: The precomputed default model, in ``huescues/data/naming/``.
 MODEL_FILE = "naming_model.npz"
 #: Share of belief spread flat over the gamut whatever the text, so that a colour far from every
@@ -414,6 +423,9 @@ class NamingModel(ColourTermModelBase):
         if name >= 0:
             return self._name_belief(name)
         tokens = key.split(" ")
+        said = [t for t in tokens if t not in FUNCTION_WORDS]
+        if said and len(said) < len(tokens):
+            return self._read(" ".join(said))  # "the blue one" is "blue"
         if len(tokens) > 1 and tokens[0] in self._modifiers:
             rest = self._read(" ".join(tokens[1:]))
             if rest.known:
