@@ -163,6 +163,17 @@ def test_gray_is_read_as_grey(text: str, hexes: tuple[str, ...], meant: int) -> 
     assert int(np.argmax(listen(text.replace("gray", "grey"), colours))) == meant
 
 
+@pytest.mark.parametrize(
+    "text", ["ok the blue one lol", "sorry, blue", "i think its blue", "blue haha", "um blue"]
+)
+def test_a_chat_s_small_words_say_nothing(text: str) -> None:
+    # A part of nothing but "sorry" was read as a colour and multiplied in (a blue among a
+    # green and a red lost to neither, but the chat words moved the reading).
+    colours = _hex_lab("#2b5d34", "#0343df", "#e50000")
+    assert np.allclose(listen(text, colours), listen("blue", colours), atol=0.02)
+    assert int(np.argmax(listen(text, colours))) == 1
+
+
 def test_single_colour_gets_probability_one() -> None:
     assert listen("not green", GREEN[None, :]).tolist() == [1.0]
 

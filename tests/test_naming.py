@@ -219,7 +219,7 @@ def test_words_that_say_nothing_of_a_colour_are_left_out(model: NamingModel) -> 
     # "the" and "one" are words of many names of every colour: multiplied in, they read "the
     # blue one" as a greyish blue (chroma 36 where "blue" is 83).
     lab = Board.standard().lab
-    for text in ("the blue one", "blue colour", "its blue", "that one is blue"):
+    for text in ("the blue one", "blue colour", "its blue", "that one is blue", "ok blue lol"):
         assert np.array_equal(model.score(text, lab), model.score("blue", lab)), text
     assert np.array_equal(model.score("the dark green one", lab), model.score("dark green", lab))
     # a name that holds them is the name, and a text of nothing else is read as it is

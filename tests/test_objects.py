@@ -95,6 +95,20 @@ def test_an_american_spelling_reads_as_the_british_one_the_data_know(
     assert model.predict("the color purple").lab[0] < 60
 
 
+def test_words_that_say_nothing_of_a_colour_are_left_out(
+    model: ObjectColourModel, board_lab: np.ndarray
+) -> None:
+    # A chat's "the ... one", "i think", "lol": read as words, they were carried by the text's
+    # vector, far from the colour named.
+    for text in ("the blue one", "i think its blue lol", "sorry blue"):
+        assert np.array_equal(model.score(text, board_lab), model.score("blue", board_lab)), text
+    # a name the knowledge knows whole, or as another form, keeps its words
+    assert model.knows("the color purple")
+    assert not np.array_equal(
+        model.score("the color purple", board_lab), model.score("purple", board_lab)
+    )
+
+
 def test_distributions_of_known_words(model: ObjectColourModel) -> None:
     assert BASIC_TERMS[int(np.argmax(model.distribution("banana")))] == "yellow"
     assert BASIC_TERMS[int(np.argmax(model.distribution("red")))] == "red"

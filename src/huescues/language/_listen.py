@@ -67,6 +67,7 @@ from numpy.typing import ArrayLike
 from huescues.colour import delta_e_2000
 
 from ._capabilities import with_capabilities
+from ._naming import FUNCTION_WORDS
 from ._objects import _common_words, _one_edit
 from ._protocol import ColourTermModel, FloatArray, check_text, gaussian_log_density
 
@@ -208,10 +209,10 @@ _DEGREE = frozenset(
     | {"even", "slightly", "somewhat", "bit", "little", "lot", "lots", "kinda", "kind", "sort"}
     | {"sorta", "just", "still", "fairly", "real", "extremely", "incredibly", "tad", "touch"}
 )
-#: Words that say nothing about colour here ("the blue one").
-_STOP = frozenset(
-    {"the", "a", "an", "one", "ones", "colour", "color", "shade", "that", "this", "is", "its"}
-    | {"it", "which", "of", "than", "thats", "to", "and", "or", "both", "them", "option"}
+#: Words that say nothing about colour here ("the blue one", "ok, the blue one lol"): the
+#: naming data's (:data:`FUNCTION_WORDS`) and the small words of a comparison.
+_STOP = FUNCTION_WORDS | frozenset(
+    {"color", "which", "of", "than", "to", "and", "or", "both", "them", "option"}
 )
 #: Words that point at the colours on offer ("the darker of the two"): nothing of colour in a
 #: comparison or a negation; plain words alone are read as the model reads them ("two cents").

@@ -49,6 +49,7 @@ from ._naming_fit import fit_arrays
 from ._protocol import FLAT_LOG_DENSITY, FloatArray, Prediction, as_lab, check_text
 
 __all__ = [
+    "FUNCTION_WORDS",
     "MODEL_FILE",
     "SOURCES",
     "FittedArrays",
@@ -62,20 +63,37 @@ __all__ = [
     "int_array",
     "name_key",
     "read_key",
+    "said",
     "symmetric",
     "weighted_gaussian",
     "words_of",
 ]
 
 #: Words that say nothing of a colour, left out of a text that is no name when other words
-#: remain (:meth:`NamingModel._read_key`): the articles, "this" and "that", "it", "is", "one" and
-#: the words for colour itself. As words of names they read as the mean colour of every name
-#: that holds them, a grey, and a text's words are multiplied: "the blue one" read as a greyish
-#: blue, and described a vivid blue less well than a dull one.
+#: remain (:meth:`NamingModel._read_key`): the articles and demonstratives, personal pronouns,
+#: forms of "be" and of seeming ("looks like"), a chat's interjections and hedges ("ok", "lol",
+#: "sorry", "maybe", "i think"), "one" and the words for colour itself. As words of names they
+#: read as the mean colour of every name that holds them, a grey, and a text's words are
+#: multiplied: "the blue one" read as a greyish blue, and described a vivid blue less well
+#: than a dull one.
 FUNCTION_WORDS = frozenset(
-    {"the", "a", "an", "this", "that", "these", "those", "it", "its", "is", "thats", "one"}
-    | {"ones", "colour", "colours", "shade", "shades"}
+    {"the", "a", "an", "this", "that", "these", "those", "thats", "one", "ones"}
+    | {"i", "im", "it", "its", "me", "my", "you", "your", "we"}
+    | {"is", "are", "was", "be", "looks", "look", "looking", "seems", "like", "think", "guess"}
+    | {"ok", "okay", "lol", "haha", "hmm", "um", "uh", "oh", "yes", "yeah", "yep", "sorry"}
+    | {"please", "thanks", "hi", "hello", "oops", "maybe", "probably", "basically"}
+    | {"colour", "colours", "shade", "shades"}
 )
+
+
+def said(key: str) -> str | None:
+    """A :func:`name_key` without its :data:`FUNCTION_WORDS`, or None when it has none or is
+    nothing else ("the blue one": "blue"). A reader keeps a text it knows whole ("the matrix")."""
+    tokens = key.split(" ")
+    kept = [t for t in tokens if t not in FUNCTION_WORDS]
+    return " ".join(kept) if kept and len(kept) < len(tokens) else None
+
+
 #: The precomputed default model, in ``huescues/data/naming/``.
 MODEL_FILE = "naming_model.npz"
 #: Share of belief spread flat over the gamut whatever the text, so that a colour far from every
@@ -422,10 +440,9 @@ class NamingModel(ColourTermModelBase):
             return _Belief(mean, c3_cov, "c3", term=term, score_mean=c3_mean)
         if name >= 0:
             return self._name_belief(name)
+        if (words := said(key)) is not None:
+            return self._read(words)  # "the blue one" is "blue"
         tokens = key.split(" ")
-        said = [t for t in tokens if t not in FUNCTION_WORDS]
-        if said and len(said) < len(tokens):
-            return self._read(" ".join(said))  # "the blue one" is "blue"
         if len(tokens) > 1 and tokens[0] in self._modifiers:
             rest = self._read(" ".join(tokens[1:]))
             if rest.known:

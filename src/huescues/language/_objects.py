@@ -27,7 +27,7 @@ from ._capabilities import ColourTermModelBase, model_cache_key, view_colours
 from ._embedding import TextEncoder, static_encoder
 from ._files import model_file
 from ._identity import register_shipped
-from ._naming import british, floored, name_key
+from ._naming import british, floored, name_key, said
 from ._protocol import (
     FLAT_LOG_DENSITY,
     SRGB_GAMUT_VOLUME,
@@ -619,8 +619,9 @@ class ObjectColourModel(ColourTermModelBase):
 
     def _read_many(self, keys: list[str]) -> dict[str, _Reading | None]:
         """Readings of normalised texts: known words from the data (or the name a longer text
-        holds, :meth:`_name_inside`), phrases of known words as the product of their words'
-        readings, the rest carried by their word vectors (encoded together)."""
+        holds, :meth:`_name_inside`), a text without its words that say nothing of a colour
+        (:func:`said`), phrases of known words as the product of their words' readings, the rest
+        carried by their word vectors (encoded together)."""
         out: dict[str, _Reading | None] = {}
         new: list[str] = []
         for key in keys:
@@ -629,7 +630,9 @@ class ObjectColourModel(ColourTermModelBase):
                 i = self._variant(key)
             if i is None:
                 i = self._name_inside(key)
-            if i is not None:
+            if i is None and (words := said(key)) is not None:
+                out[key] = self._read_many([words])[words]  # "the blue one" is "blue"
+            elif i is not None:
                 out[key] = self._known(i)
             elif not key:
                 out[key] = None
