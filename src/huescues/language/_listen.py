@@ -21,9 +21,7 @@ rules on top of any :class:`ColourTermModel` (see ``docs/language.md``, "Words i
    presupposes a contrast with colours of the same kind, so a colour the words do not apply to
    does not compete, and at least one other colour is of the kind: "the duller red" of a vivid
    red, a dull brownish red and a grey is the dull red, though "red" hardly applies to it (where
-   no two colours can be of the kind, the presupposition is dropped). Along lightness ("darker",
-   "palest", "brighter") the words' kind is judged on a* and b* alone: "the lightest purple" is a
-   lavender, though at its lightness "pink" reads it better. "darker" and "darkest"
+   no two colours can be of the kind, the presupposition is dropped). "darker" and "darkest"
    read the same, and an adjective of lightness or chroma said alone ("vivid", "the dull one",
    "pale") is its superlative; a colour's name alone ("grey") is a name. Words of degree
    ("much brighter", "a bit lighter", "very dark") say how much, not what kind: beside a
@@ -477,9 +475,7 @@ def _fit(model: ColourTermModel, text: str, lab: FloatArray) -> FloatArray:
     return out
 
 
-def _applies(
-    model: ColourTermModel, text: str, lab: FloatArray, *, whatever_lightness: bool = False
-) -> FloatArray:
+def _applies(model: ColourTermModel, text: str, lab: FloatArray) -> FloatArray:
     """How surely a speaker would call each colour by the text rather than by a basic colour
     term, from 0 to 1: the model's readings of the text and of the eleven basic terms as
     Gaussians (:meth:`~ColourTermModel.predict`), compared with equal priors.
@@ -487,20 +483,12 @@ def _applies(
     Density ratios are too sharp to say whether a word applies (a light blue is far less likely
     than a dark one under "blue", yet plainly blue), and a floored score is flat far from a
     reading; the choice among basic terms is neither. A text the model does not know applies to
-    every colour.
-
-    ``whatever_lightness``: compared on a* and b* alone (the Gaussians' marginals), for a
-    comparison along lightness: "the darkest blue" is a blue however dark, though at its
-    lightness "black" reads it better (before, a navy lost "the darkest blue" to a lighter
-    blue, and a pale yellow "the palest yellow" to a yellow-green)."""
+    every colour."""
     reading = model.predict(text)
     if not reading.known:
         return np.ones(len(lab))
     readings = [reading] + [p for t in _BASIC_TERMS if t != text and (p := model.predict(t)).known]
-    axes = slice(1, 3) if whatever_lightness else slice(0, 3)
-    stacked = np.stack(
-        [gaussian_log_density(lab[:, axes], p.lab[axes], p.cov[axes, axes]) for p in readings]
-    )
+    stacked = np.stack([gaussian_log_density(lab, p.lab, p.cov) for p in readings])
     top = stacked.max(axis=0)
     applies = np.exp(stacked[0] - top) / np.exp(stacked - top).sum(axis=0)
     # The speaker presupposes that the words apply to a colour on offer: accommodate it.
@@ -539,8 +527,7 @@ def _read_part(part: _Part, lab: FloatArray, model: ColourTermModel, *, alone: b
     # A comparative picks among the colours the words apply to (all of them without words):
     # each colour is of the kind compared with the chance that the words apply to it, and the
     # one chosen is of the kind with no other colour of the kind further along.
-    along_lightness = all(c.direction is not None and c.direction[0] for c in part.comparisons)
-    fit = _applies(model, text, lab, whatever_lightness=along_lightness) if text else np.ones(n)
+    fit = _applies(model, text, lab) if text else np.ones(n)
     kept = np.ones((n, n))  # kept[i, j]: how surely colour j is not further along than colour i
     for comparison in part.comparisons:
         along = _position(comparison, lab, model)

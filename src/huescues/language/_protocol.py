@@ -112,15 +112,13 @@ def as_lab(lab: ArrayLike) -> FloatArray:
 
 
 def gaussian_log_density(lab: FloatArray, mean: ArrayLike, cov: ArrayLike) -> FloatArray:
-    """log N(lab | mean, cov) over the leading axes of ``lab`` (its last axis the Gaussian's
-    dimensions: 3 for CIELAB, 2 for a* and b* alone)."""
+    """log N(lab | mean, cov) over the leading axes of ``lab``."""
     m = np.asarray(mean, dtype=np.float64)
     c = np.asarray(cov, dtype=np.float64)
-    dims = m.shape[-1]
     chol = np.linalg.cholesky(c)
-    diff = (lab - m).reshape(-1, dims)
+    diff = (lab - m).reshape(-1, 3)
     z = np.linalg.solve(chol, diff.T)
     maha = np.einsum("ij,ij->j", z, z)
     log_det = 2.0 * float(np.log(np.diag(chol)).sum())
-    out: FloatArray = -0.5 * (maha + log_det + dims * math.log(2.0 * math.pi))
+    out: FloatArray = -0.5 * (maha + log_det + 3.0 * math.log(2.0 * math.pi))
     return out.reshape(lab.shape[:-1])
