@@ -222,6 +222,9 @@ def test_words_that_say_nothing_of_a_colour_are_left_out(model: NamingModel) -> 
     for text in ("the blue one", "blue colour", "its blue", "that one is blue", "ok blue lol"):
         assert np.array_equal(model.score(text, lab), model.score("blue", lab)), text
     assert np.array_equal(model.score("the dark green one", lab), model.score("dark green", lab))
+    # the batched reading of two-word texts agrees (to the last bits)
+    batched = model.score_batch(["the blue", "ok blue"], lab)
+    assert np.allclose(batched, model.score("blue", lab), atol=1e-9)
     # a name that holds them is the name, and a text of nothing else is read as it is
     assert model.is_name("the matrix")
     assert not np.array_equal(model.score("the matrix", lab), model.score("matrix", lab))

@@ -339,10 +339,10 @@ class NamingModel(ColourTermModelBase):
         return out.reshape((len(texts), *colours.shape[:-1]))
 
     def _word_products(self, keys: Sequence[str]) -> list[tuple[FloatArray, FloatArray] | None]:
-        """For each :func:`name_key` that is two known single words and no name, modifier or
-        c3 term (most two-word clues), the (mean, covariance) of its reading, computed for all
-        of them together (the numbers may differ from :meth:`predict`'s in the last bits);
-        ``None`` for other keys."""
+        """For each :func:`name_key` that is two known single words and no name, modifier, c3
+        term or word that says nothing of a colour (most two-word clues), the (mean,
+        covariance) of its reading, computed for all of them together (the numbers may differ
+        from :meth:`predict`'s in the last bits); ``None`` for other keys."""
         out: list[tuple[FloatArray, FloatArray] | None] = [None] * len(keys)
         rows: list[int] = []
         words: list[tuple[int, int]] = []
@@ -355,6 +355,7 @@ class NamingModel(ColourTermModelBase):
                 and tokens[0] not in self._modifiers
                 and tokens[0] in self._word_index
                 and tokens[1] in self._word_index
+                and said(key) is None
             ):
                 rows.append(i)
                 words.append((self._word_index[tokens[0]], self._word_index[tokens[1]]))
