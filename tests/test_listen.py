@@ -146,13 +146,13 @@ def test_gray_is_read_as_grey(text: str, hexes: tuple[str, ...], meant: int) -> 
 
 
 @pytest.mark.parametrize(
-    "text", ["ok the blue one lol", "sorry, blue", "i think its blue", "blue haha", "um blue"]
+    "text", ["ok the blue one lol", "ok, blue lol", "i think its blue", "blue haha", "um blue"]
 )
 def test_a_chat_s_small_words_say_nothing(text: str) -> None:
-    # A part of nothing but "sorry" was read as a colour and multiplied in (a blue among a
-    # green and a red lost to neither, but the chat words moved the reading).
+    # A chat's words were read as colours and multiplied in: "ok, blue lol" chose the red, and
+    # each of these moved the reading of "blue" by 0.015 to 1.
     colours = _hex_lab("#2b5d34", "#0343df", "#e50000")
-    assert np.allclose(listen(text, colours), listen("blue", colours), atol=0.02)
+    assert np.allclose(listen(text, colours), listen("blue", colours), atol=1e-3)
     assert int(np.argmax(listen(text, colours))) == 1
 
 
